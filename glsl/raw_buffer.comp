@@ -1,0 +1,29 @@
+// ByteAddressBuffer.Load{,2,3,4}: WIDTH consecutive 32-bit words per iteration, bit-cast to float.
+#version 450
+#include "common.glsl"
+
+layout(local_size_x = 256) in;
+layout(std430, set = 0, binding = 0) readonly buffer Source {
+    uint words[];
+};
+
+void main() {
+    const uint stride = 4u * WIDTH;  // bytes per load; Load3 has a 12-byte stride
+    uint start = startIndex1D(gl_LocalInvocationIndex);
+    vec4 value = vec4(0.0);
+    [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
+        uint address = (start * stride + pc.readStart + i * stride) | pc.elementsMask;
+        uint w = address >> 2;
+#if WIDTH == 1
+        float v = uintBitsToFloat(words[w]);
+#elif WIDTH == 2
+        vec2 v = uintBitsToFloat(uvec2(words[w], words[w + 1u]));
+#elif WIDTH == 3
+        vec3 v = uintBitsToFloat(uvec3(words[w], words[w + 1u], words[w + 2u]));
+#else
+        vec4 v = uintBitsToFloat(uvec4(words[w], words[w + 1u], words[w + 2u], words[w + 3u]));
+#endif
+        value += WIDEN(v);
+    }
+    writeOut(value);
+}

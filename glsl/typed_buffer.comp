@@ -1,0 +1,17 @@
+// Buffer<F>.Load: one typed element per iteration from a uniform texel buffer.
+#version 450
+#extension GL_EXT_samplerless_texture_functions : require
+#include "common.glsl"
+
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) uniform textureBuffer source;
+
+void main() {
+    uint start = startIndex1D(gl_LocalInvocationIndex);
+    vec4 value = vec4(0.0);
+    [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
+        uint element = (start + i) | pc.elementsMask;
+        value += WIDEN(texelFetch(source, int(element)));
+    }
+    writeOut(value);
+}

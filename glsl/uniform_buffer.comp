@@ -1,0 +1,19 @@
+// cbuffer{float4} load: one vec4 of a 16 KB uniform-buffer array per iteration.
+#version 450
+#include "common.glsl"
+
+layout(local_size_x = 256) in;
+// 1024 × 16 bytes = 16384, the smallest maxUniformBufferRange Vulkan allows.
+layout(std140, set = 0, binding = 0) uniform Source {
+    vec4 elements[1024];
+};
+
+void main() {
+    uint start = startIndex1D(gl_LocalInvocationIndex);
+    vec4 value = vec4(0.0);
+    [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
+        uint element = (start + i) | pc.elementsMask;
+        value += WIDEN(elements[element]);
+    }
+    writeOut(value);
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what building and testing perftest needs and is missing, on Debian/Ubuntu:
+# cmake, python3, a C++ compiler and git (to build shaderc from source), the Vulkan loader,
+# Mesa's drivers (lavapipe: a Vulkan device on the CPU) and the validation layers.
+# Does nothing when everything is present. Other systems: prints what to install.
+set -euo pipefail
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+if ! have apt-get || ! have dpkg-query; then
+  if ! have cmake || ! have python3 || ! have c++; then
+    echo "setup: please install cmake, python3, a C++ compiler, git and a Vulkan driver + loader" >&2
+  fi
+  exit 0
+fi
+
+have cmake || missing+=(cmake)
+have python3 || missing+=(python3)
+have c++ || missing+=(g++)
+have git || missing+=(git)
+for p in libvulkan1 mesa-vulkan-drivers vulkan-validationlayers; do
+  have_pkg "$p" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  have sudo || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

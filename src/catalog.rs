@@ -1,0 +1,435 @@
+//! Every test of the suite as plain data: small enums, names derived from them, run order.
+
+pub use crate::kernels::Pattern;
+use crate::kernels::{Kernel, Template};
+use ash::vk;
+
+/// The texel formats of the original suite, in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    R8,
+    Rg8,
+    Rgba8,
+    R16f,
+    Rg16f,
+    Rgba16f,
+    R32f,
+    Rg32f,
+    Rgba32f,
+}
+
+/// How a channel is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelType {
+    /// 8-bit unsigned normalised.
+    Unorm8,
+    /// IEEE half float.
+    Float16,
+    /// IEEE single float.
+    Float32,
+}
+
+impl Format {
+    /// The nine formats, in run order.
+    pub const ALL: [Format; 9] = [
+        Format::R8,
+        Format::Rg8,
+        Format::Rgba8,
+        Format::R16f,
+        Format::Rg16f,
+        Format::Rgba16f,
+        Format::R32f,
+        Format::Rg32f,
+        Format::Rgba32f,
+    ];
+
+    /// Number of channels (1, 2 or 4).
+    pub const fn channels(self) -> u32 {
+        match self {
+            Format::R8 | Format::R16f | Format::R32f => 1,
+            Format::Rg8 | Format::Rg16f | Format::Rg32f => 2,
+            Format::Rgba8 | Format::Rgba16f | Format::Rgba32f => 4,
+        }
+    }
+
+    /// Storage type of each channel.
+    pub const fn channel_type(self) -> ChannelType {
+        match self {
+            Format::R8 | Format::Rg8 | Format::Rgba8 => ChannelType::Unorm8,
+            Format::R16f | Format::Rg16f | Format::Rgba16f => ChannelType::Float16,
+            Format::R32f | Format::Rg32f | Format::Rgba32f => ChannelType::Float32,
+        }
+    }
+
+    /// Bytes per element / texel.
+    pub const fn bytes(self) -> u32 {
+        let per_channel = match self.channel_type() {
+            ChannelType::Unorm8 => 1,
+            ChannelType::Float16 => 2,
+            ChannelType::Float32 => 4,
+        };
+        per_channel * self.channels()
+    }
+
+    /// The Vulkan format.
+    pub const fn vk(self) -> vk::Format {
+        match self {
+            Format::R8 => vk::Format::R8_UNORM,
+            Format::Rg8 => vk::Format::R8G8_UNORM,
+            Format::Rgba8 => vk::Format::R8G8B8A8_UNORM,
+            Format::R16f => vk::Format::R16_SFLOAT,
+            Format::Rg16f => vk::Format::R16G16_SFLOAT,
+            Format::Rgba16f => vk::Format::R16G16B16A16_SFLOAT,
+            Format::R32f => vk::Format::R32_SFLOAT,
+            Format::Rg32f => vk::Format::R32G32_SFLOAT,
+            Format::Rgba32f => vk::Format::R32G32B32A32_SFLOAT,
+        }
+    }
+
+    /// The name as the original printed it for buffers (`R16f`); textures capitalise the F.
+    pub const fn buffer_name(self) -> &'static str {
+        match self {
+            Format::R8 => "R8",
+            Format::Rg8 => "RG8",
+            Format::Rgba8 => "RGBA8",
+            Format::R16f => "R16f",
+            Format::Rg16f => "RG16f",
+            Format::Rgba16f => "RGBA16f",
+            Format::R32f => "R32f",
+            Format::Rg32f => "RG32f",
+            Format::Rgba32f => "RGBA32f",
+        }
+    }
+
+    /// The name as the original printed it for textures (`R16F`).
+    pub fn texture_name(self) -> String {
+        self.buffer_name().replace('f', "F")
+    }
+
+    /// The Vulkan format name without its `VK_FORMAT_` prefix, for the CSV.
+    pub const fn vk_name(self) -> &'static str {
+        match self {
+            Format::R8 => "R8_UNORM",
+            Format::Rg8 => "R8G8_UNORM",
+            Format::Rgba8 => "R8G8B8A8_UNORM",
+            Format::R16f => "R16_SFLOAT",
+            Format::Rg16f => "R16G16_SFLOAT",
+            Format::Rgba16f => "R16G16B16A16_SFLOAT",
+            Format::R32f => "R32_SFLOAT",
+            Format::Rg32f => "R32G32_SFLOAT",
+            Format::Rgba32f => "R32G32B32A32_SFLOAT",
+        }
+    }
+}
+
+/// Sampler filter of a sampled-texture test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    Nearest,
+    Bilinear,
+}
+
+/// A family of tests: what is read, through which kind of resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// `Buffer<F>.Load`: uniform texel buffer.
+    TypedBuffer(Format),
+    /// `ByteAddressBuffer.Load{,2,3,4}`: `words` consecutive 32-bit words from a storage buffer,
+    /// starting 4 bytes in when `unaligned`.
+    RawBuffer { words: u32, unaligned: bool },
+    /// `StructuredBuffer<float|float2|float4>.Load`: std430 storage buffer of `width` floats.
+    StructuredBuffer { width: u32 },
+    /// `cbuffer{float4} load`: `vec4[1024]` uniform buffer.
+    ConstantBuffer,
+    /// `Texture2D<F>.Load`: `texelFetch` from a sampled image.
+    TextureLoad(Format),
+    /// `Texture2D<F>.Sample(filter)`: `textureLod` at texel centres.
+    TextureSample(Format, Filter),
+}
+
+/// One test: a family and an access pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TestCase {
+    /// What is read and how.
+    pub family: Family,
+    /// Where each thread starts.
+    pub pattern: Pattern,
+}
+
+/// Loads each thread performs per dispatch (fixed: 256, or 16×16 for textures).
+pub const LOADS_PER_THREAD: u64 = 256;
+/// Threads per workgroup (256×1 for buffers, 16×16 for textures).
+pub const THREADS_PER_GROUP: u64 = 256;
+/// The baseline every ratio is relative to, as in the original.
+pub const BASELINE: TestCase = TestCase {
+    family: Family::TypedBuffer(Format::Rgba8),
+    pattern: Pattern::Random,
+};
+
+impl Family {
+    /// The name without the pattern, e.g. `Buffer<RGBA8>.Load`.
+    pub fn name(&self) -> String {
+        match *self {
+            Family::TypedBuffer(f) => format!("Buffer<{}>.Load", f.buffer_name()),
+            Family::RawBuffer { words, unaligned } => {
+                let n = if words == 1 {
+                    String::new()
+                } else {
+                    words.to_string()
+                };
+                let u = if unaligned { " unaligned" } else { "" };
+                format!("ByteAddressBuffer.Load{n}{u}")
+            }
+            Family::StructuredBuffer { width } => {
+                let t = if width == 1 {
+                    "float".to_string()
+                } else {
+                    format!("float{width}")
+                };
+                format!("StructuredBuffer<{t}>.Load")
+            }
+            Family::ConstantBuffer => "cbuffer{float4} load".to_string(),
+            Family::TextureLoad(f) => format!("Texture2D<{}>.Load", f.texture_name()),
+            Family::TextureSample(f, filter) => {
+                let filter = match filter {
+                    Filter::Nearest => "nearest",
+                    Filter::Bilinear => "bilinear",
+                };
+                format!("Texture2D<{}>.Sample({filter})", f.texture_name())
+            }
+        }
+    }
+
+    /// A short family identifier for the CSV `family` column.
+    pub const fn id(&self) -> &'static str {
+        match self {
+            Family::TypedBuffer(_) => "typed_buffer",
+            Family::RawBuffer {
+                unaligned: false, ..
+            } => "raw_buffer",
+            Family::RawBuffer {
+                unaligned: true, ..
+            } => "raw_buffer_unaligned",
+            Family::StructuredBuffer { .. } => "structured_buffer",
+            Family::ConstantBuffer => "constant_buffer",
+            Family::TextureLoad(_) => "texture_load",
+            Family::TextureSample(_, Filter::Nearest) => "texture_sample_nearest",
+            Family::TextureSample(_, Filter::Bilinear) => "texture_sample_bilinear",
+        }
+    }
+
+    /// The texel format, for families that read through a format.
+    pub const fn format(&self) -> Option<Format> {
+        match *self {
+            Family::TypedBuffer(f) | Family::TextureLoad(f) | Family::TextureSample(f, _) => {
+                Some(f)
+            }
+            _ => None,
+        }
+    }
+
+    /// The CSV `format` column: a Vulkan format, or the GLSL type read from a plain buffer.
+    pub fn format_name(&self) -> String {
+        match *self {
+            Family::RawBuffer { words: 1, .. } => "uint".into(),
+            Family::RawBuffer { words, .. } => format!("uint x{words}"),
+            Family::StructuredBuffer { width: 1 } => "float".into(),
+            Family::StructuredBuffer { width } => format!("vec{width}"),
+            Family::ConstantBuffer => "vec4".into(),
+            _ => self
+                .format()
+                .map(|f| f.vk_name().to_string())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The Vulkan descriptor type the source is bound as.
+    pub const fn descriptor_type(&self) -> vk::DescriptorType {
+        match self {
+            Family::TypedBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } => {
+                vk::DescriptorType::STORAGE_BUFFER
+            }
+            Family::ConstantBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+            Family::TextureLoad(_) | Family::TextureSample(..) => vk::DescriptorType::SAMPLED_IMAGE,
+        }
+    }
+
+    /// The descriptor type's name for the CSV `resource` column.
+    pub const fn resource_name(&self) -> &'static str {
+        match self.descriptor_type() {
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER => "UNIFORM_TEXEL_BUFFER",
+            vk::DescriptorType::STORAGE_BUFFER => "STORAGE_BUFFER",
+            vk::DescriptorType::UNIFORM_BUFFER => "UNIFORM_BUFFER",
+            _ => "SAMPLED_IMAGE",
+        }
+    }
+
+    /// The GLSL template and load width that implement this family.
+    pub const fn template_and_width(&self) -> (Template, u32) {
+        match *self {
+            Family::TypedBuffer(f) => (Template::TypedBuffer, f.channels()),
+            Family::RawBuffer { words, .. } => (Template::RawBuffer, words),
+            Family::StructuredBuffer { width } => (Template::StructuredBuffer, width),
+            Family::ConstantBuffer => (Template::UniformBuffer, 4),
+            Family::TextureLoad(f) => (Template::ImageLoad, f.channels()),
+            Family::TextureSample(f, _) => (Template::ImageSample, f.channels()),
+        }
+    }
+
+    /// Byte offset of the first read: raw unaligned loads start 4 bytes into the buffer.
+    pub const fn read_start(&self) -> u32 {
+        match self {
+            Family::RawBuffer {
+                unaligned: true, ..
+            } => 4,
+            _ => 0,
+        }
+    }
+
+    /// Bytes each load brings into the shader (for bytes/s figures).
+    pub const fn bytes_per_load(&self) -> u32 {
+        match *self {
+            Family::TypedBuffer(f) | Family::TextureLoad(f) | Family::TextureSample(f, _) => {
+                f.bytes()
+            }
+            Family::RawBuffer { words, .. } => 4 * words,
+            Family::StructuredBuffer { width } => 4 * width,
+            Family::ConstantBuffer => 16,
+        }
+    }
+}
+
+impl TestCase {
+    /// The display name, byte for byte as the original printed it.
+    pub fn name(&self) -> String {
+        format!("{} {}", self.family.name(), self.pattern.name())
+    }
+
+    /// The kernel that runs this test.
+    pub fn kernel(&self) -> Kernel {
+        let (template, width) = self.family.template_and_width();
+        Kernel {
+            template,
+            width,
+            pattern: self.pattern,
+        }
+    }
+
+    /// Loads one dispatch of `groups` workgroups performs.
+    pub fn loads_per_dispatch(&self, groups: u32) -> u64 {
+        groups as u64 * THREADS_PER_GROUP * LOADS_PER_THREAD
+    }
+}
+
+/// The families of the original suite, in its run order.
+fn original_families() -> Vec<Family> {
+    let mut f: Vec<Family> = Format::ALL
+        .iter()
+        .map(|&x| Family::TypedBuffer(x))
+        .collect();
+    for words in 1..=4 {
+        f.push(Family::RawBuffer {
+            words,
+            unaligned: false,
+        });
+    }
+    for words in [2, 4] {
+        f.push(Family::RawBuffer {
+            words,
+            unaligned: true,
+        });
+    }
+    for width in [1, 2, 4] {
+        f.push(Family::StructuredBuffer { width });
+    }
+    f.push(Family::ConstantBuffer);
+    f.extend(Format::ALL.iter().map(|&x| Family::TextureLoad(x)));
+    for filter in [Filter::Nearest, Filter::Bilinear] {
+        f.extend(
+            Format::ALL
+                .iter()
+                .map(|&x| Family::TextureSample(x, filter)),
+        );
+    }
+    f
+}
+
+/// Every test of the original suite (138), in run order.
+pub fn original_suite() -> Vec<TestCase> {
+    original_families()
+        .into_iter()
+        .flat_map(|family| {
+            Pattern::ALL
+                .into_iter()
+                .map(move |pattern| TestCase { family, pattern })
+        })
+        .collect()
+}
+
+/// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start
+/// of the name or just after a character that is not a letter or digit. So `Buffer<` selects
+/// `Buffer<R8>.Load uniform` but not `StructuredBuffer<float>.Load uniform`, and `load4`
+/// selects `ByteAddressBuffer.Load4 linear`.
+pub fn matches(name: &str, needle: &str) -> bool {
+    let name = name.to_lowercase();
+    let needle = needle.to_lowercase();
+    name.match_indices(&needle).any(|(at, _)| {
+        name[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// Tests whose name matches any of `filters` (see [`matches`]); all of them when empty.
+pub fn filter(tests: &[TestCase], filters: &[String]) -> Vec<TestCase> {
+    tests
+        .iter()
+        .filter(|t| {
+            let name = t.name();
+            filters.is_empty() || filters.iter().any(|f| matches(&name, f))
+        })
+        .copied()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_original_list() {
+        let expected = include_str!("../tests/data/original-tests.txt");
+        let names: Vec<String> = original_suite().iter().map(|t| t.name()).collect();
+        let expected: Vec<&str> = expected.lines().collect();
+        assert_eq!(names.len(), 138);
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn every_test_has_a_kernel() {
+        let all = crate::kernels::all();
+        for t in original_suite() {
+            assert!(all.contains(&t.kernel()), "{} has no kernel", t.name());
+        }
+    }
+
+    #[test]
+    fn filter_is_case_insensitive_and_ors_its_terms() {
+        let suite = original_suite();
+        assert_eq!(filter(&suite, &["buffer<".into()]).len(), 27);
+        assert_eq!(
+            filter(&suite, &["CBUFFER".into(), "load4 unaligned".into()]).len(),
+            6
+        );
+        assert_eq!(filter(&suite, &[]).len(), 138);
+        assert!(filter(&suite, &["nosuch".into()]).is_empty());
+        assert_eq!(
+            filter(&suite, &["Buffer<".into()])[26].name(),
+            "Buffer<RGBA32f>.Load random"
+        );
+        assert_eq!(filter(&suite, &["load4".into()]).len(), 6);
+        assert_eq!(filter(&suite, &["RGBA32F>.Sample".into()]).len(), 6);
+    }
+}

@@ -1,0 +1,494 @@
+//! The Vulkan context: loader, instance, device enumeration, and one `Gpu` per physical device.
+
+use crate::error::Failure;
+use anyhow::{bail, Context as _, Result};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use std::ffi::{c_void, CStr, CString};
+use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Messages the validation layer (or any layer) reported through `VK_EXT_debug_utils`.
+pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// Kind of physical device, in the order the default selection prefers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DeviceType {
+    Discrete,
+    Integrated,
+    Virtual,
+    Other,
+    Cpu,
+}
+
+impl DeviceType {
+    fn from_vk(t: vk::PhysicalDeviceType) -> Self {
+        match t {
+            vk::PhysicalDeviceType::DISCRETE_GPU => DeviceType::Discrete,
+            vk::PhysicalDeviceType::INTEGRATED_GPU => DeviceType::Integrated,
+            vk::PhysicalDeviceType::VIRTUAL_GPU => DeviceType::Virtual,
+            vk::PhysicalDeviceType::CPU => DeviceType::Cpu,
+            _ => DeviceType::Other,
+        }
+    }
+
+    /// Lower-case name, as `--list-devices` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceType::Discrete => "discrete",
+            DeviceType::Integrated => "integrated",
+            DeviceType::Virtual => "virtual",
+            DeviceType::Other => "other",
+            DeviceType::Cpu => "cpu",
+        }
+    }
+}
+
+/// What we know about one physical device, read once at start-up.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    /// Position in the loader's enumeration (the `--device` index).
+    pub index: usize,
+    pub handle: vk::PhysicalDevice,
+    pub name: String,
+    pub device_type: DeviceType,
+    pub vendor_id: u32,
+    pub device_id: u32,
+    /// `VkPhysicalDeviceDriverProperties::driverName` (empty before Vulkan 1.2).
+    pub driver_name: String,
+    /// `VkPhysicalDeviceDriverProperties::driverInfo` (empty before Vulkan 1.2).
+    pub driver_info: String,
+    /// Raw `driverVersion` (vendor-specific encoding).
+    pub driver_version: u32,
+    /// The device's Vulkan API version.
+    pub api_version: u32,
+    /// `deviceUUID`.
+    pub uuid: [u8; 16],
+    /// Nanoseconds per timestamp tick.
+    pub timestamp_period: f32,
+    /// A compute queue family whose timestamps are valid, with `timestampValidBits`.
+    pub compute_queue: Option<(u32, u32)>,
+    pub limits: vk::PhysicalDeviceLimits,
+}
+
+impl DeviceInfo {
+    /// `major.minor.patch` of the device's Vulkan version.
+    pub fn api_version_string(&self) -> String {
+        version_string(self.api_version)
+    }
+
+    /// The driver as one string: name and info where known, else the raw version.
+    pub fn driver(&self) -> String {
+        match (self.driver_name.is_empty(), self.driver_info.is_empty()) {
+            (false, false) => format!("{} {}", self.driver_name, self.driver_info),
+            (false, true) => self.driver_name.clone(),
+            _ => format!("driverVersion {:#x}", self.driver_version),
+        }
+    }
+
+    /// The UUID in the usual 8-4-4-4-12 hex form.
+    pub fn uuid_string(&self) -> String {
+        let h: String = self.uuid.iter().map(|b| format!("{b:02x}")).collect();
+        format!(
+            "{}-{}-{}-{}-{}",
+            &h[0..8],
+            &h[8..12],
+            &h[12..16],
+            &h[16..20],
+            &h[20..32]
+        )
+    }
+}
+
+/// `major.minor.patch` of a packed Vulkan version.
+pub fn version_string(v: u32) -> String {
+    format!(
+        "{}.{}.{}",
+        vk::api_version_major(v),
+        vk::api_version_minor(v),
+        vk::api_version_patch(v)
+    )
+}
+
+/// The loader, the instance and the physical devices it sees.
+pub struct Instance {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    /// Every physical device, in enumeration order.
+    pub devices: Vec<DeviceInfo>,
+}
+
+unsafe extern "system" fn debug_callback(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    _user: *mut c_void,
+) -> vk::Bool32 {
+    VALIDATION_MESSAGES.fetch_add(1, Ordering::Relaxed);
+    // SAFETY: the layer passes a valid callback-data pointer for the duration of the call.
+    let message = unsafe { data.as_ref() }
+        .and_then(|d| unsafe { d.message_as_c_str() })
+        .map(|m| m.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    eprintln!("validation ({severity:?}): {message}");
+    vk::FALSE
+}
+
+impl Instance {
+    /// Loads Vulkan and enumerates devices. `validation` enables the Khronos validation layer
+    /// with synchronisation validation; a layer enabled through `VK_INSTANCE_LAYERS` is
+    /// reported through the same callback.
+    pub fn new(validation: bool) -> Result<Self> {
+        // SAFETY: loading the system Vulkan loader; nothing else runs during its initialisation.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| {
+            Failure::NoVulkan(format!(
+                "the Vulkan loader ({}) was not found ({e}); install it \
+                 (Debian/Ubuntu: `sudo apt install libvulkan1 mesa-vulkan-drivers`, \
+                 or run scripts/setup.sh; Windows: install your GPU driver)",
+                if cfg!(windows) {
+                    "vulkan-1.dll"
+                } else {
+                    "libvulkan.so.1"
+                }
+            ))
+        })?;
+        // SAFETY: plain queries on a loaded entry.
+        let loader_version = unsafe { entry.try_enumerate_instance_version() }
+            .ok()
+            .flatten()
+            .unwrap_or(vk::API_VERSION_1_0);
+        if loader_version < vk::API_VERSION_1_1 {
+            return Err(Failure::NoVulkan(format!(
+                "the Vulkan loader supports only Vulkan {}; perftest needs 1.1 or newer",
+                version_string(loader_version)
+            ))
+            .into());
+        }
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }
+            .context("vkEnumerateInstanceLayerProperties")?;
+        let extensions = unsafe { entry.enumerate_instance_extension_properties(None) }
+            .context("vkEnumerateInstanceExtensionProperties")?;
+        let has_ext = |name: &CStr| {
+            extensions
+                .iter()
+                .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+        };
+
+        let mut layer_names: Vec<*const i8> = Vec::new();
+        if validation {
+            let present = layers
+                .iter()
+                .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+            if !present {
+                bail!(
+                    "--validation: the layer VK_LAYER_KHRONOS_validation is not installed \
+                     (Debian/Ubuntu: `sudo apt install vulkan-validationlayers`)"
+                );
+            }
+            layer_names.push(VALIDATION_LAYER.as_ptr());
+        }
+        let debug_utils = has_ext(ash::ext::debug_utils::NAME);
+        let mut ext_names: Vec<*const i8> = Vec::new();
+        if debug_utils {
+            ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        let mut flags = vk::InstanceCreateFlags::empty();
+        if has_ext(ash::khr::portability_enumeration::NAME) {
+            ext_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
+            flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
+        }
+
+        let app_name = CString::new("perftest").unwrap();
+        let app = vk::ApplicationInfo::default()
+            .application_name(&app_name)
+            .application_version(1)
+            .engine_name(&app_name)
+            .api_version(loader_version.min(vk::API_VERSION_1_3));
+        let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(
+                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                    | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+            )
+            // GENERAL messages are the loader's own notes (e.g. "VK_INSTANCE_LAYERS is set").
+            .message_type(
+                vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+            )
+            .pfn_user_callback(Some(debug_callback));
+        let mut info = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_names)
+            .enabled_extension_names(&ext_names)
+            .flags(flags);
+        if validation {
+            info = info.push_next(&mut features);
+        }
+        // A copy for the instance's pNext chain (which links it): it also catches messages
+        // from vkCreateInstance / vkDestroyInstance themselves.
+        let mut chained_messenger = messenger_info;
+        if debug_utils {
+            info = info.push_next(&mut chained_messenger);
+        }
+        // SAFETY: every pointer in `info` refers to locals that outlive the call.
+        let instance = unsafe { entry.create_instance(&info, None) }
+            .map_err(|e| Failure::NoVulkan(format!("vkCreateInstance failed: {e}")))?;
+        let debug = if debug_utils {
+            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let messenger = unsafe { loader.create_debug_utils_messenger(&messenger_info, None) }
+                .context("vkCreateDebugUtilsMessengerEXT")?;
+            Some((loader, messenger))
+        } else {
+            None
+        };
+        let mut this = Instance {
+            _entry: entry,
+            instance,
+            debug,
+            devices: Vec::new(),
+        };
+        this.devices = this.enumerate()?;
+        Ok(this)
+    }
+
+    fn enumerate(&self) -> Result<Vec<DeviceInfo>> {
+        // SAFETY: the instance is valid for the lifetime of `self`.
+        let handles = unsafe { self.instance.enumerate_physical_devices() }
+            .context("vkEnumeratePhysicalDevices")?;
+        let mut out = Vec::new();
+        for (index, handle) in handles.into_iter().enumerate() {
+            let props = unsafe { self.instance.get_physical_device_properties(handle) };
+            let mut id = vk::PhysicalDeviceIDProperties::default();
+            let mut driver = vk::PhysicalDeviceDriverProperties::default();
+            let has_driver_props = props.api_version >= vk::API_VERSION_1_2;
+            let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+            if has_driver_props {
+                props2 = props2.push_next(&mut driver);
+            }
+            unsafe {
+                self.instance
+                    .get_physical_device_properties2(handle, &mut props2)
+            };
+            let (driver_name, driver_info) = if has_driver_props {
+                (
+                    c_string(driver.driver_name_as_c_str()),
+                    c_string(driver.driver_info_as_c_str()),
+                )
+            } else {
+                (String::new(), String::new())
+            };
+            let families = unsafe {
+                self.instance
+                    .get_physical_device_queue_family_properties(handle)
+            };
+            let compute_queue = families
+                .iter()
+                .enumerate()
+                .find(|(_, f)| {
+                    f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.timestamp_valid_bits > 0
+                })
+                .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
+            out.push(DeviceInfo {
+                index,
+                handle,
+                name: c_string(props.device_name_as_c_str()),
+                device_type: DeviceType::from_vk(props.device_type),
+                vendor_id: props.vendor_id,
+                device_id: props.device_id,
+                driver_name,
+                driver_info,
+                driver_version: props.driver_version,
+                api_version: props.api_version,
+                uuid: id.device_uuid,
+                timestamp_period: props.limits.timestamp_period,
+                compute_queue,
+                limits: props.limits,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Format features of `format` on `device`.
+    pub fn format_properties(
+        &self,
+        device: &DeviceInfo,
+        format: vk::Format,
+    ) -> vk::FormatProperties {
+        // SAFETY: plain query on a valid physical device.
+        unsafe {
+            self.instance
+                .get_physical_device_format_properties(device.handle, format)
+        }
+    }
+}
+
+fn c_string(s: Result<&CStr, std::ffi::FromBytesUntilNulError>) -> String {
+    s.map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: every Gpu borrows the Instance, so all devices are gone by now.
+        unsafe {
+            if let Some((loader, messenger)) = self.debug.take() {
+                loader.destroy_debug_utils_messenger(messenger, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+/// A logical device on one physical device: queue, command buffer, fence and allocator.
+pub struct Gpu<'i> {
+    /// The physical device.
+    pub info: &'i DeviceInfo,
+    pub(crate) device: ash::Device,
+    queue: vk::Queue,
+    pool: vk::CommandPool,
+    cmd: vk::CommandBuffer,
+    fence: vk::Fence,
+    /// Timestamp bits the queue family writes.
+    pub timestamp_valid_bits: u32,
+    pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
+}
+
+/// How long one submission may take before we call the device hung.
+const SUBMIT_TIMEOUT_NS: u64 = 20_000_000_000;
+
+impl<'i> Gpu<'i> {
+    /// Creates the logical device with one compute queue whose timestamps are valid.
+    pub fn new(instance: &'i Instance, info: &'i DeviceInfo) -> Result<Self> {
+        let Some((family, valid_bits)) = info.compute_queue else {
+            bail!(
+                "device {} ({}) has no compute queue with timestamp support \
+                 (timestampValidBits = 0 on every compute queue family); it cannot be timed",
+                info.index,
+                info.name
+            );
+        };
+        if info.api_version < vk::API_VERSION_1_1 {
+            bail!(
+                "device {} ({}) supports only Vulkan {}; perftest needs 1.1",
+                info.index,
+                info.name,
+                info.api_version_string()
+            );
+        }
+        let priorities = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
+        let create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // SAFETY: valid physical device and create info referring to locals.
+        let device = unsafe { instance.instance.create_device(info.handle, &create, None) }
+            .with_context(|| format!("vkCreateDevice on {}", info.name))?;
+        // From here on, `Gpu`'s Drop cleans up whatever has been created.
+        let queue = unsafe { device.get_device_queue(family, 0) };
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.instance.clone(),
+            device: device.clone(),
+            physical_device: info.handle,
+            debug_settings: Default::default(),
+            buffer_device_address: false,
+            allocation_sizes: Default::default(),
+        });
+        let allocator = match allocator {
+            Ok(a) => a,
+            Err(e) => {
+                unsafe { device.destroy_device(None) };
+                bail!("creating the memory allocator: {e}");
+            }
+        };
+        let mut gpu = Gpu {
+            info,
+            device,
+            queue,
+            pool: vk::CommandPool::null(),
+            cmd: vk::CommandBuffer::null(),
+            fence: vk::Fence::null(),
+            timestamp_valid_bits: valid_bits,
+            allocator: ManuallyDrop::new(Mutex::new(allocator)),
+        };
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        gpu.pool = unsafe { gpu.device.create_command_pool(&pool_info, None) }
+            .context("vkCreateCommandPool")?;
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(gpu.pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        gpu.cmd = unsafe { gpu.device.allocate_command_buffers(&alloc) }
+            .context("vkAllocateCommandBuffers")?[0];
+        gpu.fence = unsafe {
+            gpu.device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+        }
+        .context("vkCreateFence")?;
+        Ok(gpu)
+    }
+
+    /// The raw device, for the other GPU-layer modules.
+    pub(crate) fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// Records commands with `record`, submits them and waits for completion.
+    pub fn submit(&self, record: impl FnOnce(&ash::Device, vk::CommandBuffer)) -> Result<()> {
+        let d = &self.device;
+        // SAFETY: the command buffer is idle (every submit waits for its fence) and is
+        // used only from this thread.
+        unsafe {
+            d.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
+                .context("vkResetCommandBuffer")?;
+            let begin = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            d.begin_command_buffer(self.cmd, &begin)
+                .context("vkBeginCommandBuffer")?;
+            record(d, self.cmd);
+            d.end_command_buffer(self.cmd)
+                .context("vkEndCommandBuffer")?;
+            let cmds = [self.cmd];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+            d.queue_submit(self.queue, &submit, self.fence)
+                .context("vkQueueSubmit")?;
+            let waited = d.wait_for_fences(&[self.fence], true, SUBMIT_TIMEOUT_NS);
+            match waited {
+                Ok(()) => {}
+                Err(vk::Result::TIMEOUT) => bail!(
+                    "the GPU did not finish within {} s (hung or far too much work: lower --groups)",
+                    SUBMIT_TIMEOUT_NS / 1_000_000_000
+                ),
+                Err(e) => return Err(e).context("vkWaitForFences"),
+            }
+            d.reset_fences(&[self.fence]).context("vkResetFences")?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Gpu<'_> {
+    fn drop(&mut self) {
+        // SAFETY: resources borrow the Gpu, so they are all gone; wait for the queue, then
+        // destroy in reverse order of creation. The allocator frees its memory blocks
+        // before the device goes.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            if self.fence != vk::Fence::null() {
+                self.device.destroy_fence(self.fence, None);
+            }
+            if self.pool != vk::CommandPool::null() {
+                self.device.destroy_command_pool(self.pool, None);
+            }
+            ManuallyDrop::drop(&mut self.allocator);
+            self.device.destroy_device(None);
+        }
+    }
+}

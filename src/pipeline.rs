@@ -1,0 +1,285 @@
+//! A compute pipeline, its layout and one descriptor set, built from a kernel's SPIR-V.
+
+use crate::gpu::Gpu;
+use crate::resources::{Buffer, BufferView, Image, Sampler};
+use anyhow::{Context as _, Result};
+use ash::vk;
+
+/// The runtime constants every kernel reads (see `glsl/common.glsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PushConstants {
+    /// OR-ed into every address; always 0.
+    pub elements_mask: u32,
+    /// 0xFFFFFFFF while timing (nothing written); 0 for `--verify` (each thread writes its sum).
+    pub write_index: u32,
+    /// Byte offset of raw loads (4 for the unaligned tests).
+    pub read_start: u32,
+}
+
+impl PushConstants {
+    /// The value of `write_index` that disables the output write.
+    pub const NO_WRITE: u32 = 0xFFFF_FFFF;
+
+    fn bytes(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[0..4].copy_from_slice(&self.elements_mask.to_le_bytes());
+        b[4..8].copy_from_slice(&self.write_index.to_le_bytes());
+        b[8..12].copy_from_slice(&self.read_start.to_le_bytes());
+        b
+    }
+}
+
+/// What a descriptor binding points at.
+pub enum Binding<'a, 'g> {
+    /// A uniform texel buffer.
+    TexelBuffer(&'a BufferView<'g>),
+    /// A storage buffer, whole range `range` bytes from offset 0.
+    StorageBuffer(&'a Buffer<'g>, u64),
+    /// A uniform buffer, `range` bytes from offset 0.
+    UniformBuffer(&'a Buffer<'g>, u64),
+    /// A sampled image in `SHADER_READ_ONLY_OPTIMAL`.
+    SampledImage(&'a Image<'g>),
+    /// A sampler.
+    Sampler(&'a Sampler<'g>),
+}
+
+impl Binding<'_, '_> {
+    fn descriptor_type(&self) -> vk::DescriptorType {
+        match self {
+            Binding::TexelBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            Binding::StorageBuffer(..) => vk::DescriptorType::STORAGE_BUFFER,
+            Binding::UniformBuffer(..) => vk::DescriptorType::UNIFORM_BUFFER,
+            Binding::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
+            Binding::Sampler(_) => vk::DescriptorType::SAMPLER,
+        }
+    }
+}
+
+/// A compute pipeline with its descriptor set already written.
+pub struct Pipeline<'g> {
+    gpu: &'g Gpu<'g>,
+    module: vk::ShaderModule,
+    set_layout: vk::DescriptorSetLayout,
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    pool: vk::DescriptorPool,
+    set: vk::DescriptorSet,
+}
+
+impl<'g> Pipeline<'g> {
+    /// Builds the pipeline for `spirv` with `bindings` (binding number, resource).
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        spirv: &[u8],
+        bindings: &[(u32, Binding<'_, 'g>)],
+    ) -> Result<Self> {
+        let d = gpu.device();
+        let mut p = Pipeline {
+            gpu,
+            module: vk::ShaderModule::null(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            layout: vk::PipelineLayout::null(),
+            pipeline: vk::Pipeline::null(),
+            pool: vk::DescriptorPool::null(),
+            set: vk::DescriptorSet::null(),
+        };
+        let words =
+            ash::util::read_spv(&mut std::io::Cursor::new(spirv)).context("reading SPIR-V")?;
+        // SAFETY (this block): valid device; every create info refers to locals; handles are
+        // stored in `p` as soon as they exist so that Drop releases them on any error.
+        unsafe {
+            p.module = d
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
+                .context("vkCreateShaderModule")?;
+            let layout_bindings: Vec<_> = bindings
+                .iter()
+                .map(|(n, b)| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(*n)
+                        .descriptor_type(b.descriptor_type())
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                })
+                .collect();
+            p.set_layout = d
+                .create_descriptor_set_layout(
+                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings),
+                    None,
+                )
+                .context("vkCreateDescriptorSetLayout")?;
+            let ranges = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .size(16)];
+            let set_layouts = [p.set_layout];
+            p.layout = d
+                .create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default()
+                        .set_layouts(&set_layouts)
+                        .push_constant_ranges(&ranges),
+                    None,
+                )
+                .context("vkCreatePipelineLayout")?;
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(p.module)
+                .name(c"main");
+            let info = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(p.layout)];
+            p.pipeline = d
+                .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
+                .map_err(|(_, e)| e)
+                .context("vkCreateComputePipelines")?[0];
+            let sizes: Vec<_> = bindings
+                .iter()
+                .map(|(_, b)| {
+                    vk::DescriptorPoolSize::default()
+                        .ty(b.descriptor_type())
+                        .descriptor_count(1)
+                })
+                .collect();
+            p.pool = d
+                .create_descriptor_pool(
+                    &vk::DescriptorPoolCreateInfo::default()
+                        .max_sets(1)
+                        .pool_sizes(&sizes),
+                    None,
+                )
+                .context("vkCreateDescriptorPool")?;
+            p.set = d
+                .allocate_descriptor_sets(
+                    &vk::DescriptorSetAllocateInfo::default()
+                        .descriptor_pool(p.pool)
+                        .set_layouts(&set_layouts),
+                )
+                .context("vkAllocateDescriptorSets")?[0];
+
+            // Build every descriptor info first so the writes can point at them.
+            let mut buffer_infos = Vec::new();
+            let mut image_infos = Vec::new();
+            let mut views = Vec::new();
+            for (_, b) in bindings {
+                match b {
+                    Binding::StorageBuffer(buf, range) | Binding::UniformBuffer(buf, range) => {
+                        buffer_infos.push([vk::DescriptorBufferInfo::default()
+                            .buffer(buf.handle)
+                            .range(*range)])
+                    }
+                    Binding::SampledImage(img) => {
+                        image_infos.push([vk::DescriptorImageInfo::default()
+                            .image_view(img.view)
+                            .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)])
+                    }
+                    Binding::Sampler(s) => {
+                        image_infos.push([vk::DescriptorImageInfo::default().sampler(s.handle)])
+                    }
+                    Binding::TexelBuffer(v) => views.push([v.handle]),
+                }
+            }
+            let (mut bi, mut ii, mut vi) = (0, 0, 0);
+            let writes: Vec<_> = bindings
+                .iter()
+                .map(|(n, b)| {
+                    let w = vk::WriteDescriptorSet::default()
+                        .dst_set(p.set)
+                        .dst_binding(*n)
+                        .descriptor_type(b.descriptor_type());
+                    match b {
+                        Binding::StorageBuffer(..) | Binding::UniformBuffer(..) => {
+                            bi += 1;
+                            w.buffer_info(&buffer_infos[bi - 1])
+                        }
+                        Binding::SampledImage(_) | Binding::Sampler(_) => {
+                            ii += 1;
+                            w.image_info(&image_infos[ii - 1])
+                        }
+                        Binding::TexelBuffer(_) => {
+                            vi += 1;
+                            w.texel_buffer_view(&views[vi - 1])
+                        }
+                    }
+                })
+                .collect();
+            d.update_descriptor_sets(&writes, &[]);
+        }
+        Ok(p)
+    }
+
+    /// Records binding this pipeline and its set, the push constants, and one dispatch.
+    pub fn record_dispatch(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        constants: &PushConstants,
+        groups: u32,
+    ) {
+        // SAFETY: the command buffer is recording; the pipeline and set are alive until
+        // the submission is waited for (the runner holds `self` across submit()).
+        unsafe {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                self.layout,
+                0,
+                &[self.set],
+                &[],
+            );
+            d.cmd_push_constants(
+                cmd,
+                self.layout,
+                vk::ShaderStageFlags::COMPUTE,
+                0,
+                &constants.bytes(),
+            );
+            d.cmd_dispatch(cmd, groups, 1, 1);
+        }
+    }
+}
+
+impl Drop for Pipeline<'_> {
+    fn drop(&mut self) {
+        let d = self.gpu.device();
+        // SAFETY: idle GPU (every submission is waited for); null handles are skipped.
+        unsafe {
+            if self.pool != vk::DescriptorPool::null() {
+                d.destroy_descriptor_pool(self.pool, None);
+            }
+            if self.pipeline != vk::Pipeline::null() {
+                d.destroy_pipeline(self.pipeline, None);
+            }
+            if self.layout != vk::PipelineLayout::null() {
+                d.destroy_pipeline_layout(self.layout, None);
+            }
+            if self.set_layout != vk::DescriptorSetLayout::null() {
+                d.destroy_descriptor_set_layout(self.set_layout, None);
+            }
+            if self.module != vk::ShaderModule::null() {
+                d.destroy_shader_module(self.module, None);
+            }
+        }
+    }
+}
+
+/// Records a compute→compute (and compute→transfer/host) barrier between dispatches.
+pub fn record_compute_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE
+                | vk::AccessFlags::HOST_READ,
+        );
+    // SAFETY: the command buffer is recording.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}

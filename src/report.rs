@@ -1,0 +1,188 @@
+//! Reporters: the original's terminal lines and the CSV file, behind one interface.
+
+use crate::catalog::TestCase;
+use crate::gpu::DeviceInfo;
+use crate::runner::{Measurement, Mode, Status};
+use anyhow::{Context as _, Result};
+use std::io::Write;
+
+/// One finished test, ready to report.
+pub struct Row<'a> {
+    pub device: &'a DeviceInfo,
+    /// 1-based position of the test in the full suite (stable under `--filter`).
+    pub test_index: usize,
+    pub measurement: &'a Measurement,
+    /// time(baseline) / time(test), when both were timed.
+    pub ratio: Option<f64>,
+    pub mode: Mode,
+}
+
+impl Row<'_> {
+    /// Loads per second, in billions, when timed.
+    pub fn gloads_per_s(&self) -> Option<f64> {
+        let m = self.measurement;
+        let stats = m.stats?;
+        Some(m.test.loads_per_dispatch(m.groups) as f64 / (stats.median_ms * 1e-3) / 1e9)
+    }
+
+    /// Bytes loaded per second, in billions (bytes per load × loads/s), when timed.
+    pub fn gbytes_per_s(&self) -> Option<f64> {
+        Some(self.gloads_per_s()? * self.measurement.test.family.bytes_per_load() as f64)
+    }
+}
+
+/// Something that receives rows as tests finish.
+pub trait Reporter {
+    /// Called once per finished test, in run order; should make the row durable at once.
+    fn row(&mut self, row: &Row<'_>) -> Result<()>;
+    /// Called once after the last row.
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The original's `NAME: 0.123ms 1.000x` lines (or `NAME: ok` when verifying).
+pub struct Terminal<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Terminal<W> {
+    pub fn new(out: W) -> Self {
+        Terminal { out }
+    }
+}
+
+/// The terminal line of one row.
+pub fn terminal_line(row: &Row<'_>) -> String {
+    let m = row.measurement;
+    let name = m.test.name();
+    match (m.status, row.mode) {
+        (Status::Ok, Mode::Verify) => format!("{name}: ok"),
+        (Status::Ok, Mode::Time) => {
+            let ms = m.stats.map(|s| s.median_ms).unwrap_or_default();
+            match row.ratio {
+                Some(r) => format!("{name}: {ms:.3}ms {r:.3}x"),
+                None => format!("{name}: {ms:.3}ms"),
+            }
+        }
+        (Status::Unsupported, _) => format!("{name}: unsupported ({})", m.reason),
+        (Status::Mismatch, _) => format!("{name}: MISMATCH {}", m.reason),
+        (Status::Error, _) => format!("{name}: ERROR {}", m.reason),
+    }
+}
+
+impl<W: Write> Reporter for Terminal<W> {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        writeln!(self.out, "{}", terminal_line(row))?;
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+/// The CSV columns, in order. New columns are only ever appended.
+pub const CSV_COLUMNS: &[&str] = &[
+    "device_index",
+    "device_name",
+    "device_type",
+    "vendor_id",
+    "device_id",
+    "driver",
+    "api_version",
+    "test_index",
+    "test",
+    "family",
+    "resource",
+    "format",
+    "pattern",
+    "mode",
+    "groups",
+    "loads_per_dispatch",
+    "ms_median",
+    "ms_min",
+    "ms_mean",
+    "cv_pct",
+    "samples",
+    "ratio",
+    "gloads_per_s",
+    "gbytes_per_s",
+    "status",
+    "reason",
+];
+
+/// A CSV file (or stdout) with a header and one flushed row per finished test.
+pub struct Csv {
+    writer: csv::Writer<Box<dyn Write>>,
+}
+
+impl Csv {
+    /// Starts the CSV on `out` and writes the header at once.
+    pub fn new(out: Box<dyn Write>) -> Result<Self> {
+        let mut writer = csv::Writer::from_writer(out);
+        writer
+            .write_record(CSV_COLUMNS)
+            .context("writing the CSV header")?;
+        writer.flush().context("writing the CSV header")?;
+        Ok(Csv { writer })
+    }
+}
+
+fn num(v: Option<f64>, decimals: usize) -> String {
+    match v {
+        Some(v) if v.is_finite() => format!("{v:.decimals$}"),
+        _ => String::new(),
+    }
+}
+
+/// The CSV fields of one row, in [`CSV_COLUMNS`] order.
+pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
+    let d = row.device;
+    let m = row.measurement;
+    let t: &TestCase = &m.test;
+    let s = m.stats;
+    vec![
+        d.index.to_string(),
+        d.name.clone(),
+        d.device_type.name().to_string(),
+        format!("0x{:04x}", d.vendor_id),
+        format!("0x{:04x}", d.device_id),
+        d.driver(),
+        d.api_version_string(),
+        row.test_index.to_string(),
+        t.name(),
+        t.family.id().to_string(),
+        t.family.resource_name().to_string(),
+        t.family.format_name(),
+        t.pattern.name().to_string(),
+        match row.mode {
+            Mode::Time => "time".into(),
+            Mode::Verify => "verify".into(),
+        },
+        m.groups.to_string(),
+        t.loads_per_dispatch(m.groups).to_string(),
+        num(s.map(|s| s.median_ms), 6),
+        num(s.map(|s| s.min_ms), 6),
+        num(s.map(|s| s.mean_ms), 6),
+        num(s.map(|s| s.cv_pct), 3),
+        s.map(|s| s.samples.to_string()).unwrap_or_default(),
+        num(row.ratio, 4),
+        num(row.gloads_per_s(), 3),
+        num(row.gbytes_per_s(), 3),
+        m.status.name().to_string(),
+        m.reason.replace(['\n', '\r'], " "),
+    ]
+}
+
+impl Reporter for Csv {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        self.writer
+            .write_record(csv_fields(row))
+            .context("writing a CSV row")?;
+        self.writer.flush().context("writing a CSV row")?;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.writer.flush().context("closing the CSV")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,377 @@
+//! RAII buffers, views, images and samplers over gpu-allocator, named by intent.
+
+use crate::gpu::Gpu;
+use anyhow::{anyhow, Context as _, Result};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
+
+/// Where a buffer lives, by what it is for.
+#[derive(Clone, Copy, Debug)]
+pub enum Memory {
+    /// Read by shaders only; filled through a copy.
+    DeviceLocal,
+    /// Written by the host, copied from by the GPU.
+    Upload,
+    /// Written by the GPU, read by the host.
+    Readback,
+}
+
+impl Memory {
+    fn location(self) -> MemoryLocation {
+        match self {
+            Memory::DeviceLocal => MemoryLocation::GpuOnly,
+            Memory::Upload => MemoryLocation::CpuToGpu,
+            Memory::Readback => MemoryLocation::GpuToCpu,
+        }
+    }
+}
+
+/// A buffer and its memory, freed on drop.
+pub struct Buffer<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The Vulkan handle.
+    pub handle: vk::Buffer,
+    allocation: Option<Allocation>,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+impl<'g> Buffer<'g> {
+    /// Creates a buffer of `size` bytes with `usage`, in `memory`.
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        memory: Memory,
+    ) -> Result<Self> {
+        let d = gpu.device();
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: valid device and create info.
+        let handle = unsafe { d.create_buffer(&info, None) }
+            .with_context(|| format!("vkCreateBuffer ({name}, {size} bytes)"))?;
+        let mut buffer = Buffer {
+            gpu,
+            handle,
+            allocation: None,
+            size,
+        };
+        let requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        let allocation = gpu
+            .allocator
+            .lock()
+            .map_err(|_| anyhow!("allocator lock poisoned"))?
+            .allocate(&AllocationCreateDesc {
+                name,
+                requirements,
+                location: memory.location(),
+                linear: true,
+                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+            })
+            .with_context(|| format!("allocating {size} bytes for {name}"))?;
+        // SAFETY: the allocation satisfies the buffer's requirements and outlives it.
+        unsafe { d.bind_buffer_memory(handle, allocation.memory(), allocation.offset()) }
+            .with_context(|| format!("vkBindBufferMemory ({name})"))?;
+        buffer.allocation = Some(allocation);
+        Ok(buffer)
+    }
+
+    /// Copies `data` into a host-visible buffer.
+    pub fn write(&mut self, data: &[u8]) -> Result<()> {
+        let slice = self
+            .allocation
+            .as_mut()
+            .and_then(|a| a.mapped_slice_mut())
+            .context("buffer is not host-visible")?;
+        slice[..data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    /// Reads a host-visible buffer as little-endian vec4s.
+    pub fn read_vec4(&self, count: usize) -> Result<Vec<[f32; 4]>> {
+        let slice = self
+            .allocation
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+            .context("buffer is not host-visible")?;
+        Ok(slice[..count * 16]
+            .chunks_exact(16)
+            .map(|c| {
+                let f = |i: usize| f32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+                [f(0), f(4), f(8), f(12)]
+            })
+            .collect())
+    }
+}
+
+impl Drop for Buffer<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the GPU no longer uses the buffer: every submission is waited for.
+        unsafe { self.gpu.device().destroy_buffer(self.handle, None) };
+        if let Some(a) = self.allocation.take() {
+            if let Ok(mut alloc) = self.gpu.allocator.lock() {
+                let _ = alloc.free(a);
+            }
+        }
+    }
+}
+
+/// A typed view of a buffer (for texel-buffer descriptors).
+pub struct BufferView<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The Vulkan handle.
+    pub handle: vk::BufferView,
+}
+
+impl<'g> BufferView<'g> {
+    /// A view of `range` bytes of `buffer` as `format`.
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        buffer: &Buffer<'g>,
+        format: vk::Format,
+        range: u64,
+    ) -> Result<Self> {
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(buffer.handle)
+            .format(format)
+            .offset(0)
+            .range(range);
+        // SAFETY: valid buffer created with a texel-buffer usage.
+        let handle = unsafe { gpu.device().create_buffer_view(&info, None) }
+            .with_context(|| format!("vkCreateBufferView ({format:?})"))?;
+        Ok(BufferView { gpu, handle })
+    }
+}
+
+impl Drop for BufferView<'_> {
+    fn drop(&mut self) {
+        // SAFETY: idle GPU (see Buffer::drop).
+        unsafe { self.gpu.device().destroy_buffer_view(self.handle, None) };
+    }
+}
+
+/// A 2-D single-mip image, its memory and a view of it.
+pub struct Image<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The image.
+    pub handle: vk::Image,
+    /// A 2-D view of mip 0.
+    pub view: vk::ImageView,
+    allocation: Option<Allocation>,
+    /// Width and height in texels.
+    pub extent: vk::Extent2D,
+}
+
+impl<'g> Image<'g> {
+    /// A sampled image of `format`, `size`×`size`, that can be filled by a copy.
+    pub fn new_sampled(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        let d = gpu.device();
+        let extent = vk::Extent2D {
+            width: size,
+            height: size,
+        };
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(extent.into())
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: valid device and create info.
+        let handle = unsafe { d.create_image(&info, None) }
+            .with_context(|| format!("vkCreateImage ({name})"))?;
+        let mut image = Image {
+            gpu,
+            handle,
+            view: vk::ImageView::null(),
+            allocation: None,
+            extent,
+        };
+        let requirements = unsafe { d.get_image_memory_requirements(handle) };
+        let allocation = gpu
+            .allocator
+            .lock()
+            .map_err(|_| anyhow!("allocator lock poisoned"))?
+            .allocate(&AllocationCreateDesc {
+                name,
+                requirements,
+                location: MemoryLocation::GpuOnly,
+                linear: false,
+                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+            })
+            .with_context(|| format!("allocating memory for {name}"))?;
+        unsafe { d.bind_image_memory(handle, allocation.memory(), allocation.offset()) }
+            .with_context(|| format!("vkBindImageMemory ({name})"))?;
+        image.allocation = Some(allocation);
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(handle)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(format)
+            .subresource_range(color_range());
+        image.view = unsafe { d.create_image_view(&view_info, None) }
+            .with_context(|| format!("vkCreateImageView ({name})"))?;
+        Ok(image)
+    }
+
+    /// Records a copy of tightly packed texels from `source` (at offset 0) into the whole
+    /// image, leaving it in `SHADER_READ_ONLY_OPTIMAL` for compute shaders.
+    pub fn record_fill(&self, d: &ash::Device, cmd: vk::CommandBuffer, source: &Buffer<'_>) {
+        let to_dst = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::empty())
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range());
+        let region = vk::BufferImageCopy::default()
+            .buffer_offset(0)
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(1),
+            )
+            .image_extent(self.extent.into());
+        let to_read = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range());
+        // SAFETY: recording into a command buffer in the recording state; the source buffer
+        // holds at least width×height texels and was made TRANSFER_SRC.
+        unsafe {
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_dst],
+            );
+            d.cmd_copy_buffer_to_image(
+                cmd,
+                source.handle,
+                self.handle,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            );
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_read],
+            );
+        }
+    }
+}
+
+fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(vk::ImageAspectFlags::COLOR)
+        .level_count(1)
+        .layer_count(1)
+}
+
+impl Drop for Image<'_> {
+    fn drop(&mut self) {
+        // SAFETY: idle GPU (see Buffer::drop).
+        unsafe {
+            if self.view != vk::ImageView::null() {
+                self.gpu.device().destroy_image_view(self.view, None);
+            }
+            self.gpu.device().destroy_image(self.handle, None);
+        }
+        if let Some(a) = self.allocation.take() {
+            if let Ok(mut alloc) = self.gpu.allocator.lock() {
+                let _ = alloc.free(a);
+            }
+        }
+    }
+}
+
+/// A sampler with REPEAT addressing, one mip, no LOD clamp beyond mip 0.
+pub struct Sampler<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The Vulkan handle.
+    pub handle: vk::Sampler,
+}
+
+impl<'g> Sampler<'g> {
+    /// A sampler with `filter` for magnification and minification.
+    pub fn new(gpu: &'g Gpu<'g>, filter: vk::Filter) -> Result<Self> {
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(filter)
+            .min_filter(filter)
+            .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+            .address_mode_u(vk::SamplerAddressMode::REPEAT)
+            .address_mode_v(vk::SamplerAddressMode::REPEAT)
+            .address_mode_w(vk::SamplerAddressMode::REPEAT)
+            .min_lod(0.0)
+            .max_lod(vk::LOD_CLAMP_NONE);
+        // SAFETY: valid device and create info.
+        let handle = unsafe { gpu.device().create_sampler(&info, None) }
+            .with_context(|| format!("vkCreateSampler ({filter:?})"))?;
+        Ok(Sampler { gpu, handle })
+    }
+}
+
+impl Drop for Sampler<'_> {
+    fn drop(&mut self) {
+        // SAFETY: idle GPU (see Buffer::drop).
+        unsafe { self.gpu.device().destroy_sampler(self.handle, None) };
+    }
+}
+
+/// Records a buffer-to-buffer copy of `size` bytes followed by a barrier that makes it
+/// visible to compute shaders (and to later transfers).
+pub fn record_copy(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    from: &Buffer<'_>,
+    to: &Buffer<'_>,
+    size: u64,
+) {
+    let region = vk::BufferCopy::default().size(size);
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::UNIFORM_READ,
+        );
+    // SAFETY: both buffers are at least `size` bytes, with TRANSFER usages.
+    unsafe {
+        d.cmd_copy_buffer(cmd, from.handle, to.handle, &[region]);
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}

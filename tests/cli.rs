@@ -1,0 +1,262 @@
+//! Command-line behaviour on lavapipe: listing, device choice, filters, CSV, verification.
+
+mod common;
+use common::*;
+
+#[test]
+fn list_tests_is_the_original_list() {
+    let o = run(&["--list-tests"]);
+    assert!(o.status.success());
+    let names: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(names, original_names());
+}
+
+#[test]
+fn list_devices_shows_every_field() {
+    let o = run(&["--list-devices"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let idx = lavapipe();
+    let block: String = text
+        .split_inclusive('\n')
+        .skip_while(|l| !l.starts_with(&format!("{idx}: llvmpipe")))
+        .take(6)
+        .collect();
+    assert!(block.contains("type:    cpu"), "{block}");
+    assert!(block.contains("id:      10005:"), "{block}");
+    assert!(block.contains("driver:  llvmpipe"), "{block}");
+    assert!(block.contains("vulkan:  1."), "{block}");
+    let uuid = block.lines().find(|l| l.contains("uuid:")).unwrap();
+    assert_eq!(uuid.split_whitespace().nth(1).unwrap().len(), 36, "{uuid}");
+}
+
+#[test]
+fn bad_device_index_exits_2_and_lists_devices() {
+    let o = run(&["--device", "99", "--filter", "cbuffer"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--device 99 does not exist"), "{err}");
+    assert!(err.contains("llvmpipe"), "{err}");
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn filter_that_matches_nothing_exits_2() {
+    let o = run(&["--filter", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("matches no test"), "{}", stderr(&o));
+}
+
+#[test]
+fn zero_groups_is_a_usage_error() {
+    let o = run(&["--groups", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--groups"), "{}", stderr(&o));
+}
+
+#[test]
+fn typed_buffer_run_prints_the_original_lines_and_writes_csv() {
+    let dir = tempdir();
+    let csv = dir.join("out.csv");
+    let o = run_validated(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<",
+        "--groups",
+        "8",
+        "--samples",
+        "3",
+        "--warmup",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_no_validation_messages(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("Using device {}: llvmpipe", lavapipe())),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains(".Load ")).collect();
+    assert_eq!(lines.len(), 27, "{out}");
+    for (line, name) in lines.iter().zip(original_names()) {
+        let rest = line
+            .strip_prefix(&format!("{name}: "))
+            .unwrap_or_else(|| panic!("{line}"));
+        let (ms, ratio) = rest.split_once("ms ").unwrap_or_else(|| panic!("{line}"));
+        assert!(ms.parse::<f64>().unwrap() > 0.0, "{line}");
+        assert!(
+            ratio.ends_with('x') && ratio.trim_end_matches('x').parse::<f64>().is_ok(),
+            "{line}"
+        );
+    }
+    assert!(
+        out.contains("Buffer<RGBA8>.Load random: ") && out.contains(" 1.000x"),
+        "{out}"
+    );
+
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    for col in [
+        "device_index",
+        "device_name",
+        "vendor_id",
+        "device_id",
+        "driver",
+        "api_version",
+        "test",
+        "family",
+        "resource",
+        "format",
+        "pattern",
+        "loads_per_dispatch",
+        "ms_median",
+        "ms_min",
+        "cv_pct",
+        "samples",
+        "ratio",
+        "status",
+        "reason",
+    ] {
+        assert!(header.iter().any(|h| h == col), "missing column {col}");
+    }
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 27);
+    for (row, name) in rows.iter().zip(original_names()) {
+        assert_eq!(&row[col("test")], name.as_str());
+        assert_eq!(&row[col("status")], "ok");
+        assert_eq!(&row[col("resource")], "UNIFORM_TEXEL_BUFFER");
+        assert_eq!(
+            &row[col("loads_per_dispatch")],
+            (8u64 * 256 * 256).to_string()
+        );
+        assert!(row[col("ms_median")].parse::<f64>().unwrap() > 0.0);
+        assert_eq!(&row[col("samples")], "3");
+        for cell in row.iter() {
+            assert!(!cell.contains("NaN") && !cell.contains("inf"), "{row:?}");
+        }
+    }
+    let baseline = rows
+        .iter()
+        .find(|r| &r[col("test")] == "Buffer<RGBA8>.Load random")
+        .unwrap();
+    assert_eq!(&baseline[col("ratio")], "1.0000");
+}
+
+#[test]
+fn csv_to_stdout_keeps_stdout_pure_csv() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "2",
+        "--samples",
+        "2",
+        "--csv",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut reader = csv::Reader::from_reader(out.as_bytes());
+    assert_eq!(reader.records().count(), 3, "{out}");
+    assert!(stderr(&o).contains("cbuffer{float4} load uniform: "));
+}
+
+#[test]
+fn without_the_baseline_ratios_are_left_out() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<R8>",
+        "--groups",
+        "2",
+        "--samples",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is not selected; ratios are left out"));
+    for line in stdout(&o).lines().filter(|l| l.starts_with("Buffer<")) {
+        assert!(line.ends_with("ms"), "{line}");
+    }
+}
+
+#[test]
+fn verify_typed_buffers_under_validation() {
+    let o = run_validated(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<",
+        "--groups",
+        "4",
+        "--verify",
+    ]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    let ok: Vec<String> = stdout(&o)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": ok"))
+        .map(String::from)
+        .collect();
+    assert_eq!(ok, original_names()[..27]);
+}
+
+#[test]
+fn a_wrong_reference_is_detected() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<",
+        "--groups",
+        "2",
+        "--verify",
+        "--fault",
+        "reference",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let mismatches = out
+        .lines()
+        .filter(|l| l.contains(": MISMATCH thread "))
+        .count();
+    assert_eq!(mismatches, 27, "{out}");
+    assert!(stderr(&o).contains("27 test(s) failed"));
+}
+
+#[test]
+fn default_device_choice_is_explained() {
+    let o = run(&[
+        "--filter",
+        "cbuffer{float4} load uniform",
+        "--groups",
+        "1",
+        "--samples",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("perftest: using device"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "perftest-test-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

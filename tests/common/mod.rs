@@ -1,0 +1,70 @@
+//! Helpers shared by the CLI tests: run the binary, find the lavapipe device.
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The built `perftest` binary.
+pub fn perftest() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_perftest"))
+}
+
+/// Runs perftest with `args` and returns its output.
+pub fn run(args: &[&str]) -> Output {
+    perftest().args(args).output().expect("perftest runs")
+}
+
+/// Runs perftest with the Khronos validation layer forced on through the loader.
+pub fn run_validated(args: &[&str]) -> Output {
+    perftest()
+        .args(args)
+        .env("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation")
+        .output()
+        .expect("perftest runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Index of Mesa's lavapipe (the CPU device every test runs on), as a string.
+pub fn lavapipe() -> &'static str {
+    static INDEX: OnceLock<String> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let o = run(&["--list-devices"]);
+        let text = stdout(&o);
+        assert!(o.status.success(), "--list-devices failed: {}", stderr(&o));
+        let mut index = None;
+        for line in text.lines() {
+            if let Some((i, name)) = line.split_once(": ") {
+                if i.chars().all(|c| c.is_ascii_digit()) && name.starts_with("llvmpipe") {
+                    index = Some(i.to_string());
+                }
+            }
+        }
+        index.unwrap_or_else(|| {
+            panic!("no lavapipe (llvmpipe) device: run scripts/setup.sh to install mesa-vulkan-drivers\n{text}")
+        })
+    })
+}
+
+/// The original suite's names, one per line, in run order.
+pub fn original_names() -> Vec<String> {
+    include_str!("../data/original-tests.txt")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Asserts that no layer said anything.
+pub fn assert_no_validation_messages(o: &Output) {
+    let err = stderr(o);
+    assert!(
+        !err.contains("validation") && !err.contains("VUID"),
+        "validation layer reported:\n{err}"
+    );
+}

@@ -1,0 +1,158 @@
+//! The committed disassembly in `spirv/` matches what the build produces, and each kernel's
+//! loop really holds its loads (not unrolled, merged or hoisted).
+
+use perftest::kernels::{all, Template};
+use perftest::runner::SPIRV_ASM;
+use std::path::PathBuf;
+
+fn spirv_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spirv")
+}
+
+#[test]
+fn committed_disassembly_is_current() {
+    let update = std::env::var_os("PERFTEST_UPDATE_SPIRV").is_some();
+    let dir = spirv_dir();
+    let mut stale = Vec::new();
+    let mut expected_files = Vec::new();
+    for k in all() {
+        let file = format!("{}.spvasm", k.stem());
+        let path = dir.join(&file);
+        expected_files.push(file.clone());
+        let asm = SPIRV_ASM[k.index()];
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, asm).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(asm) {
+            stale.push(file);
+        }
+    }
+    let extra: Vec<String> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".spvasm") && !expected_files.contains(n))
+                .collect()
+        })
+        .unwrap_or_default();
+    if update {
+        for f in &extra {
+            std::fs::remove_file(dir.join(f)).unwrap();
+        }
+        return;
+    }
+    assert!(
+        stale.is_empty() && extra.is_empty(),
+        "spirv/ is out of date (stale or missing: {stale:?}; no longer built: {extra:?}); \
+         run scripts/update-spirv.sh"
+    );
+}
+
+/// The instructions of the innermost loop: from its `OpLoopMerge` to its merge block's label.
+fn innermost_loop(asm: &str) -> Vec<&str> {
+    let lines: Vec<&str> = asm.lines().map(str::trim).collect();
+    let (at, merge) = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("OpLoopMerge"))
+        .last()
+        .map(|(i, l)| (i, l.split_whitespace().nth(1).unwrap().to_string()))
+        .expect("a loop");
+    let end = lines
+        .iter()
+        .skip(at)
+        .position(|l| l.starts_with(&format!("{merge} = OpLabel")))
+        .expect("the loop's merge block")
+        + at;
+    lines[at..end].to_vec()
+}
+
+fn count(lines: &[&str], needle: &str) -> usize {
+    lines.iter().filter(|l| l.contains(needle)).count()
+}
+
+#[test]
+fn every_loop_is_kept_and_holds_its_loads() {
+    for k in all() {
+        let asm = SPIRV_ASM[k.index()];
+        let name = k.stem();
+        let loops = count(&asm.lines().collect::<Vec<_>>(), "OpLoopMerge");
+        let want_loops = if k.template.is_2d() { 2 } else { 1 };
+        assert_eq!(loops, want_loops, "{name}: loop count");
+        assert!(
+            asm.lines()
+                .filter(|l| l.contains("OpLoopMerge"))
+                .all(|l| l.contains("DontUnroll")),
+            "{name}: every loop must carry DontUnroll"
+        );
+        let body = innermost_loop(asm);
+        let all_lines: Vec<&str> = asm.lines().map(str::trim).collect();
+        match k.template {
+            Template::TypedBuffer | Template::ImageLoad | Template::ImageSample => {
+                let op = if k.template == Template::ImageSample {
+                    "OpImageSampleExplicitLod"
+                } else {
+                    "OpImageFetch"
+                };
+                assert_eq!(
+                    count(&body, op),
+                    1,
+                    "{name}: `{op}` in the loop:\n{}",
+                    body.join("\n")
+                );
+                // One fetch site in the whole kernel: nothing hoisted out or duplicated.
+                assert_eq!(count(&all_lines, op), 1, "{name}: `{op}` outside the loop");
+            }
+            Template::RawBuffer | Template::StructuredBuffer | Template::UniformBuffer => {
+                let (ptr, want) = match (k.template, k.width) {
+                    (Template::RawBuffer, w) => ("%_ptr_StorageBuffer_uint ", w as usize),
+                    (Template::StructuredBuffer, 1) => ("%_ptr_StorageBuffer_float ", 1),
+                    (Template::StructuredBuffer, 2) => ("%_ptr_StorageBuffer_v2float ", 1),
+                    (Template::StructuredBuffer, _) => ("%_ptr_StorageBuffer_v4float ", 1),
+                    _ => ("%_ptr_Uniform_v4float ", 1),
+                };
+                let chains: Vec<&str> = body
+                    .iter()
+                    .copied()
+                    .filter(|l| l.contains(&format!("OpAccessChain {ptr}")))
+                    .collect();
+                assert_eq!(
+                    chains.len(),
+                    want,
+                    "{name}: loads in the loop:\n{}",
+                    body.join("\n")
+                );
+                // Every access to the source variable is in the loop (none hoisted out).
+                let source = chains[0].split_whitespace().nth(4).unwrap();
+                let uses = all_lines
+                    .iter()
+                    .filter(|l| {
+                        l.contains("OpAccessChain") && l.split_whitespace().nth(4) == Some(source)
+                    })
+                    .count();
+                assert_eq!(
+                    uses, want,
+                    "{name}: source {source} accessed outside the loop"
+                );
+                // Each access chain is loaded.
+                for c in &chains {
+                    let id = c.split_whitespace().next().unwrap();
+                    let loaded = body
+                        .iter()
+                        .any(|l| l.contains("OpLoad") && l.ends_with(&format!(" {id}")));
+                    assert!(loaded, "{name}: {id} is not loaded");
+                }
+            }
+        }
+        // The runtime mask is still OR-ed into the address (not constant-folded away).
+        assert!(
+            count(&body, "OpBitwiseOr") >= 1,
+            "{name}: elementsMask OR missing in the loop"
+        );
+        // The never-taken output write is still guarded by writeIndex.
+        assert!(
+            asm.contains("OpINotEqual %bool") && asm.contains("4294967295"),
+            "{name}: writeIndex guard missing"
+        );
+    }
+}
