@@ -283,3 +283,23 @@ pub fn record_compute_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
         );
     }
 }
+
+/// Records a barrier whose access mask does not fit its stage: harmless to the driver, but
+/// invalid, so the validation layer must report it (hidden `--fault invalid-barrier`).
+pub fn record_invalid_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+        .dst_access_mask(vk::AccessFlags::SHADER_READ);
+    // SAFETY: the command buffer is recording; the barrier's only effect is a wider wait.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}

@@ -4,7 +4,9 @@ use crate::catalog::{Family, Filter, Format, TestCase};
 use crate::data;
 use crate::gpu::{Gpu, Instance};
 use crate::kernels::KERNEL_COUNT;
-use crate::pipeline::{record_compute_barrier, Binding, Pipeline, PushConstants};
+use crate::pipeline::{
+    record_compute_barrier, record_invalid_barrier, Binding, Pipeline, PushConstants,
+};
 use crate::resources::{record_copy, Buffer, BufferView, Image, Memory, Sampler};
 use crate::timer::Timer;
 use anyhow::{Context as _, Result};
@@ -31,6 +33,8 @@ pub enum Mode {
 pub enum Fault {
     /// Compute the `--verify` reference from corrupted input: every test must mismatch.
     Reference,
+    /// Record an invalid barrier: the validation layer must object.
+    InvalidBarrier,
 }
 
 /// How each test is run.
@@ -333,6 +337,9 @@ impl<'g> Runner<'g> {
                 timer.record_end(d, cmd, i);
                 record_compute_barrier(d, cmd);
             }
+            if s.fault == Some(Fault::InvalidBarrier) {
+                record_invalid_barrier(d, cmd);
+            }
         })?;
         Ok(Stats::from_times(&timer.read_ms()?))
     }
@@ -352,7 +359,7 @@ impl<'g> Runner<'g> {
                 corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
                 data::reference(test, &corrupted)
             }
-            None => data::reference(test, &self.data),
+            _ => data::reference(test, &self.data),
         };
         Ok(data::compare(test.family, &reference, &output))
     }

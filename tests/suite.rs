@@ -1,0 +1,128 @@
+//! The whole original suite on lavapipe: every family verified against the CPU reference,
+//! and timed, with the validation layer (synchronisation validation included) silent.
+
+mod common;
+use common::*;
+
+#[test]
+fn every_test_verifies_under_validation_and_csv_has_138_rows_in_order() {
+    let csv = std::env::temp_dir().join(format!("perftest-suite-{}.csv", std::process::id()));
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "2",
+        "--verify",
+        "--validation",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    let out = stdout(&o);
+    let names = original_names();
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Using device"))
+        .skip(1)
+        .collect();
+    assert_eq!(lines.len(), 138, "{out}");
+    for (line, name) in lines.iter().zip(&names) {
+        assert_eq!(*line, format!("{name}: ok"));
+    }
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 138);
+    for (i, (row, name)) in rows.iter().zip(&names).enumerate() {
+        assert_eq!(&row[col("test")], name.as_str());
+        assert_eq!(&row[col("test_index")], (i + 1).to_string());
+        assert_eq!(&row[col("status")], "ok", "{row:?}");
+        assert_eq!(&row[col("mode")], "verify");
+    }
+    std::fs::remove_file(csv).ok();
+}
+
+#[test]
+fn every_family_detects_a_corrupted_reference() {
+    // One test per family: a reference computed from other data must not pass.
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--verify",
+        "--fault",
+        "reference",
+        "--filter",
+        "Buffer<RG16f>.Load linear",
+        "--filter",
+        "ByteAddressBuffer.Load3 random",
+        "--filter",
+        "ByteAddressBuffer.Load2 unaligned uniform",
+        "--filter",
+        "StructuredBuffer<float2>.Load random",
+        "--filter",
+        "cbuffer{float4} load linear",
+        "--filter",
+        "Texture2D<RGBA8>.Load random",
+        "--filter",
+        "Texture2D<R16F>.Sample(nearest) linear",
+        "--filter",
+        "Texture2D<RG32F>.Sample(bilinear) uniform",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mismatches = out
+        .lines()
+        .filter(|l| l.contains(": MISMATCH thread "))
+        .count();
+    assert_eq!(mismatches, 8, "{out}");
+}
+
+#[test]
+fn the_whole_suite_times_under_validation() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "2",
+        "--warmup",
+        "1",
+        "--validation",
+    ]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    let timed = stdout(&o)
+        .lines()
+        .filter(|l| l.ends_with('x') && l.contains("ms "))
+        .count();
+    assert_eq!(timed, 138, "{}", stdout(&o));
+}
+
+#[test]
+fn an_invalid_barrier_is_reported_by_the_validation_layer() {
+    // Proves the validation checks above can fail: the layer is really loaded and heard.
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "3",
+        "--warmup",
+        "0",
+        "--validation",
+        "--filter",
+        "cbuffer{float4} load uniform",
+        "--fault",
+        "invalid-barrier",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("VUID-vkCmdPipelineBarrier"), "{err}");
+    assert!(err.contains("the validation layer reported"), "{err}");
+}
