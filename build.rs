@@ -15,6 +15,7 @@ fn main() {
     let glsl_dir = manifest.join("glsl");
     println!("cargo:rerun-if-changed=glsl");
     println!("cargo:rerun-if-changed=src/kernels.rs");
+    provenance(&manifest);
 
     let compiler = shaderc::Compiler::new().expect("cannot create the shaderc compiler");
     let (spv_major, spv_minor) = shaderc::get_spirv_version();
@@ -126,4 +127,45 @@ fn options<'a>(glsl_dir: &'a Path, kernel: &kernels::Kernel) -> shaderc::Compile
             .map_err(|e| format!("cannot include {}: {e}", path.display()))
     });
     o
+}
+
+/// Exposes the git commit and the shaderc crate version to the crate (see src/provenance.rs).
+fn provenance(manifest: &Path) {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(manifest)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(c) => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{c}-dirty")
+            } else {
+                c
+            }
+        }
+        None => "unknown".to_string(),
+    };
+    println!("cargo:rustc-env=PERFTEST_GIT_COMMIT={commit}");
+    for f in [".git/HEAD", ".git/index"] {
+        if manifest.join(f).exists() {
+            println!("cargo:rerun-if-changed={f}");
+        }
+    }
+    // The shaderc version pinned by Cargo.lock.
+    let lock = std::fs::read_to_string(manifest.join("Cargo.lock")).unwrap_or_default();
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"shaderc\""))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = ")))
+        .map(|v| v.trim_matches('"').to_string())
+        .unwrap_or_else(|| "unknown".to_string());
+    println!("cargo:rustc-env=PERFTEST_SHADERC_VERSION={version}");
+    println!("cargo:rerun-if-changed=Cargo.lock");
 }

@@ -2,7 +2,7 @@
 # Installs what building and testing perftest needs and is missing, on Debian/Ubuntu:
 # cmake, python3, a C++ compiler and git (to build shaderc from source), the Vulkan loader,
 # Mesa's drivers (lavapipe: a Vulkan device on the CPU) and the validation layers.
-# Does nothing when everything is present. Other systems: prints what to install.
+# Also pip-installs the chart script's pinned matplotlib. Does nothing when everything is present. Other systems: prints what to install.
 set -euo pipefail
 
 missing=()
@@ -18,13 +18,24 @@ fi
 
 have cmake || missing+=(cmake)
 have python3 || missing+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 have c++ || missing+=(g++)
 have git || missing+=(git)
 for p in libvulkan1 mesa-vulkan-drivers vulkan-validationlayers; do
   have_pkg "$p" || missing+=("$p")
 done
 
+install_chart_requirements() {
+  # matplotlib, pinned, for scripts/chart.py and its test.
+  python3 -c "import matplotlib" 2>/dev/null && return 0
+  echo "setup: installing scripts/requirements-chart.txt (matplotlib)" >&2
+  python3 -m pip install -q -r scripts/requirements-chart.txt 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages -r scripts/requirements-chart.txt
+}
+cd "$(dirname "$0")/.."
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_chart_requirements
   exit 0
 fi
 echo "setup: installing ${missing[*]}" >&2
@@ -36,3 +47,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_chart_requirements

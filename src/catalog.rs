@@ -129,6 +129,24 @@ pub enum Filter {
     Bilinear,
 }
 
+/// Dimensionality of a kernel's loop (for the control kernels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// 256 iterations over elements (buffer kernels).
+    OneD,
+    /// 16×16 iterations over texels (texture kernels).
+    TwoD,
+}
+
+/// A group of tests selected with `--suite`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Suite {
+    /// The 138 tests of the Direct3D 11 original, in its order and with its names.
+    Original,
+    /// The loops without loads: the issue-rate ceiling of each kernel shape.
+    Control,
+}
+
 /// A family of tests: what is read, through which kind of resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
@@ -145,6 +163,8 @@ pub enum Family {
     TextureLoad(Format),
     /// `Texture2D<F>.Sample(filter)`: `textureLod` at texel centres.
     TextureSample(Format, Filter),
+    /// `Control: loop 1D|2D`: the loop with the load replaced by index arithmetic.
+    Control(Shape),
 }
 
 /// One test: a family and an access pattern.
@@ -197,6 +217,16 @@ impl Family {
                 };
                 format!("Texture2D<{}>.Sample({filter})", f.texture_name())
             }
+            Family::Control(Shape::OneD) => "Control: loop 1D".to_string(),
+            Family::Control(Shape::TwoD) => "Control: loop 2D".to_string(),
+        }
+    }
+
+    /// The suite this family belongs to.
+    pub const fn suite(&self) -> Suite {
+        match self {
+            Family::Control(_) => Suite::Control,
+            _ => Suite::Original,
         }
     }
 
@@ -215,6 +245,7 @@ impl Family {
             Family::TextureLoad(_) => "texture_load",
             Family::TextureSample(_, Filter::Nearest) => "texture_sample_nearest",
             Family::TextureSample(_, Filter::Bilinear) => "texture_sample_bilinear",
+            Family::Control(_) => "control",
         }
     }
 
@@ -243,25 +274,15 @@ impl Family {
         }
     }
 
-    /// The Vulkan descriptor type the source is bound as.
-    pub const fn descriptor_type(&self) -> vk::DescriptorType {
-        match self {
-            Family::TypedBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
-            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } => {
-                vk::DescriptorType::STORAGE_BUFFER
-            }
-            Family::ConstantBuffer => vk::DescriptorType::UNIFORM_BUFFER,
-            Family::TextureLoad(_) | Family::TextureSample(..) => vk::DescriptorType::SAMPLED_IMAGE,
-        }
-    }
-
-    /// The descriptor type's name for the CSV `resource` column.
+    /// The Vulkan descriptor type the source is bound as, for the CSV `resource` column
+    /// (`none` for the control kernels, which read nothing).
     pub const fn resource_name(&self) -> &'static str {
-        match self.descriptor_type() {
-            vk::DescriptorType::UNIFORM_TEXEL_BUFFER => "UNIFORM_TEXEL_BUFFER",
-            vk::DescriptorType::STORAGE_BUFFER => "STORAGE_BUFFER",
-            vk::DescriptorType::UNIFORM_BUFFER => "UNIFORM_BUFFER",
-            _ => "SAMPLED_IMAGE",
+        match self {
+            Family::TypedBuffer(_) => "UNIFORM_TEXEL_BUFFER",
+            Family::RawBuffer { .. } | Family::StructuredBuffer { .. } => "STORAGE_BUFFER",
+            Family::ConstantBuffer => "UNIFORM_BUFFER",
+            Family::TextureLoad(_) | Family::TextureSample(..) => "SAMPLED_IMAGE",
+            Family::Control(_) => "none",
         }
     }
 
@@ -274,6 +295,8 @@ impl Family {
             Family::ConstantBuffer => (Template::UniformBuffer, 4),
             Family::TextureLoad(f) => (Template::ImageLoad, f.channels()),
             Family::TextureSample(f, _) => (Template::ImageSample, f.channels()),
+            Family::Control(Shape::OneD) => (Template::Control1D, 4),
+            Family::Control(Shape::TwoD) => (Template::Control2D, 4),
         }
     }
 
@@ -287,23 +310,28 @@ impl Family {
         }
     }
 
-    /// Bytes each load brings into the shader (for bytes/s figures).
-    pub const fn bytes_per_load(&self) -> u32 {
-        match *self {
+    /// Bytes each load brings into the shader (for bytes/s figures); none for controls.
+    pub const fn bytes_per_load(&self) -> Option<u32> {
+        Some(match *self {
             Family::TypedBuffer(f) | Family::TextureLoad(f) | Family::TextureSample(f, _) => {
                 f.bytes()
             }
             Family::RawBuffer { words, .. } => 4 * words,
             Family::StructuredBuffer { width } => 4 * width,
             Family::ConstantBuffer => 16,
-        }
+            Family::Control(_) => return None,
+        })
     }
 }
 
 impl TestCase {
-    /// The display name, byte for byte as the original printed it.
+    /// The display name, byte for byte as the original printed it (control kernels have
+    /// a single pattern, so their name carries none).
     pub fn name(&self) -> String {
-        format!("{} {}", self.family.name(), self.pattern.name())
+        match self.family {
+            Family::Control(_) => self.family.name(),
+            _ => format!("{} {}", self.family.name(), self.pattern.name()),
+        }
     }
 
     /// The kernel that runs this test.
@@ -382,6 +410,34 @@ pub fn matches(name: &str, needle: &str) -> bool {
     })
 }
 
+/// The control kernels, one per loop shape.
+pub fn control_suite() -> Vec<TestCase> {
+    [Shape::OneD, Shape::TwoD]
+        .into_iter()
+        .map(|shape| TestCase {
+            family: Family::Control(shape),
+            pattern: Pattern::Linear,
+        })
+        .collect()
+}
+
+/// Every test of the given suites, in run order (original first, then control).
+pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
+    let mut out = Vec::new();
+    if selected.contains(&Suite::Original) {
+        out.extend(original_suite());
+    }
+    if selected.contains(&Suite::Control) {
+        out.extend(control_suite());
+    }
+    out
+}
+
+/// Every test the tool knows, in run order.
+pub fn all_tests() -> Vec<TestCase> {
+    suites(&[Suite::Original, Suite::Control])
+}
+
 /// Tests whose name matches any of `filters` (see [`matches`]); all of them when empty.
 pub fn filter(tests: &[TestCase], filters: &[String]) -> Vec<TestCase> {
     tests
@@ -408,9 +464,16 @@ mod tests {
     }
 
     #[test]
+    fn names_are_unique() {
+        let names: std::collections::HashSet<String> =
+            all_tests().iter().map(|t| t.name()).collect();
+        assert_eq!(names.len(), all_tests().len());
+    }
+
+    #[test]
     fn every_test_has_a_kernel() {
         let all = crate::kernels::all();
-        for t in original_suite() {
+        for t in all_tests() {
             assert!(all.contains(&t.kernel()), "{} has no kernel", t.name());
         }
     }

@@ -1,6 +1,6 @@
 //! Command-line arguments (clap) and the checks that turn them into one validated `Config`.
 
-use crate::catalog::{self, TestCase};
+use crate::catalog::{self, Suite, TestCase};
 use crate::error::Failure;
 use crate::runner::{Fault, Mode};
 use clap::Parser;
@@ -9,8 +9,11 @@ use std::path::PathBuf;
 /// Measures how fast compute shaders read data through each kind of Vulkan resource
 /// (texel buffers, storage and uniform buffers, sampled images): a Vulkan port of PerfTest.
 #[derive(Parser, Debug)]
-#[command(name = "perftest", version, about, long_about = None)]
+#[command(name = "perftest", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// List the Vulkan devices (index, name, type, ids, driver, version, UUID) and exit.
     #[arg(long)]
     pub list_devices: bool,
@@ -30,20 +33,44 @@ pub struct Args {
     #[arg(short, long = "filter", value_name = "TEXT")]
     pub filters: Vec<String>,
 
-    /// Workgroups of 256 threads per dispatch (each thread performs 256 loads).
-    #[arg(long, value_name = "N", default_value_t = 4096,
+    /// Which tests: `original` (the 138 of the Direct3D 11 tool), `control` (the loops
+    /// without loads), or `all`. Comma-separated or repeated. Default: all; `--list-tests`
+    /// alone lists the original suite, byte for byte as the original printed it.
+    #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
+    pub suite: Vec<SuiteArg>,
+
+    /// Workgroups of 256 threads per dispatch (each thread performs 256 loads). Default:
+    /// calibrated per device, the original's 4096 where the baseline dispatch takes ≤ 20 ms,
+    /// fewer on slower devices. Any dispatch estimated over 50 ms is cut (watchdog safety).
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=65535))]
-    pub groups: u32,
+    pub groups: Option<u32>,
 
-    /// Timed dispatches per test (the median is reported).
-    #[arg(long, value_name = "N", default_value_t = 30,
+    /// Timed dispatches per test (the median is reported). Default: as many as fit 0.4 s of
+    /// GPU time per test, between 5 and 30.
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=10000))]
-    pub samples: u32,
+    pub samples: Option<u32>,
 
-    /// Untimed dispatches before the timed ones, per test.
-    #[arg(long, value_name = "N", default_value_t = 5,
-          value_parser = clap::value_parser!(u32).range(0..=10000))]
+    /// Untimed dispatches before the timed ones, per test (after a global warm-up of about
+    /// 0.2 s that brings the clocks up before the first test).
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub warmup: u32,
+
+    /// Run the tests in a random order (the baseline still runs first), to expose order
+    /// effects such as clock or thermal drift. The seed is printed; `--seed` repeats an order.
+    #[arg(long)]
+    pub shuffle: bool,
+
+    /// Seed for `--shuffle`.
+    #[arg(long, value_name = "N", requires = "shuffle")]
+    pub seed: Option<u64>,
+
+    /// Print the driver's statistics for each kernel (registers, instructions…), where the
+    /// device offers VK_KHR_pipeline_executable_properties.
+    #[arg(long)]
+    pub shader_stats: bool,
 
     /// Write one CSV row per test to FILE as each test finishes (`-` = stdout; the
     /// human-readable lines then go to stderr).
@@ -65,6 +92,29 @@ pub struct Args {
     pub fault: Option<Fault>,
 }
 
+/// Subcommands; without one, perftest runs the benchmark.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Set CSV results side by side: one row per test, with the percent change and the
+    /// speedup of each file (or device) against the first.
+    Compare {
+        /// CSV files written by `perftest --csv` (at least two).
+        #[arg(value_name = "CSV", num_args = 2.., required = true)]
+        files: Vec<PathBuf>,
+        /// Output layout.
+        #[arg(long, value_enum, default_value_t = crate::compare::CompareFormat::Table)]
+        format: crate::compare::CompareFormat,
+    },
+}
+
+/// Values of `--suite`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SuiteArg {
+    Original,
+    Control,
+    All,
+}
+
 /// What to do, validated before any GPU work.
 #[derive(Debug)]
 pub struct Config {
@@ -77,7 +127,7 @@ pub struct Config {
 impl Config {
     /// Checks the arguments that need no GPU.
     pub fn from_args(args: Args) -> Result<Self, Failure> {
-        let suite = catalog::original_suite();
+        let suite = catalog::suites(&selected_suites(&args.suite));
         let selected = catalog::filter(&suite, &args.filters);
         if selected.is_empty() {
             return Err(Failure::Usage(format!(
@@ -89,9 +139,10 @@ impl Config {
                     .join(" --filter ")
             )));
         }
+        let all = catalog::all_tests();
         let tests = selected
             .into_iter()
-            .map(|t| (suite.iter().position(|s| *s == t).unwrap() + 1, t))
+            .map(|t| (all.iter().position(|s| *s == t).unwrap() + 1, t))
             .collect();
         if let Some(p) = &args.csv {
             if p.as_os_str().is_empty() {
@@ -107,4 +158,22 @@ impl Config {
         };
         Ok(Config { args, tests, mode })
     }
+}
+
+/// The suites named by `--suite` (all of them when none is given).
+pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
+    let mut out = Vec::new();
+    for a in args {
+        match a {
+            SuiteArg::Original => out.push(Suite::Original),
+            SuiteArg::Control => out.push(Suite::Control),
+            SuiteArg::All => out.extend([Suite::Original, Suite::Control]),
+        }
+    }
+    if args.is_empty() {
+        out.extend([Suite::Original, Suite::Control]);
+    }
+    out.sort();
+    out.dedup();
+    out
 }

@@ -1,6 +1,6 @@
 //! Deterministic input data, format decoding, and the CPU references that `--verify` compares with.
 
-use crate::catalog::{ChannelType, Family, Format, Pattern, TestCase};
+use crate::catalog::{ChannelType, Family, Format, Pattern, Shape, TestCase};
 
 /// Size of the input every test reads from (the original's 16 KB working set).
 pub const INPUT_BYTES: usize = 16 * 1024;
@@ -157,6 +157,20 @@ pub fn reference(test: &TestCase, input: &[u8]) -> Vec<ThreadSum> {
                     for y in 0..16 {
                         for x in 0..16 {
                             acc.add(widen(texel(f, input, sx + x, sy + y), width));
+                        }
+                    }
+                }
+                Family::Control(Shape::OneD) => {
+                    let start = start_1d(test.pattern, local);
+                    for i in 0..256 {
+                        acc.add([(start + i) as f32; 4]);
+                    }
+                }
+                Family::Control(Shape::TwoD) => {
+                    let (sx, sy) = start_2d(test.pattern, local % 16, local / 16);
+                    for y in 0..16 {
+                        for x in 0..16 {
+                            acc.add([((sx + x) + 32 * (sy + y)) as f32; 4]);
                         }
                     }
                 }

@@ -72,6 +72,23 @@ pub struct DeviceInfo {
     /// A compute queue family whose timestamps are valid, with `timestampValidBits`.
     pub compute_queue: Option<(u32, u32)>,
     pub limits: vk::PhysicalDeviceLimits,
+    /// Device extensions the driver offers.
+    pub extensions: Vec<String>,
+    /// Compute units (NVIDIA SMs, AMD CUs, Arm cores) and the extension that reported them.
+    pub compute_units: Option<(u32, &'static str)>,
+    /// Optional features perftest can use on this device.
+    pub features: Features,
+    /// Default subgroup size.
+    pub subgroup_size: u32,
+}
+
+/// Optional device features perftest uses where present.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// `VK_KHR_shader_clock` `shaderSubgroupClock`: the clock calibration kernel.
+    pub shader_subgroup_clock: bool,
+    /// `VK_KHR_pipeline_executable_properties`: driver statistics per kernel.
+    pub pipeline_executable_info: bool,
 }
 
 impl DeviceInfo {
@@ -87,6 +104,17 @@ impl DeviceInfo {
             (false, true) => self.driver_name.clone(),
             _ => format!("driverVersion {:#x}", self.driver_version),
         }
+    }
+
+    /// Whether the driver offers device extension `name`.
+    pub fn has_extension(&self, name: &CStr) -> bool {
+        let name = name.to_string_lossy();
+        self.extensions.iter().any(|e| *e == name)
+    }
+
+    /// The driver version decoded the way vulkaninfo does for each vendor.
+    pub fn driver_version_string(&self) -> String {
+        decode_driver_version(self.vendor_id, self.driver_version)
     }
 
     /// The UUID in the usual 8-4-4-4-12 hex form.
@@ -111,6 +139,22 @@ pub fn version_string(v: u32) -> String {
         vk::api_version_minor(v),
         vk::api_version_patch(v)
     )
+}
+
+/// A driver version as vulkaninfo decodes it: NVIDIA's 10.8.8.6 bit scheme, Intel's 18.14 on
+/// Windows, the standard Vulkan packing otherwise (Mesa, AMD, Arm…).
+pub fn decode_driver_version(vendor_id: u32, v: u32) -> String {
+    match vendor_id {
+        0x10de => format!(
+            "{}.{}.{}.{}",
+            (v >> 22) & 0x3ff,
+            (v >> 14) & 0xff,
+            (v >> 6) & 0xff,
+            v & 0x3f
+        ),
+        0x8086 if cfg!(windows) => format!("{}.{}", v >> 14, v & 0x3fff),
+        _ => version_string(v),
+    }
 }
 
 /// The loader, the instance and the physical devices it sees.
@@ -264,16 +308,72 @@ impl Instance {
         let mut out = Vec::new();
         for (index, handle) in handles.into_iter().enumerate() {
             let props = unsafe { self.instance.get_physical_device_properties(handle) };
+            let extensions: Vec<String> =
+                unsafe { self.instance.enumerate_device_extension_properties(handle) }
+                    .context("vkEnumerateDeviceExtensionProperties")?
+                    .iter()
+                    .map(|e| c_string(e.extension_name_as_c_str()))
+                    .collect();
+            let has = |name: &CStr| extensions.iter().any(|e| *e == *name.to_string_lossy());
             let mut id = vk::PhysicalDeviceIDProperties::default();
             let mut driver = vk::PhysicalDeviceDriverProperties::default();
             let has_driver_props = props.api_version >= vk::API_VERSION_1_2;
-            let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+            let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+            let mut sm = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
+            let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
+            let mut arm = vk::PhysicalDeviceShaderCoreBuiltinsPropertiesARM::default();
+            let mut props2 = vk::PhysicalDeviceProperties2::default()
+                .push_next(&mut id)
+                .push_next(&mut subgroup);
             if has_driver_props {
                 props2 = props2.push_next(&mut driver);
+            }
+            let has_sm = has(ash::nv::shader_sm_builtins::NAME);
+            let has_amd = has(ash::amd::shader_core_properties::NAME);
+            let has_arm = has(ash::arm::shader_core_builtins::NAME);
+            if has_sm {
+                props2 = props2.push_next(&mut sm);
+            }
+            if has_amd {
+                props2 = props2.push_next(&mut amd);
+            }
+            if has_arm {
+                props2 = props2.push_next(&mut arm);
             }
             unsafe {
                 self.instance
                     .get_physical_device_properties2(handle, &mut props2)
+            };
+            let compute_units = if has_sm && sm.shader_sm_count > 0 {
+                Some((sm.shader_sm_count, "VK_NV_shader_sm_builtins"))
+            } else if has_amd && amd.compute_units_per_shader_array > 0 {
+                let cus = amd.shader_engine_count
+                    * amd.shader_arrays_per_engine_count
+                    * amd.compute_units_per_shader_array;
+                Some((cus, "VK_AMD_shader_core_properties"))
+            } else if has_arm && arm.shader_core_count > 0 {
+                Some((arm.shader_core_count, "VK_ARM_shader_core_builtins"))
+            } else {
+                None
+            };
+            let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
+            let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+            let has_clock = has(ash::khr::shader_clock::NAME);
+            let has_exec = has(ash::khr::pipeline_executable_properties::NAME);
+            let mut features2 = vk::PhysicalDeviceFeatures2::default();
+            if has_clock {
+                features2 = features2.push_next(&mut clock);
+            }
+            if has_exec {
+                features2 = features2.push_next(&mut exec);
+            }
+            unsafe {
+                self.instance
+                    .get_physical_device_features2(handle, &mut features2)
+            };
+            let features = Features {
+                shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
+                pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
             };
             let (driver_name, driver_info) = if has_driver_props {
                 (
@@ -309,6 +409,10 @@ impl Instance {
                 timestamp_period: props.limits.timestamp_period,
                 compute_queue,
                 limits: props.limits,
+                extensions,
+                compute_units,
+                features,
+                subgroup_size: subgroup.subgroup_size,
             });
         }
         Ok(out)
@@ -349,6 +453,7 @@ impl Drop for Instance {
 pub struct Gpu<'i> {
     /// The physical device.
     pub info: &'i DeviceInfo,
+    instance: &'i Instance,
     pub(crate) device: ash::Device,
     queue: vk::Queue,
     pool: vk::CommandPool,
@@ -385,7 +490,22 @@ impl<'i> Gpu<'i> {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        let f = info.features;
+        let mut ext_names: Vec<*const i8> = Vec::new();
+        let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default()
+            .shader_subgroup_clock(f.shader_subgroup_clock);
+        let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+            .pipeline_executable_info(f.pipeline_executable_info);
+        let mut create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        if f.shader_subgroup_clock {
+            ext_names.push(ash::khr::shader_clock::NAME.as_ptr());
+            create = create.push_next(&mut clock);
+        }
+        if f.pipeline_executable_info {
+            ext_names.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+            create = create.push_next(&mut exec);
+        }
+        create = create.enabled_extension_names(&ext_names);
         // SAFETY: valid physical device and create info referring to locals.
         let device = unsafe { instance.instance.create_device(info.handle, &create, None) }
             .with_context(|| format!("vkCreateDevice on {}", info.name))?;
@@ -408,6 +528,7 @@ impl<'i> Gpu<'i> {
         };
         let mut gpu = Gpu {
             info,
+            instance,
             device,
             queue,
             pool: vk::CommandPool::null(),
@@ -433,6 +554,11 @@ impl<'i> Gpu<'i> {
         }
         .context("vkCreateFence")?;
         Ok(gpu)
+    }
+
+    /// The raw instance, for extension loaders in the other GPU-layer modules.
+    pub(crate) fn ash_instance(&self) -> &ash::Instance {
+        &self.instance.instance
     }
 
     /// The raw device, for the other GPU-layer modules.

@@ -17,17 +17,26 @@ pub enum Template {
     ImageLoad,
     /// `texture2D` + `sampler` + `textureLod` at texel centres.
     ImageSample,
+    /// The 1-D loop and accumulation with the load replaced by arithmetic on the index.
+    Control1D,
+    /// The 2-D loop and accumulation with the load replaced by arithmetic on the texel.
+    Control2D,
+    /// Reads the subgroup clock around a dependent arithmetic chain (clock calibration).
+    Clock,
 }
 
 impl Template {
     /// Every template, in catalog order.
-    pub const ALL: [Template; 6] = [
+    pub const ALL: [Template; 9] = [
         Template::TypedBuffer,
         Template::RawBuffer,
         Template::StructuredBuffer,
         Template::UniformBuffer,
         Template::ImageLoad,
         Template::ImageSample,
+        Template::Control1D,
+        Template::Control2D,
+        Template::Clock,
     ];
 
     /// The template's file name inside `glsl/`.
@@ -39,6 +48,9 @@ impl Template {
             Template::UniformBuffer => "uniform_buffer.comp",
             Template::ImageLoad => "image_load.comp",
             Template::ImageSample => "image_sample.comp",
+            Template::Control1D => "control_1d.comp",
+            Template::Control2D => "control_2d.comp",
+            Template::Clock => "clock.comp",
         }
     }
 
@@ -50,13 +62,26 @@ impl Template {
             | Template::ImageLoad
             | Template::ImageSample => &[1, 2, 4],
             Template::RawBuffer => &[1, 2, 3, 4],
-            Template::UniformBuffer => &[4],
+            Template::UniformBuffer | Template::Control1D | Template::Control2D => &[4],
+            Template::Clock => &[1],
+        }
+    }
+
+    /// The start patterns each template is built for.
+    pub const fn patterns(self) -> &'static [Pattern] {
+        match self {
+            Template::Control1D | Template::Control2D => &[Pattern::Linear],
+            Template::Clock => &[Pattern::Uniform],
+            _ => &Pattern::ALL,
         }
     }
 
     /// Whether the kernel runs 16×16 workgroups over a 2-D texel grid (else 256×1 over elements).
     pub const fn is_2d(self) -> bool {
-        matches!(self, Template::ImageLoad | Template::ImageSample)
+        matches!(
+            self,
+            Template::ImageLoad | Template::ImageSample | Template::Control2D
+        )
     }
 }
 
@@ -110,7 +135,7 @@ pub const KERNEL_COUNT: usize = {
     let mut n = 0;
     let mut t = 0;
     while t < Template::ALL.len() {
-        n += Template::ALL[t].widths().len() * Pattern::ALL.len();
+        n += Template::ALL[t].widths().len() * Template::ALL[t].patterns().len();
         t += 1;
     }
     n
@@ -121,7 +146,7 @@ pub fn all() -> Vec<Kernel> {
     let mut out = Vec::with_capacity(KERNEL_COUNT);
     for template in Template::ALL {
         for &width in template.widths() {
-            for pattern in Pattern::ALL {
+            for &pattern in template.patterns() {
                 out.push(Kernel {
                     template,
                     width,

@@ -64,6 +64,17 @@ pub struct Pipeline<'g> {
     pipeline: vk::Pipeline,
     pool: vk::DescriptorPool,
     set: vk::DescriptorSet,
+    /// The driver's statistics for this kernel (`VK_KHR_pipeline_executable_properties`):
+    /// (executable, statistic, value); empty where the extension is absent.
+    pub statistics: Vec<ShaderStatistic>,
+}
+
+/// One driver statistic of a compiled kernel, e.g. ("SM", "Register Count", "32").
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShaderStatistic {
+    pub executable: String,
+    pub name: String,
+    pub value: String,
 }
 
 impl<'g> Pipeline<'g> {
@@ -82,7 +93,9 @@ impl<'g> Pipeline<'g> {
             pipeline: vk::Pipeline::null(),
             pool: vk::DescriptorPool::null(),
             set: vk::DescriptorSet::null(),
+            statistics: Vec::new(),
         };
+        let capture = gpu.info.features.pipeline_executable_info;
         let words =
             ash::util::read_spv(&mut std::io::Cursor::new(spirv)).context("reading SPIR-V")?;
         // SAFETY (this block): valid device; every create info refers to locals; handles are
@@ -123,7 +136,13 @@ impl<'g> Pipeline<'g> {
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(p.module)
                 .name(c"main");
+            let flags = if capture {
+                vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+            } else {
+                vk::PipelineCreateFlags::empty()
+            };
             let info = [vk::ComputePipelineCreateInfo::default()
+                .flags(flags)
                 .stage(stage)
                 .layout(p.layout)];
             p.pipeline = d
@@ -201,6 +220,9 @@ impl<'g> Pipeline<'g> {
                 })
                 .collect();
             d.update_descriptor_sets(&writes, &[]);
+            if capture {
+                p.statistics = statistics(gpu, p.pipeline)?;
+            }
         }
         Ok(p)
     }
@@ -259,6 +281,51 @@ impl Drop for Pipeline<'_> {
             }
         }
     }
+}
+
+/// Reads the driver's statistics of every executable of `pipeline`.
+fn statistics(gpu: &Gpu<'_>, pipeline: vk::Pipeline) -> Result<Vec<ShaderStatistic>> {
+    let ext =
+        ash::khr::pipeline_executable_properties::Device::new(gpu.ash_instance(), gpu.device());
+    let text = |c: &[std::ffi::c_char]| {
+        // SAFETY: the driver fills these fixed-size arrays with NUL-terminated strings.
+        unsafe { std::ffi::CStr::from_ptr(c.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    let mut out = Vec::new();
+    // SAFETY: the pipeline was created with CAPTURE_STATISTICS on a device with the feature.
+    let executables = unsafe {
+        ext.get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(pipeline))
+    }
+    .context("vkGetPipelineExecutablePropertiesKHR")?;
+    for (index, exe) in executables.iter().enumerate() {
+        let info = vk::PipelineExecutableInfoKHR::default()
+            .pipeline(pipeline)
+            .executable_index(index as u32);
+        let stats = unsafe { ext.get_pipeline_executable_statistics(&info) }
+            .context("vkGetPipelineExecutableStatisticsKHR")?;
+        for st in stats {
+            // SAFETY: `format` says which member of the union the driver wrote.
+            let value = unsafe {
+                match st.format {
+                    vk::PipelineExecutableStatisticFormatKHR::BOOL32 => {
+                        (st.value.b32 != 0).to_string()
+                    }
+                    vk::PipelineExecutableStatisticFormatKHR::INT64 => st.value.i64.to_string(),
+                    vk::PipelineExecutableStatisticFormatKHR::UINT64 => st.value.u64.to_string(),
+                    vk::PipelineExecutableStatisticFormatKHR::FLOAT64 => st.value.f64.to_string(),
+                    _ => continue,
+                }
+            };
+            out.push(ShaderStatistic {
+                executable: text(&exe.name),
+                name: text(&st.name),
+                value,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Records a compute→compute (and compute→transfer/host) barrier between dispatches.

@@ -15,6 +15,10 @@ pub struct Row<'a> {
     /// time(baseline) / time(test), when both were timed.
     pub ratio: Option<f64>,
     pub mode: Mode,
+    /// The device's measured shader clock, where known.
+    pub clock_mhz: Option<f64>,
+    /// Untimed dispatches per test.
+    pub warmup: u32,
 }
 
 impl Row<'_> {
@@ -27,7 +31,18 @@ impl Row<'_> {
 
     /// Bytes loaded per second, in billions (bytes per load × loads/s), when timed.
     pub fn gbytes_per_s(&self) -> Option<f64> {
-        Some(self.gloads_per_s()? * self.measurement.test.family.bytes_per_load() as f64)
+        Some(self.gloads_per_s()? * self.measurement.test.family.bytes_per_load()? as f64)
+    }
+
+    /// Loads per shader clock per compute unit, when the clock and the unit count are known.
+    pub fn loads_per_clk_per_cu(&self) -> Option<f64> {
+        let (cus, _) = self.device.compute_units?;
+        Some(self.gloads_per_s()? * 1e3 / self.clock_mhz? / cus as f64)
+    }
+
+    /// Bytes per shader clock per compute unit.
+    pub fn bytes_per_clk_per_cu(&self) -> Option<f64> {
+        Some(self.loads_per_clk_per_cu()? * self.measurement.test.family.bytes_per_load()? as f64)
     }
 }
 
@@ -107,6 +122,18 @@ pub const CSV_COLUMNS: &[&str] = &[
     "gbytes_per_s",
     "status",
     "reason",
+    "clock_mhz",
+    "compute_units",
+    "loads_per_clk_per_cu",
+    "bytes_per_clk_per_cu",
+    "warmup",
+    "tool_version",
+    "git_commit",
+    "shaderc_version",
+    "spirv_hash",
+    "driver_version",
+    "timestamp_period_ns",
+    "timestamp_valid_bits",
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -169,6 +196,22 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         num(row.gbytes_per_s(), 3),
         m.status.name().to_string(),
         m.reason.replace(['\n', '\r'], " "),
+        num(row.clock_mhz, 1),
+        d.compute_units
+            .map(|(n, _)| n.to_string())
+            .unwrap_or_default(),
+        num(row.loads_per_clk_per_cu(), 4),
+        num(row.bytes_per_clk_per_cu(), 3),
+        row.warmup.to_string(),
+        crate::provenance::TOOL_VERSION.to_string(),
+        crate::provenance::GIT_COMMIT.to_string(),
+        crate::provenance::SHADERC_VERSION.to_string(),
+        crate::provenance::spirv_hash(t.kernel()),
+        d.driver_version_string(),
+        format!("{}", d.timestamp_period),
+        d.compute_queue
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default(),
     ]
 }
 

@@ -91,6 +91,19 @@ impl<'g> Buffer<'g> {
         Ok(())
     }
 
+    /// Reads the first `count` little-endian 32-bit words of a host-visible buffer.
+    pub fn read_u32(&self, count: usize) -> Result<Vec<u32>> {
+        let slice = self
+            .allocation
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+            .context("buffer is not host-visible")?;
+        Ok(slice[..count * 4]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
     /// Reads a host-visible buffer as little-endian vec4s.
     pub fn read_vec4(&self, count: usize) -> Result<Vec<[f32; 4]>> {
         let slice = self

@@ -260,3 +260,30 @@ fn tempdir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn list_tests_with_a_suite() {
+    let o = run(&["--list-tests", "--suite", "control"]);
+    assert_eq!(stdout(&o), "Control: loop 1D\nControl: loop 2D\n");
+    let o = run(&["--list-tests", "--suite", "all"]);
+    assert_eq!(stdout(&o).lines().count(), 140);
+}
+
+#[test]
+fn compare_prints_one_line_per_test() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let a = format!("{fixtures}/chart-h100.csv");
+    let b = format!("{fixtures}/chart-h100-pcie.csv");
+    let o = run(&["compare", &a, &b, "--format", "markdown"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let tests = csv::Reader::from_path(&a).unwrap().records().count();
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| `")).collect();
+    assert_eq!(rows.len(), tests, "{out}");
+    assert!(
+        rows.iter().all(|r| r.contains('%') && r.contains('x')),
+        "{out}"
+    );
+    let o = run(&["compare", &a, "Cargo.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -4,14 +4,14 @@ use crate::catalog::{Family, Filter, Format, TestCase};
 use crate::data;
 use crate::gpu::{Gpu, Instance};
 use crate::kernels::KERNEL_COUNT;
-use crate::pipeline::{
-    record_compute_barrier, record_invalid_barrier, Binding, Pipeline, PushConstants,
-};
+use crate::pipeline::{Binding, Pipeline, PushConstants, ShaderStatistic};
 use crate::resources::{record_copy, Buffer, BufferView, Image, Memory, Sampler};
-use crate::timer::Timer;
 use anyhow::{Context as _, Result};
 use ash::vk;
 use std::collections::HashMap;
+
+mod timing;
+pub use timing::{Calibration, MAX_DISPATCH_MS};
 
 mod table {
     include!(concat!(env!("OUT_DIR"), "/kernel_table.rs"));
@@ -40,12 +40,12 @@ pub enum Fault {
 /// How each test is run.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
-    /// Workgroups per dispatch (256 threads each).
-    pub groups: u32,
+    /// Workgroups per dispatch (256 threads each); `None` = calibrated per device.
+    pub groups: Option<u32>,
     /// Untimed dispatches before the timed ones.
     pub warmup: u32,
-    /// Timed dispatches.
-    pub samples: u32,
+    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 30).
+    pub samples: Option<u32>,
     /// Time or verify.
     pub mode: Mode,
     /// An injected fault, if any.
@@ -125,10 +125,13 @@ pub struct Measurement {
     pub status: Status,
     /// Present when timed successfully.
     pub stats: Option<Stats>,
-    /// Why the test is unsupported, failed or mismatched; empty when ok.
+    /// Why the test is unsupported, failed or mismatched; for an ok test, a note on how it
+    /// ran (e.g. a dispatch capped to the watchdog budget); else empty.
     pub reason: String,
-    /// Workgroups per dispatch.
+    /// Workgroups per dispatch actually run.
     pub groups: u32,
+    /// The driver's statistics of the kernel, where the device reports them.
+    pub shader_stats: Vec<ShaderStatistic>,
 }
 
 /// Everything the tests read, created once per device.
@@ -143,6 +146,8 @@ pub struct Runner<'g> {
     nearest: Sampler<'g>,
     linear: Sampler<'g>,
     output: Buffer<'g>,
+    /// Dispatch size, clock and warm-up decided for this device.
+    pub calibration: Calibration,
 }
 
 impl<'g> Runner<'g> {
@@ -169,7 +174,12 @@ impl<'g> Runner<'g> {
             Memory::Upload,
         )?;
         staging.write(&data)?;
-        let output_size = settings.groups as u64 * 256 * 16;
+        // Room for the largest dispatch any test may run (verify writes one vec4 per thread).
+        let max_groups = settings
+            .groups
+            .unwrap_or(timing::FULL_GROUPS)
+            .max(timing::FULL_GROUPS);
+        let output_size = max_groups as u64 * 256 * 16;
         let output = Buffer::new(
             gpu,
             "output",
@@ -207,7 +217,7 @@ impl<'g> Runner<'g> {
             }
         })
         .context("uploading the input data")?;
-        Ok(Runner {
+        let mut runner = Runner {
             gpu,
             instance,
             settings,
@@ -218,7 +228,12 @@ impl<'g> Runner<'g> {
             nearest: Sampler::new(gpu, vk::Filter::NEAREST)?,
             linear: Sampler::new(gpu, vk::Filter::LINEAR)?,
             output,
-        })
+            calibration: Calibration::default(),
+        };
+        runner.calibration = runner
+            .calibrate()
+            .context("calibrating the dispatch size")?;
+        Ok(runner)
     }
 
     /// Why `test` cannot run on this device, if it cannot.
@@ -252,35 +267,52 @@ impl<'g> Runner<'g> {
 
     /// Runs one test in the configured mode; failures become rows, never panics.
     pub fn run(&self, test: &TestCase) -> Measurement {
-        let groups = self.settings.groups;
-        let row = |status, stats, reason: String| Measurement {
+        let mut m = Measurement {
             test: *test,
-            status,
-            stats,
-            reason,
-            groups,
+            status: Status::Ok,
+            stats: None,
+            reason: String::new(),
+            groups: self.calibration.groups,
+            shader_stats: Vec::new(),
         };
         if let Some(reason) = self.unsupported_reason(test) {
-            return row(Status::Unsupported, None, reason);
+            m.status = Status::Unsupported;
+            m.reason = reason;
+            return m;
         }
-        let result = match self.settings.mode {
-            Mode::Time => self.time(test).map(|s| match s {
-                Some(stats) => row(Status::Ok, Some(stats), String::new()),
-                None => row(
-                    Status::Error,
-                    None,
-                    "timestamps gave no positive duration".into(),
-                ),
-            }),
-            Mode::Verify => self.verify(test).map(|m| match m {
-                Ok(()) => row(Status::Ok, None, String::new()),
-                Err(m) => row(Status::Mismatch, None, m.to_string()),
-            }),
-        };
-        result.unwrap_or_else(|e| row(Status::Error, None, format!("{e:#}")))
+        if let Err(e) = self.run_supported(test, &mut m) {
+            m.status = Status::Error;
+            m.stats = None;
+            m.reason = format!("{e:#}");
+        }
+        m
     }
 
-    fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
+    fn run_supported(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
+        let pipeline = self.pipeline(test)?;
+        m.shader_stats = pipeline.statistics.clone();
+        let (groups, note) = self.size_dispatch(test, &pipeline)?;
+        m.groups = groups;
+        m.reason = note;
+        match self.settings.mode {
+            Mode::Time => {
+                m.stats = self.time(test, &pipeline, groups)?;
+                if m.stats.is_none() {
+                    m.status = Status::Error;
+                    m.reason = "the timestamps gave no positive duration".into();
+                }
+            }
+            Mode::Verify => {
+                if let Err(mismatch) = self.verify(test, &pipeline, groups)? {
+                    m.status = Status::Mismatch;
+                    m.reason = mismatch.to_string();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
         let spirv = SPIRV[test.kernel().index()];
         let out = (2, Binding::StorageBuffer(&self.output, self.output.size));
         let size = self.input.size;
@@ -295,6 +327,7 @@ impl<'g> Runner<'g> {
                 out,
             ],
             Family::ConstantBuffer => vec![(0, Binding::UniformBuffer(&self.input, size)), out],
+            Family::Control(_) => vec![out],
             Family::TextureLoad(f) => vec![(0, Binding::SampledImage(&self.images[&f])), out],
             Family::TextureSample(f, filter) => {
                 let sampler = match filter {
@@ -312,56 +345,12 @@ impl<'g> Runner<'g> {
             .with_context(|| format!("building the pipeline for {}", test.name()))
     }
 
-    fn constants(test: &TestCase, write_index: u32) -> PushConstants {
+    pub(crate) fn constants(test: &TestCase, write_index: u32) -> PushConstants {
         PushConstants {
             elements_mask: 0,
             write_index,
             read_start: test.family.read_start(),
         }
-    }
-
-    fn time(&self, test: &TestCase) -> Result<Option<Stats>> {
-        let s = self.settings;
-        let pipeline = self.pipeline(test)?;
-        let timer = Timer::new(self.gpu, s.samples)?;
-        let constants = Self::constants(test, PushConstants::NO_WRITE);
-        self.gpu.submit(|d, cmd| {
-            timer.record_reset(d, cmd);
-            for _ in 0..s.warmup {
-                pipeline.record_dispatch(d, cmd, &constants, s.groups);
-                record_compute_barrier(d, cmd);
-            }
-            for i in 0..s.samples {
-                timer.record_start(d, cmd, i);
-                pipeline.record_dispatch(d, cmd, &constants, s.groups);
-                timer.record_end(d, cmd, i);
-                record_compute_barrier(d, cmd);
-            }
-            if s.fault == Some(Fault::InvalidBarrier) {
-                record_invalid_barrier(d, cmd);
-            }
-        })?;
-        Ok(Stats::from_times(&timer.read_ms()?))
-    }
-
-    fn verify(&self, test: &TestCase) -> Result<Result<(), data::Mismatch>> {
-        let s = self.settings;
-        let pipeline = self.pipeline(test)?;
-        let constants = Self::constants(test, 0);
-        self.gpu.submit(|d, cmd| {
-            pipeline.record_dispatch(d, cmd, &constants, s.groups);
-            record_compute_barrier(d, cmd);
-        })?;
-        let output = self.output.read_vec4(s.groups as usize * 256)?;
-        let reference = match s.fault {
-            Some(Fault::Reference) => {
-                let mut corrupted = self.data.clone();
-                corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
-                data::reference(test, &corrupted)
-            }
-            _ => data::reference(test, &self.data),
-        };
-        Ok(data::compare(test.family, &reference, &output))
     }
 }
 

@@ -1,0 +1,16 @@
+// Control: loop 1D — the buffer kernels' loop, address arithmetic and accumulation, with the
+// load replaced by a conversion of the address: the issue-rate ceiling of the 1-D loop.
+#version 450
+#include "common.glsl"
+
+layout(local_size_x = 256) in;
+
+void main() {
+    uint start = startIndex1D(gl_LocalInvocationIndex);
+    vec4 value = vec4(0.0);
+    [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
+        uint element = (start + i) | pc.elementsMask;
+        value += vec4(float(element));
+    }
+    writeOut(value);
+}

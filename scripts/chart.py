@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Draw a grouped horizontal bar chart of perftest CSV results.
+
+    python3 scripts/chart.py OUT.png A.csv [B.csv ...] [--metric METRIC]
+    python3 scripts/chart.py -o OUT.png -o OUT.svg A.csv [B.csv ...] [--metric METRIC]
+
+One bar per (test, series), tests top to bottom in the order they first appear, grouped by
+the CSV's `family` column (shaded bands, family name on the right). A series is one device
+in one file, labelled like `perftest compare`: the file stem, or `STEM:DEVICE_NAME` when
+the file holds rows of several devices. Rows whose metric cell is empty (unsupported or
+failed tests, a run without the baseline) are skipped.
+
+The output format follows the extension: `.png` or `.svg`. Give the output either as the
+first positional argument, or with `-o` (repeatable, to write both a PNG and an SVG in one
+go; then every positional argument is a CSV).
+
+METRIC is `ratio` (default: speed relative to `Buffer<RGBA8>.Load random` on the same
+device, higher is faster), `loads_per_clk_per_cu` or `gloads_per_s`.
+
+Needs matplotlib: `pip install -r scripts/requirements-chart.txt`. Uses the non-interactive
+Agg backend, so it runs without a display.
+
+Exit status: 0 on success, 2 for bad arguments or an unusable CSV (unreadable, a missing
+column, no value to plot).
+"""
+
+import argparse
+import csv
+import os
+import sys
+
+METRICS = {
+    "ratio": "speed relative to Buffer<RGBA8>.Load random (higher is faster)",
+    "loads_per_clk_per_cu": "loads per clock per compute unit (higher is faster)",
+    "gloads_per_s": "billions of loads per second (higher is faster)",
+}
+FORMATS = (".png", ".svg")
+
+
+def fail(message):
+    print(f"chart.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="chart.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        default=[],
+        metavar="OUT",
+        help="output file, .png or .svg; repeatable. Without -o, the first positional "
+        "argument is the output",
+    )
+    p.add_argument(
+        "--metric",
+        choices=sorted(METRICS),
+        default="ratio",
+        help="CSV column to plot (default: ratio)",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="[OUT] A.csv [B.csv ...]")
+    args = p.parse_args(argv)
+    if args.output:
+        outputs, csvs = args.output, args.files
+    else:
+        outputs, csvs = args.files[:1], args.files[1:]
+    if not csvs:
+        p.error("no CSV file given")
+    for out in outputs:
+        if os.path.splitext(out)[1].lower() not in FORMATS:
+            p.error(f"output {out!r} must end in .png or .svg")
+    for c in csvs:
+        if os.path.splitext(c)[1].lower() in FORMATS:
+            p.error(
+                f"{c!r} looks like an output, not a CSV (give the output first, or with -o)"
+            )
+    return outputs, csvs, args.metric
+
+
+def read_series(paths, metric):
+    """[(label, {test: value})], [test names in order], {test: family}."""
+    needed = ["device_index", "device_name", "test", "family", metric]
+    stems = [os.path.splitext(os.path.basename(p))[0] for p in paths]
+    series, tests, family_of = [], [], {}
+    for path, stem in zip(paths, stems):
+        label = path if stems.count(stem) > 1 else stem
+        try:
+            with open(path, newline="", encoding="utf-8-sig") as f:
+                reader = csv.DictReader(f)
+                columns = [c.strip() for c in (reader.fieldnames or [])]
+                if not columns:
+                    fail(f"{path}: the file is empty")
+                missing = [c for c in needed if c not in columns]
+                if missing:
+                    fail(
+                        f"{path}: missing column{'s' if len(missing) > 1 else ''} "
+                        f"{', '.join(missing)} (needs {', '.join(needed)})"
+                    )
+                reader.fieldnames = columns
+                rows = list(reader)
+        except OSError as e:
+            fail(f"cannot read {path}: {e.strerror}")
+        except (csv.Error, UnicodeDecodeError) as e:
+            fail(f"{path}: not a readable CSV: {e}")
+        if not rows:
+            fail(f"{path}: the file has a header but no rows")
+
+        devices = {}  # (index, name) -> {test: value}, in order of first appearance
+        for n, row in enumerate(rows, start=2):
+            test = (row.get("test") or "").strip()
+            key = (
+                (row.get("device_index") or "").strip(),
+                (row.get("device_name") or "").strip(),
+            )
+            values = devices.setdefault(key, {})
+            cell = (row.get(metric) or "").strip()
+            if not test or not cell:
+                continue
+            try:
+                value = float(cell)
+            except ValueError:
+                fail(f"{path}: line {n}: {metric} {cell!r} is not a number")
+            values[test] = value
+            if test not in family_of:
+                family_of[test] = (row.get("family") or "").strip() or "(no family)"
+                tests.append(test)
+        names = [name for _, name in devices]
+        for (index, name), values in devices.items():
+            if len(devices) == 1:
+                s_label = label
+            elif names.count(name) > 1:
+                s_label = f"{label}:{name}#{index}"
+            else:
+                s_label = f"{label}:{name}"
+            series.append((s_label, values))
+    if not tests:
+        fail(f"no {metric} value in {', '.join(paths)} (every {metric} cell is empty)")
+    return series, tests, family_of
+
+
+def draw(outputs, series, tests, family_of, metric):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.fonttype"] = "none"  # keep text as text: searchable SVG
+
+    # Group by family, families in order of first appearance, tests in order within each.
+    families = []
+    for t in tests:
+        if family_of[t] not in families:
+            families.append(family_of[t])
+    ordered = [t for fam in families for t in tests if family_of[t] == fam]
+
+    n = len(series)
+    gap = 0.8  # rows are 1 apart; bars of one test share `gap` of that
+    bar = gap / n
+    row_in = 0.14 + 0.07 * n  # inches per test
+    height = 1.6 + row_in * len(ordered) + 0.25 * ((n + 1) // 2)
+    longest = max(len(t) for t in ordered)
+    fig, ax = plt.subplots(figsize=(6.5 + 0.075 * longest, height))
+
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    y_of = {t: i for i, t in enumerate(ordered)}
+    vmax = 0.0
+    for k, (label, values) in enumerate(series):
+        ys, xs, absent = [], [], []
+        for t in ordered:
+            y = y_of[t] - gap / 2 + bar * (k + 0.5)
+            if t in values:
+                ys.append(y)
+                xs.append(values[t])
+            else:
+                absent.append(y)
+        vmax = max([vmax] + xs)
+        ax.barh(ys, xs, height=bar * 0.92, color=colors[k % len(colors)], label=label)
+        if n == 1:
+            for y, x in zip(ys, xs):
+                ax.annotate(
+                    f"{x:.3f}" if abs(x) < 10 else f"{x:.0f}",
+                    (x, y),
+                    xytext=(2, 0),
+                    textcoords="offset points",
+                    va="center",
+                    fontsize=6,
+                    color="#333333",
+                )
+        for y in absent:  # this series has no value for a test another one has
+            ax.annotate(
+                "n/a",
+                (0, y),
+                xytext=(2, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=6,
+                color=colors[k % len(colors)],
+            )
+
+    # Family bands, separators and names.
+    family_axis = ax.secondary_yaxis("right")
+    centres, start = [], 0
+    for i, fam in enumerate(families):
+        count = sum(1 for t in ordered if family_of[t] == fam)
+        lo, hi = start - 0.5, start + count - 0.5
+        if i % 2 == 0:
+            ax.axhspan(lo, hi, color="#f0f0f0", zorder=0)
+        if i > 0:
+            ax.axhline(lo, color="#888888", linewidth=0.8, zorder=1)
+        centres.append((lo + hi) / 2)
+        start += count
+    family_axis.set_yticks(centres, labels=[f.replace("_", " ") for f in families])
+    family_axis.tick_params(axis="y", length=0, labelsize=9)
+    for lbl in family_axis.get_yticklabels():
+        lbl.set_fontweight("bold")
+
+    ax.set_yticks(range(len(ordered)), labels=ordered, fontsize=7)
+    ax.set_ylim(len(ordered) - 0.5, -0.5)  # first test at the top
+    ax.set_xlim(0, vmax * 1.08 if vmax > 0 else 1)
+    ax.tick_params(axis="y", length=0)
+    ax.xaxis.grid(True, color="#dddddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.tick_params(axis="x", labeltop=True, top=True)
+    if metric == "ratio":
+        ax.axvline(1.0, color="#444444", linewidth=0.8, linestyle="--", zorder=2)
+    ax.set_xlabel(f"{metric}: {METRICS[metric]}")
+    legend_rows = (n + 1) // 2
+    top_in = (
+        0.3 + 0.2 * legend_rows
+    )  # title, then the legend, above the top tick labels
+    fig.suptitle(
+        f"perftest: {metric} per test",
+        x=0.01,
+        y=1 - 0.08 / height,
+        ha="left",
+        va="top",
+        fontsize=12,
+    )
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(
+        handles,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=(0.01, 1 - 0.38 / height),
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+        borderaxespad=0,
+    )
+
+    fig.tight_layout(rect=(0, 0, 1, 1 - top_in / height))
+    for out in outputs:
+        fig.savefig(
+            out,
+            dpi=110,
+            metadata={"Date": None} if out.lower().endswith(".svg") else None,
+        )
+        print(f"chart.py: wrote {out}", file=sys.stderr)
+    plt.close(fig)
+
+
+def main(argv=None):
+    outputs, csvs, metric = parse_args(sys.argv[1:] if argv is None else argv)
+    series, tests, family_of = read_series(csvs, metric)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        fail(
+            "matplotlib is not installed: pip install -r scripts/requirements-chart.txt"
+        )
+    draw(outputs, series, tests, family_of, metric)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,664 @@
+//! `perftest compare`: median times of several CSV results side by side, with % change and speedup.
+
+use anyhow::{bail, Context as _, Result};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// How `compare` lays out its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// Aligned plain-text columns, for a terminal.
+    Table,
+    /// A GitHub-flavoured Markdown table, ready to paste into an issue or a README.
+    Markdown,
+}
+
+/// The columns `compare` reads; every other column is ignored.
+pub const REQUIRED_COLUMNS: &[&str] =
+    &["device_index", "device_name", "test", "ms_median", "status"];
+
+/// Compares the CSV files written by `perftest --csv`.
+///
+/// Each (file, device) is one series, labelled by the file stem, or `STEM:DEVICE_NAME` when
+/// the file holds rows of more than one device. The first series is the reference: every
+/// later one gets its percent change in time (`+12.3%` = slower) and its speedup
+/// (`time(first) / time(this)`, `1.234x`). At least two files are required.
+pub fn compare_files(paths: &[PathBuf], format: CompareFormat) -> Result<String> {
+    if paths.len() < 2 {
+        bail!("compare needs at least two CSV files, got {}", paths.len());
+    }
+    let stems: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string())
+        })
+        .collect();
+    let mut inputs = Vec::with_capacity(paths.len());
+    for (i, path) in paths.iter().enumerate() {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        // Two files with one stem (`a/run.csv`, `b/run.csv`) are told apart by their path.
+        let label = if stems.iter().filter(|s| **s == stems[i]).count() > 1 {
+            path.display().to_string()
+        } else {
+            stems[i].clone()
+        };
+        inputs.push(Input {
+            label,
+            source: path.display().to_string(),
+            text,
+        });
+    }
+    compare_inputs(&inputs, format)
+}
+
+/// Like [`compare_files`], on `(label, csv_text)` pairs; errors name the label.
+pub fn compare_text(inputs: &[(String, String)], format: CompareFormat) -> Result<String> {
+    let inputs: Vec<Input> = inputs
+        .iter()
+        .map(|(label, text)| Input {
+            label: label.clone(),
+            source: label.clone(),
+            text: text.clone(),
+        })
+        .collect();
+    compare_inputs(&inputs, format)
+}
+
+/// One CSV to compare: its series label, the name used in errors, its contents.
+struct Input {
+    label: String,
+    source: String,
+    text: String,
+}
+
+/// One test's result in one series.
+struct Cell {
+    status: String,
+    ms: Option<f64>,
+}
+
+/// The rows of one device in one file.
+struct Series {
+    label: String,
+    cells: HashMap<String, Cell>,
+}
+
+fn compare_inputs(inputs: &[Input], format: CompareFormat) -> Result<String> {
+    if inputs.len() < 2 {
+        bail!("compare needs at least two CSV files, got {}", inputs.len());
+    }
+    let mut tests: Vec<String> = Vec::new();
+    let mut series: Vec<Series> = Vec::new();
+    for input in inputs {
+        series.extend(parse(input, &mut tests)?);
+    }
+    let rows = build_rows(&series, &tests);
+    Ok(match format {
+        CompareFormat::Table => render_table(&rows),
+        CompareFormat::Markdown => render_markdown(&rows),
+    })
+}
+
+/// Parses one CSV into its series (one per device, in order of first appearance), adding
+/// unseen test names to `tests`.
+fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
+    let src = &input.source;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(input.text.as_bytes());
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{src}: cannot read the CSV header"))?
+        .clone();
+    if headers.iter().all(|h| h.trim().is_empty()) {
+        bail!("{src}: the file is empty (no CSV header, no rows)");
+    }
+    let names: Vec<&str> = headers
+        .iter()
+        .map(|h| h.trim_start_matches('\u{feff}').trim())
+        .collect();
+    let column = |name: &str| names.iter().position(|h| *h == name);
+    let missing: Vec<&str> = REQUIRED_COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| column(c).is_none())
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "{src}: missing column{} {}; compare needs the columns {} (as written by `perftest --csv`)",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", "),
+            REQUIRED_COLUMNS.join(", ")
+        );
+    }
+    let [c_index, c_name, c_test, c_ms, c_status] =
+        ["device_index", "device_name", "test", "ms_median", "status"]
+            .map(|c| column(c).expect("checked above"));
+
+    // (device_index, device_name, test -> cell), in order of first appearance.
+    let mut devices: Vec<(String, String, HashMap<String, Cell>)> = Vec::new();
+    for record in reader.records() {
+        let record = record.with_context(|| format!("{src}: malformed CSV"))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let field = |i: usize| record.get(i).unwrap_or("").trim();
+        let (index, name, test) = (field(c_index), field(c_name), field(c_test));
+        if test.is_empty() {
+            bail!("{src}: line {line}: empty `test` cell");
+        }
+        let ms_text = field(c_ms);
+        let ms = if ms_text.is_empty() {
+            None
+        } else {
+            match ms_text.parse::<f64>() {
+                Ok(v) if v.is_finite() => Some(v),
+                _ => bail!("{src}: line {line}: ms_median `{ms_text}` is not a number"),
+            }
+        };
+        let pos = match devices.iter().position(|(i, n, _)| i == index && n == name) {
+            Some(p) => p,
+            None => {
+                devices.push((index.to_string(), name.to_string(), HashMap::new()));
+                devices.len() - 1
+            }
+        };
+        let cells = &mut devices[pos].2;
+        if cells.contains_key(test) {
+            bail!("{src}: line {line}: test `{test}` appears twice for device {index} ({name})");
+        }
+        if !tests.iter().any(|t| t == test) {
+            tests.push(test.to_string());
+        }
+        cells.insert(
+            test.to_string(),
+            Cell {
+                status: field(c_status).to_string(),
+                ms,
+            },
+        );
+    }
+    if devices.is_empty() {
+        bail!("{src}: the file has a header but no rows");
+    }
+
+    let single = devices.len() == 1;
+    let labels: Vec<String> = devices
+        .iter()
+        .map(|(index, name, _)| {
+            if single {
+                input.label.clone()
+            } else if devices.iter().filter(|(_, n, _)| n == name).count() > 1 {
+                // Two identical GPUs in one machine: the index tells them apart.
+                format!("{}:{name}#{index}", input.label)
+            } else {
+                format!("{}:{name}", input.label)
+            }
+        })
+        .collect();
+    Ok(labels
+        .into_iter()
+        .zip(devices)
+        .map(|(label, (_, _, cells))| Series { label, cells })
+        .collect())
+}
+
+/// Alignment of a column in the output.
+#[derive(Clone, Copy, PartialEq)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// The header and body of the comparison, cell by cell, before layout.
+struct Rows {
+    header: Vec<String>,
+    align: Vec<Align>,
+    body: Vec<Vec<String>>,
+}
+
+fn build_rows(series: &[Series], tests: &[String]) -> Rows {
+    let first = &series[0];
+    let mut header = vec!["test".to_string(), format!("{} ms", first.label)];
+    let mut align = vec![Align::Left, Align::Right];
+    for s in &series[1..] {
+        header.push(format!("{} ms", s.label));
+        header.push(format!("{} vs {}", s.label, first.label));
+        header.push(format!("{} speedup", s.label));
+        align.extend([Align::Right; 3]);
+    }
+    let body = tests
+        .iter()
+        .map(|test| {
+            let base = first.cells.get(test);
+            let mut row = vec![test.clone(), ms_cell(base)];
+            for s in &series[1..] {
+                let this = s.cells.get(test);
+                row.push(ms_cell(this));
+                match (timed(base), timed(this)) {
+                    (Some(b), Some(t)) if b > 0.0 && t > 0.0 => {
+                        row.push(percent(b, t));
+                        row.push(format!("{:.3}x", b / t));
+                    }
+                    _ => row.extend(["-".to_string(), "-".to_string()]),
+                }
+            }
+            row
+        })
+        .collect();
+    Rows {
+        header,
+        align,
+        body,
+    }
+}
+
+/// The median time of a test that ran and was timed.
+fn timed(cell: Option<&Cell>) -> Option<f64> {
+    cell.filter(|c| c.status == "ok").and_then(|c| c.ms)
+}
+
+/// `0.135`, or the status (`unsupported`) when the test did not run, or `-` when absent.
+fn ms_cell(cell: Option<&Cell>) -> String {
+    match cell {
+        None => "-".to_string(),
+        Some(c) if c.status != "ok" => {
+            if c.status.is_empty() {
+                "-".to_string()
+            } else {
+                c.status.clone()
+            }
+        }
+        Some(c) => {
+            c.ms.map_or_else(|| "-".to_string(), |ms| format!("{ms:.3}"))
+        }
+    }
+}
+
+/// Change in time from `base` to `this`, one decimal, signed: `+12.3%` is slower.
+fn percent(base: f64, this: f64) -> String {
+    let p = ((this - base) / base * 100.0 * 10.0).round() / 10.0;
+    // `-0.0` would print as `-0.0%`.
+    let p = if p == 0.0 { 0.0 } else { p };
+    format!("{p:+.1}%")
+}
+
+fn render_table(rows: &Rows) -> String {
+    let width: Vec<usize> = (0..rows.header.len())
+        .map(|i| {
+            std::iter::once(&rows.header)
+                .chain(&rows.body)
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| -> String {
+        let padded: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let pad = " ".repeat(width[i] - c.chars().count());
+                match rows.align[i] {
+                    Align::Left => format!("{c}{pad}"),
+                    Align::Right => format!("{pad}{c}"),
+                }
+            })
+            .collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(&rows.header);
+    let dashes: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
+    out += &line(&dashes);
+    for r in &rows.body {
+        out += &line(r);
+    }
+    out
+}
+
+fn render_markdown(rows: &Rows) -> String {
+    // `|` would end the cell; `<R8>` in a test name would be read as an HTML tag, so test
+    // names go in code spans.
+    let escape = |s: &str| s.replace('|', "\\|");
+    let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    let mut out = line(rows.header.iter().map(|h| escape(h)).collect());
+    out += &format!(
+        "|{}|\n",
+        rows.align
+            .iter()
+            .map(|a| match a {
+                Align::Left => "---",
+                Align::Right => "---:",
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    );
+    for r in &rows.body {
+        let cells = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 {
+                    format!("`{}`", escape(c))
+                } else {
+                    escape(c)
+                }
+            })
+            .collect();
+        out += &line(cells);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "device_index,device_name,test,family,ms_median,ratio,status,reason";
+
+    fn csv(rows: &[&str]) -> String {
+        std::iter::once(HEADER)
+            .chain(rows.iter().copied())
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    }
+
+    fn a() -> String {
+        csv(&[
+            "0,GPU A,Buffer<R8>.Load uniform,typed_buffer,0.100000,2.0,ok,",
+            "0,GPU A,Buffer<RGBA8>.Load random,typed_buffer,0.200000,1.0,ok,",
+            "0,GPU A,Texture2D<RGBA32F>.Sample(bilinear) random,texture_sample_bilinear,1.600000,0.125,ok,",
+            "0,GPU A,cbuffer{float4} load linear,constant_buffer,7.000000,0.03,ok,",
+        ])
+    }
+
+    fn b() -> String {
+        csv(&[
+            "0,GPU B,Buffer<R8>.Load uniform,typed_buffer,0.112300,1.8,ok,",
+            "0,GPU B,Buffer<RGBA8>.Load random,typed_buffer,0.192000,1.0,ok,",
+            "0,GPU B,Texture2D<RGBA32F>.Sample(bilinear) random,texture_sample_bilinear,,,unsupported,no linear filtering",
+            // cbuffer{float4} load linear is missing; a test only B has:
+            "0,GPU B,ByteAddressBuffer.Load uniform,raw_buffer,0.050000,4.0,ok,",
+        ])
+    }
+
+    fn inputs(list: &[(&str, String)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(l, t)| (l.to_string(), t.clone()))
+            .collect()
+    }
+
+    /// The cells of the table row whose test is `test`, split on runs of 2+ spaces.
+    fn table_row(out: &str, test: &str) -> Vec<String> {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(test))
+            .unwrap_or_else(|| panic!("no row for {test} in\n{out}"));
+        line.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn percent_and_ratio_strings() {
+        let out = compare_text(&inputs(&[("a", a()), ("b", b())]), CompareFormat::Table).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            table_row(&out, "test"),
+            ["test", "a ms", "b ms", "b vs a", "b speedup"],
+            "{out}"
+        );
+        assert!(lines[1].chars().all(|c| c == '-' || c == ' '), "{out}");
+        // 0.1123 vs 0.1: 12.3% slower, 0.100/0.1123 = 0.890x.
+        assert_eq!(
+            table_row(&out, "Buffer<R8>.Load uniform"),
+            [
+                "Buffer<R8>.Load uniform",
+                "0.100",
+                "0.112",
+                "+12.3%",
+                "0.890x"
+            ]
+        );
+        // 0.192 vs 0.2: 4% faster, 0.2/0.192 = 1.042x.
+        assert_eq!(
+            table_row(&out, "Buffer<RGBA8>.Load random"),
+            [
+                "Buffer<RGBA8>.Load random",
+                "0.200",
+                "0.192",
+                "-4.0%",
+                "1.042x"
+            ]
+        );
+        // Not run on b: the status instead of a time, no change.
+        assert_eq!(
+            table_row(&out, "Texture2D<RGBA32F>.Sample(bilinear) random"),
+            [
+                "Texture2D<RGBA32F>.Sample(bilinear) random",
+                "1.600",
+                "unsupported",
+                "-",
+                "-"
+            ]
+        );
+    }
+
+    #[test]
+    fn test_missing_from_one_file() {
+        let out = compare_text(&inputs(&[("a", a()), ("b", b())]), CompareFormat::Table).unwrap();
+        assert_eq!(
+            table_row(&out, "cbuffer{float4} load linear"),
+            ["cbuffer{float4} load linear", "7.000", "-", "-", "-"]
+        );
+        assert_eq!(
+            table_row(&out, "ByteAddressBuffer.Load uniform"),
+            ["ByteAddressBuffer.Load uniform", "-", "0.050", "-", "-"]
+        );
+        // Order of first appearance: a's four tests, then the one only b has.
+        let tests: Vec<&str> = out
+            .lines()
+            .skip(2)
+            .map(|l| l.split("  ").next().unwrap())
+            .collect();
+        assert_eq!(
+            tests,
+            [
+                "Buffer<R8>.Load uniform",
+                "Buffer<RGBA8>.Load random",
+                "Texture2D<RGBA32F>.Sample(bilinear) random",
+                "cbuffer{float4} load linear",
+                "ByteAddressBuffer.Load uniform"
+            ]
+        );
+    }
+
+    #[test]
+    fn table_columns_are_aligned() {
+        let out = compare_text(&inputs(&[("a", a()), ("b", b())]), CompareFormat::Table).unwrap();
+        // Right-aligned numbers: every row's last cell ends in the same column as the header's.
+        let header_len = out.lines().next().unwrap().len();
+        for l in out.lines() {
+            assert_eq!(l.len(), header_len, "{out}");
+        }
+    }
+
+    #[test]
+    fn markdown_shape() {
+        let out =
+            compare_text(&inputs(&[("a", a()), ("b", b())]), CompareFormat::Markdown).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "| test | a ms | b ms | b vs a | b speedup |");
+        assert_eq!(lines[1], "|---|---:|---:|---:|---:|");
+        assert_eq!(
+            lines[2],
+            "| `Buffer<R8>.Load uniform` | 0.100 | 0.112 | +12.3% | 0.890x |"
+        );
+        assert_eq!(lines.len(), 2 + 5);
+        for l in &lines {
+            assert!(l.starts_with('|') && l.ends_with('|'), "{l}");
+            assert_eq!(l.matches('|').count(), 6, "{l}");
+        }
+    }
+
+    #[test]
+    fn three_series_each_against_the_first() {
+        let c = csv(&["0,GPU C,Buffer<R8>.Load uniform,typed_buffer,0.050000,4.0,ok,"]);
+        let out = compare_text(
+            &inputs(&[("a", a()), ("b", b()), ("c", c)]),
+            CompareFormat::Table,
+        )
+        .unwrap();
+        assert_eq!(
+            table_row(&out, "test"),
+            [
+                "test",
+                "a ms",
+                "b ms",
+                "b vs a",
+                "b speedup",
+                "c ms",
+                "c vs a",
+                "c speedup"
+            ]
+        );
+        assert_eq!(
+            table_row(&out, "Buffer<R8>.Load uniform"),
+            [
+                "Buffer<R8>.Load uniform",
+                "0.100",
+                "0.112",
+                "+12.3%",
+                "0.890x",
+                "0.050",
+                "-50.0%",
+                "2.000x"
+            ]
+        );
+    }
+
+    #[test]
+    fn several_devices_in_one_file_are_several_series() {
+        let both = csv(&[
+            "0,GPU A,Buffer<R8>.Load uniform,typed_buffer,0.100000,,ok,",
+            "1,GPU B,Buffer<R8>.Load uniform,typed_buffer,0.125000,,ok,",
+        ]);
+        let out = compare_text(
+            &inputs(&[("run", both), ("b", b())]),
+            CompareFormat::Markdown,
+        )
+        .unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| test | run:GPU A ms | run:GPU B ms | run:GPU B vs run:GPU A | run:GPU B speedup \
+             | b ms | b vs run:GPU A | b speedup |"
+        );
+        assert_eq!(
+            lines[2],
+            "| `Buffer<R8>.Load uniform` | 0.100 | 0.125 | +25.0% | 0.800x | 0.112 | +12.3% | 0.890x |"
+        );
+    }
+
+    #[test]
+    fn unchanged_time_is_plus_zero() {
+        let out = compare_text(&inputs(&[("a", a()), ("a2", a())]), CompareFormat::Table).unwrap();
+        assert_eq!(
+            table_row(&out, "Buffer<R8>.Load uniform"),
+            [
+                "Buffer<R8>.Load uniform",
+                "0.100",
+                "0.100",
+                "+0.0%",
+                "1.000x"
+            ]
+        );
+    }
+
+    #[test]
+    fn refuses_a_csv_without_ms_median() {
+        let no_ms = "device_index,device_name,test,status\n0,GPU B,Buffer<R8>.Load uniform,ok\n";
+        let err = compare_text(
+            &inputs(&[("a", a()), ("old-run", no_ms.to_string())]),
+            CompareFormat::Table,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("old-run"), "{err}");
+        assert!(err.contains("missing column ms_median"), "{err}");
+    }
+
+    #[test]
+    fn refuses_empty_input_and_a_single_file() {
+        let err = compare_text(
+            &inputs(&[("a", a()), ("blank", String::new())]),
+            CompareFormat::Table,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("blank") && err.contains("empty"), "{err}");
+        let err = compare_text(
+            &inputs(&[("a", a()), ("header-only", csv(&[]))]),
+            CompareFormat::Table,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("header-only") && err.contains("no rows"),
+            "{err}"
+        );
+        let err = compare_text(&inputs(&[("a", a())]), CompareFormat::Table)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("at least two"), "{err}");
+    }
+
+    #[test]
+    fn refuses_a_bad_number() {
+        let bad = csv(&["0,GPU B,Buffer<R8>.Load uniform,typed_buffer,fast,,ok,"]);
+        let err = compare_text(&inputs(&[("a", a()), ("bad", bad)]), CompareFormat::Table)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bad: line 2") && err.contains("`fast`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn files_are_labelled_by_stem_and_named_in_errors() {
+        let dir = std::env::temp_dir().join(format!("perftest-compare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (pa, pb, pc) = (
+            dir.join("h100.csv"),
+            dir.join("a100.csv"),
+            dir.join("old.csv"),
+        );
+        std::fs::write(&pa, a()).unwrap();
+        std::fs::write(&pb, b()).unwrap();
+        std::fs::write(&pc, "test,status\nx,ok\n").unwrap();
+        let out = compare_files(&[pa.clone(), pb.clone()], CompareFormat::Table).unwrap();
+        assert!(out.starts_with("test"), "{out}");
+        assert!(
+            out.lines().next().unwrap().contains("a100 vs h100"),
+            "{out}"
+        );
+        let err = compare_files(&[pa.clone(), pc.clone()], CompareFormat::Table)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(&pc.display().to_string()), "{err}");
+        assert!(
+            err.contains("device_index, device_name, ms_median"),
+            "{err}"
+        );
+        let err = compare_files(&[pa.clone(), dir.join("nope.csv")], CompareFormat::Table)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nope.csv"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,257 @@
+//! Work sizing, warm-up, the shader-clock calibration, and timing or verifying one test.
+
+use super::{Fault, Mode, Runner, Stats};
+use crate::catalog::{TestCase, BASELINE};
+use crate::data;
+use crate::kernels::{Kernel, Pattern, Template};
+use crate::pipeline::{
+    record_compute_barrier, record_invalid_barrier, Binding, Pipeline, PushConstants,
+};
+use crate::timer::Timer;
+use anyhow::{Context as _, Result};
+
+/// The original's dispatch: 4096 groups of 256 threads, 2^28 loads.
+pub const FULL_GROUPS: u32 = 4096;
+/// A device whose baseline dispatch of [`FULL_GROUPS`] takes at most this runs the full size.
+const FAST_DISPATCH_MS: f64 = 20.0;
+/// No dispatch may take longer than this (Windows' watchdog fires at 2 s): larger ones are cut.
+pub const MAX_DISPATCH_MS: f64 = 50.0;
+/// GPU time one test may spend on its timed dispatches when `--samples` is not given.
+const TEST_BUDGET_MS: f64 = 400.0;
+/// Samples when `--samples` is not given: as many as fit the budget, within these bounds.
+const DEFAULT_SAMPLES: u32 = 30;
+const MIN_AUTO_SAMPLES: u32 = 5;
+/// GPU time spent on the baseline before the first test, to bring the clocks up.
+const GLOBAL_WARMUP_MS: f64 = 200.0;
+/// Target duration of the clock-calibration kernel (long against launch overhead).
+const CLOCK_TARGET_MS: f64 = 3.0;
+
+/// What the per-device calibration decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Calibration {
+    /// Workgroups per dispatch for every test (before any per-test watchdog cap).
+    pub groups: u32,
+    /// Whether `groups` was chosen by calibration (else by `--groups`).
+    pub auto: bool,
+    /// Estimated time of the baseline at [`FULL_GROUPS`], in ms.
+    pub baseline_full_ms: f64,
+    /// GPU time of the global warm-up, in ms.
+    pub warmup_ms: f64,
+    /// Shader clock in MHz measured with the subgroup clock, where the device has one.
+    pub clock_mhz: Option<f64>,
+}
+
+impl<'g> Runner<'g> {
+    /// Groups a probe dispatch uses: enough to fill the device where its size is known.
+    fn probe_groups(&self) -> u32 {
+        self.gpu
+            .info
+            .compute_units
+            .map_or(16, |(cus, _)| cus.max(16))
+            .min(FULL_GROUPS)
+    }
+
+    /// Records `warmup` untimed then `samples` timed dispatches of `groups` in one submission;
+    /// returns the timed durations in ms.
+    fn dispatches(
+        &self,
+        pipeline: &Pipeline<'g>,
+        constants: &PushConstants,
+        groups: u32,
+        warmup: u32,
+        samples: u32,
+    ) -> Result<Vec<f64>> {
+        let timer = if samples > 0 {
+            Some(Timer::new(self.gpu, samples)?)
+        } else {
+            None
+        };
+        let fault = self.settings.fault;
+        self.gpu.submit(|d, cmd| {
+            if let Some(timer) = &timer {
+                timer.record_reset(d, cmd);
+            }
+            for _ in 0..warmup {
+                pipeline.record_dispatch(d, cmd, constants, groups);
+                record_compute_barrier(d, cmd);
+            }
+            for (i, timer) in (0..samples).filter_map(|i| timer.as_ref().map(|t| (i, t))) {
+                timer.record_start(d, cmd, i);
+                pipeline.record_dispatch(d, cmd, constants, groups);
+                timer.record_end(d, cmd, i);
+                record_compute_barrier(d, cmd);
+            }
+            if fault == Some(Fault::InvalidBarrier) {
+                record_invalid_barrier(d, cmd);
+            }
+        })?;
+        timer.map_or(Ok(Vec::new()), |t| t.read_ms())
+    }
+
+    /// Decides the dispatch size for this device and brings its clocks up.
+    pub(super) fn calibrate(&self) -> Result<Calibration> {
+        // The baseline is a mandatory format; the 1-D control kernel reads nothing at all.
+        let test = if self.unsupported_reason(&BASELINE).is_none() {
+            BASELINE
+        } else {
+            crate::catalog::control_suite()[0]
+        };
+        let pipeline = self.pipeline(&test)?;
+        let constants = Self::constants(&test, PushConstants::NO_WRITE);
+        // Grow the dispatch until it takes long enough to time well.
+        let mut g = self.probe_groups();
+        let mut t;
+        loop {
+            let times = self.dispatches(&pipeline, &constants, g, 1, 3)?;
+            t = times.iter().copied().fold(f64::INFINITY, f64::min);
+            if t >= 1.0 || g >= FULL_GROUPS {
+                break;
+            }
+            g = (g * 4).min(FULL_GROUPS);
+        }
+        let baseline_full_ms = t * FULL_GROUPS as f64 / g as f64;
+        let (groups, auto) = match self.settings.groups {
+            Some(groups) => (groups, false),
+            None if baseline_full_ms <= FAST_DISPATCH_MS => (FULL_GROUPS, true),
+            None => {
+                let scaled = (FULL_GROUPS as f64 * FAST_DISPATCH_MS / baseline_full_ms) as u32;
+                (
+                    scaled.clamp(self.probe_groups().min(FULL_GROUPS), FULL_GROUPS),
+                    true,
+                )
+            }
+        };
+        // Global warm-up: keep the GPU busy long enough for its clocks to settle, in
+        // dispatches that respect the watchdog budget.
+        let per_dispatch = t * groups as f64 / g as f64;
+        let warm_groups = if per_dispatch > MAX_DISPATCH_MS {
+            ((groups as f64 * MAX_DISPATCH_MS / per_dispatch) as u32).max(1)
+        } else {
+            groups
+        };
+        let per_warm = per_dispatch.min(MAX_DISPATCH_MS).max(1e-3);
+        let n = ((GLOBAL_WARMUP_MS / per_warm).ceil() as u32).clamp(2, 5000);
+        let times = self.dispatches(&pipeline, &constants, warm_groups, n - 1, 1)?;
+        let clock_mhz = self.measure_clock().context("measuring the shader clock")?;
+        Ok(Calibration {
+            groups,
+            auto,
+            baseline_full_ms,
+            warmup_ms: times[0] * n as f64,
+            clock_mhz,
+        })
+    }
+
+    /// Shader clock in MHz: subgroup-clock ticks of a long dependent chain over the
+    /// timestamp duration of the same dispatch (one workgroup per compute unit).
+    fn measure_clock(&self) -> Result<Option<f64>> {
+        // On a CPU device (lavapipe) the "subgroup clock" is not a shader-core clock, and a
+        // figure per clock would be meaningless: leave it unknown rather than guess.
+        if !self.gpu.info.features.shader_subgroup_clock
+            || self.gpu.info.device_type == crate::gpu::DeviceType::Cpu
+        {
+            return Ok(None);
+        }
+        let kernel = Kernel {
+            template: Template::Clock,
+            width: 1,
+            pattern: Pattern::Uniform,
+        };
+        let groups = self.probe_groups();
+        let bindings = [(0, Binding::StorageBuffer(&self.output, groups as u64 * 8))];
+        let pipeline = Pipeline::new(self.gpu, super::SPIRV[kernel.index()], &bindings)?;
+        let run = |iterations: u32| -> Result<(f64, u64)> {
+            let constants = PushConstants {
+                elements_mask: iterations,
+                write_index: 0,
+                read_start: 0,
+            };
+            let ms = self.dispatches(&pipeline, &constants, groups, 0, 1)?[0];
+            let ticks = self.output.read_u32(groups as usize * 2)?;
+            let max_ticks = ticks
+                .chunks_exact(2)
+                .map(|t| t[0] as u64 | (t[1] as u64) << 32)
+                .max()
+                .unwrap_or(0);
+            Ok((ms, max_ticks))
+        };
+        let (ms, _) = run(10_000)?;
+        let iterations =
+            ((10_000.0 * CLOCK_TARGET_MS / ms.max(1e-3)) as u32).clamp(10_000, 50_000_000);
+        let mut mhz: Vec<f64> = (0..3)
+            .map(|_| run(iterations).map(|(ms, ticks)| ticks as f64 / (ms * 1e3)))
+            .collect::<Result<_>>()?;
+        mhz.sort_by(f64::total_cmp);
+        Ok(Some(mhz[1]).filter(|m| m.is_finite() && *m > 0.0))
+    }
+
+    /// The dispatch size for `test`: the calibrated size, cut where a probe shows one dispatch
+    /// would exceed [`MAX_DISPATCH_MS`]. Returns the groups and a note when cut.
+    pub(super) fn size_dispatch(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+    ) -> Result<(u32, String)> {
+        let groups = self.calibration.groups;
+        let probe = groups.min(self.probe_groups());
+        let constants = Self::constants(test, PushConstants::NO_WRITE);
+        let t = self.dispatches(pipeline, &constants, probe, 0, 1)?[0];
+        let estimate = t * groups as f64 / probe as f64;
+        if estimate <= MAX_DISPATCH_MS {
+            return Ok((groups, String::new()));
+        }
+        let cut = ((groups as f64 * MAX_DISPATCH_MS / estimate) as u32).max(probe);
+        Ok((
+            cut,
+            format!(
+                "dispatch cut from {groups} to {cut} groups: {groups} would take about \
+                 {estimate:.0} ms, over the {MAX_DISPATCH_MS:.0} ms watchdog budget"
+            ),
+        ))
+    }
+
+    /// Warms up, then times the test's dispatches.
+    pub(super) fn time(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        groups: u32,
+    ) -> Result<Option<Stats>> {
+        let s = self.settings;
+        let constants = Self::constants(test, PushConstants::NO_WRITE);
+        let samples = match s.samples {
+            Some(n) => n,
+            None => {
+                // One untimed dispatch tells how many fit the per-test budget.
+                let t = self.dispatches(pipeline, &constants, groups, 0, 1)?[0];
+                ((TEST_BUDGET_MS / t.max(1e-6)) as u32)
+                    .saturating_sub(s.warmup)
+                    .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
+            }
+        };
+        let times = self.dispatches(pipeline, &constants, groups, s.warmup, samples)?;
+        Ok(Stats::from_times(&times))
+    }
+
+    /// Runs one dispatch with the output write on and compares it with the CPU reference.
+    pub(super) fn verify(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        groups: u32,
+    ) -> Result<Result<(), data::Mismatch>> {
+        debug_assert_eq!(self.settings.mode, Mode::Verify);
+        let constants = Self::constants(test, 0);
+        self.dispatches(pipeline, &constants, groups, 1, 0)?;
+        let output = self.output.read_vec4(groups as usize * 256)?;
+        let reference = match self.settings.fault {
+            Some(Fault::Reference) => {
+                let mut corrupted = self.data.clone();
+                corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
+                data::reference(test, &corrupted)
+            }
+            _ => data::reference(test, &self.data),
+        };
+        Ok(data::compare(test.family, &reference, &output))
+    }
+}

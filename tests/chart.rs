@@ -1,0 +1,147 @@
+//! `scripts/chart.py`: PNG and SVG charts from the CSV fixtures (needs python3 + matplotlib).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures").join(name)
+}
+
+/// A fresh, empty directory for one test's outputs.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perftest-chart-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Fails (never skips) when python3 or matplotlib is missing: CI installs them.
+fn require_matplotlib() {
+    let o = Command::new("python3")
+        .args(["-c", "import matplotlib"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 ({e}); install Python 3"));
+    assert!(
+        o.status.success(),
+        "matplotlib is not importable by python3; run \
+         `pip install -r scripts/requirements-chart.txt`\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn chart(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new("python3")
+        .arg(root().join("scripts/chart.py"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run python3 scripts/chart.py")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn assert_png(path: &Path) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "{} is not a PNG",
+        path.display()
+    );
+    assert!(
+        bytes.len() > 5 * 1024,
+        "{}: only {} bytes",
+        path.display(),
+        bytes.len()
+    );
+}
+
+#[test]
+fn png_and_svg_of_two_devices() {
+    require_matplotlib();
+    let dir = temp_dir("two");
+    let (png, svg) = (dir.join("cmp.png"), dir.join("cmp.svg"));
+    let (a, b) = (fixture("chart-h100.csv"), fixture("chart-h100-pcie.csv"));
+    let o = chart(&[
+        "-o".as_ref(),
+        png.as_os_str(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+        a.as_os_str(),
+        b.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_png(&png);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg"), "not an SVG");
+    assert!(
+        text.contains("cbuffer{float4} load uniform"),
+        "test name missing from the SVG"
+    );
+    assert!(
+        text.contains("texture sample bilinear"),
+        "family label missing from the SVG"
+    );
+    assert!(
+        text.contains("chart-h100-pcie"),
+        "series label missing from the SVG"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn positional_output_and_other_metric() {
+    require_matplotlib();
+    let dir = temp_dir("positional");
+    let png = dir.join("h100.png");
+    let a = fixture("chart-h100.csv");
+    let o = chart(&[
+        png.as_os_str(),
+        a.as_os_str(),
+        "--metric".as_ref(),
+        "gloads_per_s".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_png(&png);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_column_exits_2_naming_it() {
+    let dir = temp_dir("missing");
+    let csv = dir.join("old.csv");
+    std::fs::write(
+        &csv,
+        "device_index,device_name,test,ratio\n0,GPU,Buffer<R8>.Load uniform,1.5\n",
+    )
+    .unwrap();
+    let out = dir.join("old.png");
+    let o = chart(&[out.as_os_str(), csv.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("old.csv") && err.contains("missing column family"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_must_be_png_or_svg() {
+    let dir = temp_dir("ext");
+    let out = dir.join("chart.pdf");
+    let o = chart(&[out.as_os_str(), fixture("chart-h100.csv").as_os_str()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("must end in .png or .svg"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
