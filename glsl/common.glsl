@@ -1,6 +1,11 @@
 // Shared by every kernel: runtime constants, start patterns, widening, and the write-out
-// that keeps the loads alive. Specialised by WIDTH (1..4) and PATTERN (0 uniform, 1 linear, 2 random).
+// that keeps the loads alive. Specialised by WIDTH (1..4) and PATTERN (0 uniform, 1 linear,
+// 2 random, 3 uniform with one lane loading and a subgroup broadcast).
 #extension GL_EXT_control_flow_attributes : require
+#if PATTERN == 3
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
 
 #ifndef WIDTH
 #error "WIDTH must be defined"
@@ -16,6 +21,10 @@ layout(push_constant) uniform Constants {
     uint writeIndex;
     uint readStart;
     uint unused;
+    uvec2 address;      // device address of the input (buffer-reference kernels)
+#ifdef PUSH_ARRAY
+    vec4 data[6];       // at byte 32: 128 bytes in all, the smallest maxPushConstantsSize
+#endif
 } pc;
 
 // One vec4 per thread of the dispatch; written only when writeIndex != 0xFFFFFFFF (--verify).
@@ -37,9 +46,17 @@ shared vec4 dummyLDS[256];
 #define WIDEN(v) ((v).xyzw)
 #endif
 
+// dst = expr, loaded by every thread; for PATTERN 3 only one lane loads and the value is
+// broadcast to the subgroup (what a driver's uniform-address fast path would do).
+#if PATTERN == 3
+#define LOAD_INTO(dst, expr) { if (subgroupElect()) { dst = (expr); } dst = subgroupBroadcastFirst(dst); }
+#else
+#define LOAD_INTO(dst, expr) { dst = (expr); }
+#endif
+
 // Start element of a 1-D kernel thread.
 uint startIndex1D(uint localIndex) {
-#if PATTERN == 0
+#if PATTERN == 0 || PATTERN == 3
     return 0u;
 #elif PATTERN == 1
     return localIndex;
@@ -50,7 +67,7 @@ uint startIndex1D(uint localIndex) {
 
 // Start texel of a 2-D kernel thread.
 uvec2 startIndex2D(uvec2 localId) {
-#if PATTERN == 0
+#if PATTERN == 0 || PATTERN == 3
     return uvec2(0u);
 #elif PATTERN == 1
     return localId;

@@ -12,7 +12,9 @@ void main() {
     [[dont_unroll]] for (uint y = 0u; y < 16u; ++y) {
         [[dont_unroll]] for (uint x = 0u; x < 16u; ++x) {
             ivec2 texel = ivec2((start + uvec2(x, y)) | pc.elementsMask);
-            value += WIDEN(texelFetch(source, texel, 0));
+            vec4 v = vec4(0.0);
+            LOAD_INTO(v, texelFetch(source, texel, 0));
+            value += WIDEN(v);
         }
     }
     writeOut(value);

@@ -16,7 +16,9 @@ void main() {
         [[dont_unroll]] for (uint x = 0u; x < 16u; ++x) {
             uvec2 texel = (start + uvec2(x, y)) | pc.elementsMask;
             vec2 uv = (vec2(texel) + 0.5) / TEXTURE_SIZE;
-            value += WIDEN(textureLod(sampler2D(source, textureSampler), uv, 0.0));
+            vec4 v = vec4(0.0);
+            LOAD_INTO(v, textureLod(sampler2D(source, textureSampler), uv, 0.0));
+            value += WIDEN(v);
         }
     }
     writeOut(value);

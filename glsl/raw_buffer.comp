@@ -15,13 +15,17 @@ void main() {
         uint address = (start * stride + pc.readStart + i * stride) | pc.elementsMask;
         uint w = address >> 2;
 #if WIDTH == 1
-        float v = uintBitsToFloat(words[w]);
+        float v = 0.0;
+        LOAD_INTO(v, uintBitsToFloat(words[w]));
 #elif WIDTH == 2
-        vec2 v = uintBitsToFloat(uvec2(words[w], words[w + 1u]));
+        vec2 v = vec2(0.0);
+        LOAD_INTO(v, uintBitsToFloat(uvec2(words[w], words[w + 1u])));
 #elif WIDTH == 3
-        vec3 v = uintBitsToFloat(uvec3(words[w], words[w + 1u], words[w + 2u]));
+        vec3 v = vec3(0.0);
+        LOAD_INTO(v, uintBitsToFloat(uvec3(words[w], words[w + 1u], words[w + 2u])));
 #else
-        vec4 v = uintBitsToFloat(uvec4(words[w], words[w + 1u], words[w + 2u], words[w + 3u]));
+        vec4 v = vec4(0.0);
+        LOAD_INTO(v, uintBitsToFloat(uvec4(words[w], words[w + 1u], words[w + 2u], words[w + 3u])));
 #endif
         value += WIDEN(v);
     }

@@ -1,17 +1,26 @@
-// StructuredBuffer<float|float2|float4>.Load: one std430 element per iteration from a storage buffer.
+// StructuredBuffer<float|float2|float3|float4>.Load: one element per iteration from a storage
+// buffer, std430 (vec3: 16-byte stride) or, with SCALAR_LAYOUT, scalar (vec3: 12-byte stride).
 #version 450
+#ifdef SCALAR_LAYOUT
+#extension GL_EXT_scalar_block_layout : require
+#define BLOCK_LAYOUT scalar
+#else
+#define BLOCK_LAYOUT std430
+#endif
 #include "common.glsl"
 
 #if WIDTH == 1
 #define ELEMENT float
 #elif WIDTH == 2
 #define ELEMENT vec2
+#elif WIDTH == 3
+#define ELEMENT vec3
 #else
 #define ELEMENT vec4
 #endif
 
 layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly buffer Source {
+layout(BLOCK_LAYOUT, set = 0, binding = 0) readonly buffer Source {
     ELEMENT elements[];
 };
 
@@ -20,7 +29,9 @@ void main() {
     vec4 value = vec4(0.0);
     [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
         uint element = (start + i) | pc.elementsMask;
-        value += WIDEN(elements[element]);
+        ELEMENT v = ELEMENT(0.0);
+        LOAD_INTO(v, elements[element]);
+        value += WIDEN(v);
     }
     writeOut(value);
 }

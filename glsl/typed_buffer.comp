@@ -11,7 +11,9 @@ void main() {
     vec4 value = vec4(0.0);
     [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
         uint element = (start + i) | pc.elementsMask;
-        value += WIDEN(texelFetch(source, int(element)));
+        vec4 v = vec4(0.0);
+        LOAD_INTO(v, texelFetch(source, int(element)));
+        value += WIDEN(v);
     }
     writeOut(value);
 }

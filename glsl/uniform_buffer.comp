@@ -13,7 +13,9 @@ void main() {
     vec4 value = vec4(0.0);
     [[dont_unroll]] for (uint i = 0u; i < 256u; ++i) {
         uint element = (start + i) | pc.elementsMask;
-        value += WIDEN(elements[element]);
+        vec4 v = vec4(0.0);
+        LOAD_INTO(v, elements[element]);
+        value += WIDEN(v);
     }
     writeOut(value);
 }

@@ -1,7 +1,7 @@
 //! Every test of the suite as plain data: small enums, names derived from them, run order.
 
 pub use crate::kernels::Pattern;
-use crate::kernels::{Kernel, Template};
+use crate::kernels::{ImageFormat, Kernel, Template};
 use ash::vk;
 
 /// The texel formats of the original suite, in its order.
@@ -101,6 +101,20 @@ impl Format {
         }
     }
 
+    /// Whether a shader may declare this format for a storage image or texel buffer only
+    /// with `shaderStorageImageExtendedFormats` (SPIR-V's StorageImageExtendedFormats).
+    pub const fn is_extended_storage_format(self) -> bool {
+        !matches!(
+            self,
+            Format::Rgba8 | Format::Rgba16f | Format::R32f | Format::Rgba32f
+        )
+    }
+
+    /// The same format as a GLSL image layout qualifier.
+    pub const fn image_format(self) -> ImageFormat {
+        ImageFormat::ALL[self as usize]
+    }
+
     /// The name as the original printed it for textures (`R16F`).
     pub fn texture_name(self) -> String {
         self.buffer_name().replace('f', "F")
@@ -145,6 +159,8 @@ pub enum Suite {
     Original,
     /// The loops without loads: the issue-rate ceiling of each kernel shape.
     Control,
+    /// Vulkan-native ways to read the same data, and the subgroup-broadcast probe.
+    Extended,
 }
 
 /// A family of tests: what is read, through which kind of resource.
@@ -165,6 +181,20 @@ pub enum Family {
     TextureSample(Format, Filter),
     /// `Control: loop 1D|2D`: the loop with the load replaced by index arithmetic.
     Control(Shape),
+    /// `RWBuffer<F>.Load`: storage texel buffer, `imageLoad`.
+    StorageTexelBuffer(Format),
+    /// `RWTexture2D<F>.Load`: storage image, `imageLoad`.
+    StorageImage(Format),
+    /// `StructuredBuffer<float3>.Load packed`: `vec3[]` with scalar layout (12-byte stride).
+    PackedFloat3,
+    /// `StructuredBuffer<uint8_t|float16_t>.Load`: 8- or 16-bit storage, converted to float.
+    SmallType { bits: u32 },
+    /// `BufferReference<float|float2|float4>.Load`: loads through a device address.
+    BufferReference { width: u32 },
+    /// `PushConstant{float4[6]} load`: a push-constant array (indices wrap modulo 6).
+    PushConstant,
+    /// `groupshared{float4} load`: shared memory filled once per group.
+    SharedMemory,
 }
 
 /// One test: a family and an access pattern.
@@ -219,14 +249,35 @@ impl Family {
             }
             Family::Control(Shape::OneD) => "Control: loop 1D".to_string(),
             Family::Control(Shape::TwoD) => "Control: loop 2D".to_string(),
+            Family::StorageTexelBuffer(f) => format!("RWBuffer<{}>.Load", f.buffer_name()),
+            Family::StorageImage(f) => format!("RWTexture2D<{}>.Load", f.texture_name()),
+            Family::PackedFloat3 => "StructuredBuffer<float3>.Load packed".to_string(),
+            Family::SmallType { bits: 8 } => "StructuredBuffer<uint8_t>.Load".to_string(),
+            Family::SmallType { .. } => "StructuredBuffer<float16_t>.Load".to_string(),
+            Family::BufferReference { width } => {
+                let t = if width == 1 {
+                    "float".to_string()
+                } else {
+                    format!("float{width}")
+                };
+                format!("BufferReference<{t}>.Load")
+            }
+            Family::PushConstant => "PushConstant{float4[6]} load".to_string(),
+            Family::SharedMemory => "groupshared{float4} load".to_string(),
         }
     }
 
     /// The suite this family belongs to.
     pub const fn suite(&self) -> Suite {
         match self {
+            Family::TypedBuffer(_)
+            | Family::RawBuffer { .. }
+            | Family::StructuredBuffer { width: 1 | 2 | 4 }
+            | Family::ConstantBuffer
+            | Family::TextureLoad(_)
+            | Family::TextureSample(..) => Suite::Original,
             Family::Control(_) => Suite::Control,
-            _ => Suite::Original,
+            _ => Suite::Extended,
         }
     }
 
@@ -246,15 +297,24 @@ impl Family {
             Family::TextureSample(_, Filter::Nearest) => "texture_sample_nearest",
             Family::TextureSample(_, Filter::Bilinear) => "texture_sample_bilinear",
             Family::Control(_) => "control",
+            Family::StorageTexelBuffer(_) => "storage_texel_buffer",
+            Family::StorageImage(_) => "storage_image",
+            Family::PackedFloat3 => "structured_buffer_packed",
+            Family::SmallType { .. } => "small_type_buffer",
+            Family::BufferReference { .. } => "buffer_reference",
+            Family::PushConstant => "push_constant",
+            Family::SharedMemory => "shared_memory",
         }
     }
 
     /// The texel format, for families that read through a format.
     pub const fn format(&self) -> Option<Format> {
         match *self {
-            Family::TypedBuffer(f) | Family::TextureLoad(f) | Family::TextureSample(f, _) => {
-                Some(f)
-            }
+            Family::TypedBuffer(f)
+            | Family::TextureLoad(f)
+            | Family::TextureSample(f, _)
+            | Family::StorageTexelBuffer(f)
+            | Family::StorageImage(f) => Some(f),
             _ => None,
         }
     }
@@ -266,7 +326,12 @@ impl Family {
             Family::RawBuffer { words, .. } => format!("uint x{words}"),
             Family::StructuredBuffer { width: 1 } => "float".into(),
             Family::StructuredBuffer { width } => format!("vec{width}"),
-            Family::ConstantBuffer => "vec4".into(),
+            Family::ConstantBuffer | Family::PushConstant | Family::SharedMemory => "vec4".into(),
+            Family::PackedFloat3 => "vec3 (scalar)".into(),
+            Family::SmallType { bits: 8 } => "uint8_t".into(),
+            Family::SmallType { .. } => "float16_t".into(),
+            Family::BufferReference { width: 1 } => "float".into(),
+            Family::BufferReference { width } => format!("vec{width}"),
             _ => self
                 .format()
                 .map(|f| f.vk_name().to_string())
@@ -283,11 +348,18 @@ impl Family {
             Family::ConstantBuffer => "UNIFORM_BUFFER",
             Family::TextureLoad(_) | Family::TextureSample(..) => "SAMPLED_IMAGE",
             Family::Control(_) => "none",
+            Family::StorageTexelBuffer(_) => "STORAGE_TEXEL_BUFFER",
+            Family::StorageImage(_) => "STORAGE_IMAGE",
+            Family::PackedFloat3 | Family::SmallType { .. } => "STORAGE_BUFFER",
+            Family::BufferReference { .. } => "device address",
+            Family::PushConstant => "push constants",
+            Family::SharedMemory => "shared memory",
         }
     }
 
     /// The GLSL template and load width that implement this family.
     pub const fn template_and_width(&self) -> (Template, u32) {
+        // (Templates with a format in their declaration take it from `kernel()`.)
         match *self {
             Family::TypedBuffer(f) => (Template::TypedBuffer, f.channels()),
             Family::RawBuffer { words, .. } => (Template::RawBuffer, words),
@@ -297,6 +369,14 @@ impl Family {
             Family::TextureSample(f, _) => (Template::ImageSample, f.channels()),
             Family::Control(Shape::OneD) => (Template::Control1D, 4),
             Family::Control(Shape::TwoD) => (Template::Control2D, 4),
+            Family::StorageTexelBuffer(f) => (Template::StorageTexelBuffer, f.channels()),
+            Family::StorageImage(f) => (Template::StorageImage, f.channels()),
+            Family::PackedFloat3 => (Template::ScalarBuffer, 3),
+            Family::SmallType { bits: 8 } => (Template::Uint8Buffer, 1),
+            Family::SmallType { .. } => (Template::Float16Buffer, 1),
+            Family::BufferReference { width } => (Template::BufferReference, width),
+            Family::PushConstant => (Template::PushConstant, 4),
+            Family::SharedMemory => (Template::SharedMemory, 4),
         }
     }
 
@@ -313,12 +393,16 @@ impl Family {
     /// Bytes each load brings into the shader (for bytes/s figures); none for controls.
     pub const fn bytes_per_load(&self) -> Option<u32> {
         Some(match *self {
-            Family::TypedBuffer(f) | Family::TextureLoad(f) | Family::TextureSample(f, _) => {
-                f.bytes()
-            }
+            Family::TypedBuffer(f)
+            | Family::TextureLoad(f)
+            | Family::TextureSample(f, _)
+            | Family::StorageTexelBuffer(f)
+            | Family::StorageImage(f) => f.bytes(),
             Family::RawBuffer { words, .. } => 4 * words,
-            Family::StructuredBuffer { width } => 4 * width,
-            Family::ConstantBuffer => 16,
+            Family::StructuredBuffer { width } | Family::BufferReference { width } => 4 * width,
+            Family::PackedFloat3 => 12,
+            Family::SmallType { bits } => bits / 8,
+            Family::ConstantBuffer | Family::PushConstant | Family::SharedMemory => 16,
             Family::Control(_) => return None,
         })
     }
@@ -337,9 +421,14 @@ impl TestCase {
     /// The kernel that runs this test.
     pub fn kernel(&self) -> Kernel {
         let (template, width) = self.family.template_and_width();
+        let format = match self.family {
+            Family::StorageTexelBuffer(f) | Family::StorageImage(f) => Some(f.image_format()),
+            _ => None,
+        };
         Kernel {
             template,
             width,
+            format,
             pattern: self.pattern,
         }
     }
@@ -421,7 +510,37 @@ pub fn control_suite() -> Vec<TestCase> {
         .collect()
 }
 
-/// Every test of the given suites, in run order (original first, then control).
+/// The extended suite: Vulkan-native resources for the same data and patterns, then the
+/// subgroup-broadcast variant of every original family's uniform test.
+pub fn extended_suite() -> Vec<TestCase> {
+    let mut families: Vec<Family> = Format::ALL
+        .iter()
+        .map(|&f| Family::StorageTexelBuffer(f))
+        .collect();
+    families.extend(Format::ALL.iter().map(|&f| Family::StorageImage(f)));
+    families.push(Family::StructuredBuffer { width: 3 });
+    families.push(Family::PackedFloat3);
+    families.push(Family::SmallType { bits: 8 });
+    families.push(Family::SmallType { bits: 16 });
+    families.extend([1, 2, 4].map(|width| Family::BufferReference { width }));
+    families.push(Family::PushConstant);
+    families.push(Family::SharedMemory);
+    let mut out: Vec<TestCase> = families
+        .into_iter()
+        .flat_map(|family| {
+            Pattern::ALL
+                .into_iter()
+                .map(move |pattern| TestCase { family, pattern })
+        })
+        .collect();
+    out.extend(original_families().into_iter().map(|family| TestCase {
+        family,
+        pattern: Pattern::UniformBroadcast,
+    }));
+    out
+}
+
+/// Every test of the given suites, in run order (original, control, extended).
 pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
     let mut out = Vec::new();
     if selected.contains(&Suite::Original) {
@@ -430,12 +549,15 @@ pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
     if selected.contains(&Suite::Control) {
         out.extend(control_suite());
     }
+    if selected.contains(&Suite::Extended) {
+        out.extend(extended_suite());
+    }
     out
 }
 
 /// Every test the tool knows, in run order.
 pub fn all_tests() -> Vec<TestCase> {
-    suites(&[Suite::Original, Suite::Control])
+    suites(&[Suite::Original, Suite::Control, Suite::Extended])
 }
 
 /// Tests whose name matches any of `filters` (see [`matches`]); all of them when empty.

@@ -33,9 +33,10 @@ pub struct Args {
     #[arg(short, long = "filter", value_name = "TEXT")]
     pub filters: Vec<String>,
 
-    /// Which tests: `original` (the 138 of the Direct3D 11 tool), `control` (the loops
-    /// without loads), or `all`. Comma-separated or repeated. Default: all; `--list-tests`
-    /// alone lists the original suite, byte for byte as the original printed it.
+    /// Which tests: `original` (the 138 of the Direct3D 11 tool, the default), `control`
+    /// (the loops without loads), `extended` (Vulkan-native resources and the
+    /// subgroup-broadcast probe), or `all` (original, then control, then extended).
+    /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
 
@@ -112,6 +113,7 @@ pub enum Command {
 pub enum SuiteArg {
     Original,
     Control,
+    Extended,
     All,
 }
 
@@ -160,18 +162,20 @@ impl Config {
     }
 }
 
-/// The suites named by `--suite` (all of them when none is given).
+/// The suites named by `--suite` (the original suite when none is given, so that a plain
+/// run and `--list-tests` stay exactly the original's list).
 pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
     let mut out = Vec::new();
     for a in args {
         match a {
             SuiteArg::Original => out.push(Suite::Original),
             SuiteArg::Control => out.push(Suite::Control),
-            SuiteArg::All => out.extend([Suite::Original, Suite::Control]),
+            SuiteArg::Extended => out.push(Suite::Extended),
+            SuiteArg::All => out.extend([Suite::Original, Suite::Control, Suite::Extended]),
         }
     }
     if args.is_empty() {
-        out.extend([Suite::Original, Suite::Control]);
+        out.push(Suite::Original);
     }
     out.sort();
     out.dedup();

@@ -75,7 +75,7 @@ pub fn widen(v: [f32; 4], width: u32) -> [f32; 4] {
 /// Start element of thread `local` in a 1-D kernel (mirrors `glsl/common.glsl`).
 pub fn start_1d(pattern: Pattern, local: u32) -> u32 {
     match pattern {
-        Pattern::Uniform => 0,
+        Pattern::Uniform | Pattern::UniformBroadcast => 0,
         Pattern::Linear => local,
         Pattern::Random => local.wrapping_mul(0x3504_f333) & 15,
     }
@@ -84,7 +84,7 @@ pub fn start_1d(pattern: Pattern, local: u32) -> u32 {
 /// Start texel of thread `(x, y)` in a 2-D kernel (mirrors `glsl/common.glsl`).
 pub fn start_2d(pattern: Pattern, x: u32, y: u32) -> (u32, u32) {
     match pattern {
-        Pattern::Uniform => (0, 0),
+        Pattern::Uniform | Pattern::UniformBroadcast => (0, 0),
         Pattern::Linear => (x, y),
         Pattern::Random => (
             x.wrapping_mul(0x3504_f333) & 4,
@@ -116,7 +116,33 @@ impl ThreadSum {
 fn load_1d(family: Family, input: &[u8], index: u32) -> [f32; 4] {
     let i = index as usize;
     match family {
-        Family::TypedBuffer(f) => decode(f, &input[i * f.bytes() as usize..]),
+        Family::TypedBuffer(f) | Family::StorageTexelBuffer(f) => {
+            decode(f, &input[i * f.bytes() as usize..])
+        }
+        // std430 vec3: 16-byte stride; scalar vec3: 12-byte stride.
+        Family::StructuredBuffer { width: 3 } => [
+            word(input, 4 * i),
+            word(input, 4 * i + 1),
+            word(input, 4 * i + 2),
+            0.0,
+        ],
+        Family::PackedFloat3 => [
+            word(input, 3 * i),
+            word(input, 3 * i + 1),
+            word(input, 3 * i + 2),
+            0.0,
+        ],
+        Family::SmallType { bits: 8 } => [input[i] as f32, 0.0, 0.0, 0.0],
+        Family::SmallType { .. } => decode(Format::R16f, &input[2 * i..]),
+        Family::PushConstant => {
+            let e = i % 6;
+            [
+                word(input, 4 * e),
+                word(input, 4 * e + 1),
+                word(input, 4 * e + 2),
+                word(input, 4 * e + 3),
+            ]
+        }
         Family::RawBuffer { words, .. } => {
             let mut v = [0.0; 4];
             for (w, out) in v.iter_mut().enumerate().take(words as usize) {
@@ -124,7 +150,10 @@ fn load_1d(family: Family, input: &[u8], index: u32) -> [f32; 4] {
             }
             v
         }
-        Family::StructuredBuffer { .. } | Family::ConstantBuffer => {
+        Family::StructuredBuffer { .. }
+        | Family::BufferReference { .. }
+        | Family::ConstantBuffer
+        | Family::SharedMemory => {
             let (_, width) = family.template_and_width();
             let mut v = [0.0; 4];
             for (c, out) in v.iter_mut().enumerate().take(width as usize) {
@@ -151,7 +180,7 @@ pub fn reference(test: &TestCase, input: &[u8]) -> Vec<ThreadSum> {
         .map(|local| {
             let mut acc = ThreadSum::default();
             match test.family {
-                Family::TextureLoad(f) | Family::TextureSample(f, _) => {
+                Family::TextureLoad(f) | Family::TextureSample(f, _) | Family::StorageImage(f) => {
                     // Texel centres with nearest or bilinear filtering both return the texel.
                     let (sx, sy) = start_2d(test.pattern, local % 16, local / 16);
                     for y in 0..16 {

@@ -89,6 +89,18 @@ pub struct Features {
     pub shader_subgroup_clock: bool,
     /// `VK_KHR_pipeline_executable_properties`: driver statistics per kernel.
     pub pipeline_executable_info: bool,
+    /// `shaderStorageImageExtendedFormats`: storage images/texel buffers of r8, rg16f…
+    pub storage_image_extended_formats: bool,
+    /// `storageBuffer8BitAccess` (Vulkan 1.2).
+    pub storage_buffer_8bit: bool,
+    /// `storageBuffer16BitAccess` (Vulkan 1.1).
+    pub storage_buffer_16bit: bool,
+    /// `scalarBlockLayout` (Vulkan 1.2).
+    pub scalar_block_layout: bool,
+    /// `bufferDeviceAddress` (Vulkan 1.2).
+    pub buffer_device_address: bool,
+    /// Subgroup basic + ballot operations in compute shaders (`subgroupBroadcastFirst`).
+    pub subgroup_ballot: bool,
 }
 
 impl DeviceInfo {
@@ -360,7 +372,16 @@ impl Instance {
             let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
             let has_clock = has(ash::khr::shader_clock::NAME);
             let has_exec = has(ash::khr::pipeline_executable_properties::NAME);
+            let is_12 = props.api_version >= vk::API_VERSION_1_2;
+            let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
+            let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+            let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
             let mut features2 = vk::PhysicalDeviceFeatures2::default();
+            if is_12 {
+                features2 = features2.push_next(&mut v11).push_next(&mut v12);
+            } else {
+                features2 = features2.push_next(&mut storage16);
+            }
             if has_clock {
                 features2 = features2.push_next(&mut clock);
             }
@@ -371,9 +392,25 @@ impl Instance {
                 self.instance
                     .get_physical_device_features2(handle, &mut features2)
             };
+            let stages_ok = subgroup
+                .supported_stages
+                .contains(vk::ShaderStageFlags::COMPUTE);
+            let ops = vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT;
+            let core = features2.features;
             let features = Features {
                 shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
                 pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
+                storage_image_extended_formats: core.shader_storage_image_extended_formats
+                    == vk::TRUE,
+                storage_buffer_8bit: is_12 && v12.storage_buffer8_bit_access == vk::TRUE,
+                storage_buffer_16bit: if is_12 {
+                    v11.storage_buffer16_bit_access == vk::TRUE
+                } else {
+                    storage16.storage_buffer16_bit_access == vk::TRUE
+                },
+                scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
+                buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
+                subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
             };
             let (driver_name, driver_info) = if has_driver_props {
                 (
@@ -496,7 +533,25 @@ impl<'i> Gpu<'i> {
             .shader_subgroup_clock(f.shader_subgroup_clock);
         let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(f.pipeline_executable_info);
-        let mut create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        let core = vk::PhysicalDeviceFeatures::default()
+            .shader_storage_image_extended_formats(f.storage_image_extended_formats);
+        let is_12 = info.api_version >= vk::API_VERSION_1_2;
+        let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
+            .storage_buffer16_bit_access(f.storage_buffer_16bit);
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
+            .storage_buffer8_bit_access(f.storage_buffer_8bit)
+            .scalar_block_layout(f.scalar_block_layout)
+            .buffer_device_address(f.buffer_device_address);
+        let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
+            .storage_buffer16_bit_access(f.storage_buffer_16bit);
+        let mut create = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_features(&core);
+        if is_12 {
+            create = create.push_next(&mut v11).push_next(&mut v12);
+        } else {
+            create = create.push_next(&mut storage16);
+        }
         if f.shader_subgroup_clock {
             ext_names.push(ash::khr::shader_clock::NAME.as_ptr());
             create = create.push_next(&mut clock);
@@ -516,7 +571,7 @@ impl<'i> Gpu<'i> {
             device: device.clone(),
             physical_device: info.handle,
             debug_settings: Default::default(),
-            buffer_device_address: false,
+            buffer_device_address: f.buffer_device_address,
             allocation_sizes: Default::default(),
         });
         let allocator = match allocator {

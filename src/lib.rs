@@ -34,11 +34,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if args.list_tests {
         // Alone, the original's list byte for byte; with --suite, the suites asked for.
-        let suites = if args.suite.is_empty() {
-            vec![catalog::Suite::Original]
-        } else {
-            cli::selected_suites(&args.suite)
-        };
+        let suites = cli::selected_suites(&args.suite);
         let mut out = std::io::stdout().lock();
         for t in catalog::filter(&catalog::suites(&suites), &args.filters) {
             writeln!(out, "{}", t.name())?;

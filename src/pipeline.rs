@@ -5,8 +5,12 @@ use crate::resources::{Buffer, BufferView, Image, Sampler};
 use anyhow::{Context as _, Result};
 use ash::vk;
 
+/// Bytes pushed to every kernel: the 32-byte header and the 96-byte array of
+/// `glsl/push_constant.comp` (128 = the smallest `maxPushConstantsSize`).
+pub const PUSH_CONSTANT_BYTES: usize = 128;
+
 /// The runtime constants every kernel reads (see `glsl/common.glsl`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PushConstants {
     /// OR-ed into every address; always 0.
     pub elements_mask: u32,
@@ -14,17 +18,35 @@ pub struct PushConstants {
     pub write_index: u32,
     /// Byte offset of raw loads (4 for the unaligned tests).
     pub read_start: u32,
+    /// Device address of the input (buffer-reference kernels), else 0.
+    pub address: u64,
+    /// The push-constant array kernel's data: the first 96 bytes of the input.
+    pub array: [u8; 96],
+}
+
+impl Default for PushConstants {
+    fn default() -> Self {
+        PushConstants {
+            elements_mask: 0,
+            write_index: Self::NO_WRITE,
+            read_start: 0,
+            address: 0,
+            array: [0; 96],
+        }
+    }
 }
 
 impl PushConstants {
     /// The value of `write_index` that disables the output write.
     pub const NO_WRITE: u32 = 0xFFFF_FFFF;
 
-    fn bytes(&self) -> [u8; 16] {
-        let mut b = [0u8; 16];
+    fn bytes(&self) -> [u8; PUSH_CONSTANT_BYTES] {
+        let mut b = [0u8; PUSH_CONSTANT_BYTES];
         b[0..4].copy_from_slice(&self.elements_mask.to_le_bytes());
         b[4..8].copy_from_slice(&self.write_index.to_le_bytes());
         b[8..12].copy_from_slice(&self.read_start.to_le_bytes());
+        b[16..24].copy_from_slice(&self.address.to_le_bytes());
+        b[32..128].copy_from_slice(&self.array);
         b
     }
 }
@@ -33,6 +55,10 @@ impl PushConstants {
 pub enum Binding<'a, 'g> {
     /// A uniform texel buffer.
     TexelBuffer(&'a BufferView<'g>),
+    /// A storage texel buffer.
+    StorageTexelBuffer(&'a BufferView<'g>),
+    /// A storage image in `GENERAL` layout.
+    StorageImage(&'a Image<'g>),
     /// A storage buffer, whole range `range` bytes from offset 0.
     StorageBuffer(&'a Buffer<'g>, u64),
     /// A uniform buffer, `range` bytes from offset 0.
@@ -47,6 +73,8 @@ impl Binding<'_, '_> {
     fn descriptor_type(&self) -> vk::DescriptorType {
         match self {
             Binding::TexelBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            Binding::StorageTexelBuffer(_) => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+            Binding::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
             Binding::StorageBuffer(..) => vk::DescriptorType::STORAGE_BUFFER,
             Binding::UniformBuffer(..) => vk::DescriptorType::UNIFORM_BUFFER,
             Binding::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
@@ -122,7 +150,7 @@ impl<'g> Pipeline<'g> {
                 .context("vkCreateDescriptorSetLayout")?;
             let ranges = [vk::PushConstantRange::default()
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                .size(16)];
+                .size(PUSH_CONSTANT_BYTES as u32)];
             let set_layouts = [p.set_layout];
             p.layout = d
                 .create_pipeline_layout(
@@ -184,15 +212,17 @@ impl<'g> Pipeline<'g> {
                             .buffer(buf.handle)
                             .range(*range)])
                     }
-                    Binding::SampledImage(img) => {
+                    Binding::SampledImage(img) | Binding::StorageImage(img) => {
                         image_infos.push([vk::DescriptorImageInfo::default()
                             .image_view(img.view)
-                            .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)])
+                            .image_layout(img.layout)])
                     }
                     Binding::Sampler(s) => {
                         image_infos.push([vk::DescriptorImageInfo::default().sampler(s.handle)])
                     }
-                    Binding::TexelBuffer(v) => views.push([v.handle]),
+                    Binding::TexelBuffer(v) | Binding::StorageTexelBuffer(v) => {
+                        views.push([v.handle])
+                    }
                 }
             }
             let (mut bi, mut ii, mut vi) = (0, 0, 0);
@@ -208,11 +238,13 @@ impl<'g> Pipeline<'g> {
                             bi += 1;
                             w.buffer_info(&buffer_infos[bi - 1])
                         }
-                        Binding::SampledImage(_) | Binding::Sampler(_) => {
+                        Binding::SampledImage(_)
+                        | Binding::StorageImage(_)
+                        | Binding::Sampler(_) => {
                             ii += 1;
                             w.image_info(&image_infos[ii - 1])
                         }
-                        Binding::TexelBuffer(_) => {
+                        Binding::TexelBuffer(_) | Binding::StorageTexelBuffer(_) => {
                             vi += 1;
                             w.texel_buffer_view(&views[vi - 1])
                         }

@@ -80,6 +80,14 @@ impl<'g> Buffer<'g> {
         Ok(buffer)
     }
 
+    /// The buffer's device address (the buffer needs SHADER_DEVICE_ADDRESS usage).
+    pub fn device_address(&self) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(self.handle);
+        // SAFETY: only called for buffers created with SHADER_DEVICE_ADDRESS on a device
+        // with the bufferDeviceAddress feature enabled.
+        unsafe { self.gpu.device().get_buffer_device_address(&info) }
+    }
+
     /// Copies `data` into a host-visible buffer.
     pub fn write(&mut self, data: &[u8]) -> Result<()> {
         let slice = self
@@ -177,15 +185,54 @@ pub struct Image<'g> {
     allocation: Option<Allocation>,
     /// Width and height in texels.
     pub extent: vk::Extent2D,
+    /// The layout shaders read it in, once filled.
+    pub layout: vk::ImageLayout,
 }
 
 impl<'g> Image<'g> {
-    /// A sampled image of `format`, `size`×`size`, that can be filled by a copy.
+    /// A sampled image of `format`, `size`×`size`, that can be filled by a copy and is then
+    /// read in `SHADER_READ_ONLY_OPTIMAL`.
     pub fn new_sampled(
         gpu: &'g Gpu<'g>,
         name: &str,
         format: vk::Format,
         size: u32,
+    ) -> Result<Self> {
+        Self::new(
+            gpu,
+            name,
+            format,
+            size,
+            vk::ImageUsageFlags::SAMPLED,
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        )
+    }
+
+    /// A storage image of `format`, `size`×`size`, that can be filled by a copy and is then
+    /// read in `GENERAL` layout.
+    pub fn new_storage(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::new(
+            gpu,
+            name,
+            format,
+            size,
+            vk::ImageUsageFlags::STORAGE,
+            vk::ImageLayout::GENERAL,
+        )
+    }
+
+    fn new(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+        usage: vk::ImageUsageFlags,
+        layout: vk::ImageLayout,
     ) -> Result<Self> {
         let d = gpu.device();
         let extent = vk::Extent2D {
@@ -200,7 +247,7 @@ impl<'g> Image<'g> {
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+            .usage(usage | vk::ImageUsageFlags::TRANSFER_DST)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         // SAFETY: valid device and create info.
@@ -212,6 +259,7 @@ impl<'g> Image<'g> {
             view: vk::ImageView::null(),
             allocation: None,
             extent,
+            layout,
         };
         let requirements = unsafe { d.get_image_memory_requirements(handle) };
         let allocation = gpu
@@ -240,7 +288,7 @@ impl<'g> Image<'g> {
     }
 
     /// Records a copy of tightly packed texels from `source` (at offset 0) into the whole
-    /// image, leaving it in `SHADER_READ_ONLY_OPTIMAL` for compute shaders.
+    /// image, leaving it in its read layout for compute shaders.
     pub fn record_fill(&self, d: &ash::Device, cmd: vk::CommandBuffer, source: &Buffer<'_>) {
         let to_dst = vk::ImageMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::empty())
@@ -263,7 +311,7 @@ impl<'g> Image<'g> {
             .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
             .dst_access_mask(vk::AccessFlags::SHADER_READ)
             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+            .new_layout(self.layout)
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .image(self.handle)

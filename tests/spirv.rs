@@ -77,7 +77,12 @@ fn every_loop_is_kept_and_holds_its_loads() {
         let asm = SPIRV_ASM[k.index()];
         let name = k.stem();
         let loops = count(&asm.lines().collect::<Vec<_>>(), "OpLoopMerge");
-        let want_loops = if k.template.is_2d() { 2 } else { 1 };
+        // The shared-memory kernel has a fill loop before the measured one.
+        let want_loops = match k.template {
+            Template::SharedMemory => 2,
+            t if t.is_2d() => 2,
+            _ => 1,
+        };
         assert_eq!(loops, want_loops, "{name}: loop count");
         assert!(
             asm.lines()
@@ -87,78 +92,101 @@ fn every_loop_is_kept_and_holds_its_loads() {
         );
         let body = innermost_loop(asm);
         let all_lines: Vec<&str> = asm.lines().map(str::trim).collect();
-        match k.template {
-            Template::Clock => unreachable!(),
-            Template::Control1D | Template::Control2D => {
-                // The control loop reads nothing: no fetch, no sample, no buffer access.
-                for op in [
-                    "OpImageFetch",
-                    "OpImageSample",
-                    "_ptr_StorageBuffer",
-                    "_ptr_Uniform_",
-                ] {
-                    assert_eq!(count(&body, op), 0, "{name}: `{op}` in a control loop");
-                }
-                assert!(
-                    count(&body, "OpConvertUToF") >= 1,
-                    "{name}: no arithmetic on the index"
-                );
+        let image_op = match k.template {
+            Template::TypedBuffer | Template::ImageLoad => Some("OpImageFetch"),
+            Template::ImageSample => Some("OpImageSampleExplicitLod"),
+            Template::StorageTexelBuffer | Template::StorageImage => Some("OpImageRead"),
+            _ => None,
+        };
+        let pointer = match (k.template, k.width) {
+            (Template::RawBuffer, _) => Some("%_ptr_StorageBuffer_uint "),
+            (Template::StructuredBuffer, 1) => Some("%_ptr_StorageBuffer_float "),
+            (Template::StructuredBuffer, 2) => Some("%_ptr_StorageBuffer_v2float "),
+            (Template::StructuredBuffer | Template::ScalarBuffer, 3) => {
+                Some("%_ptr_StorageBuffer_v3float ")
             }
-            Template::TypedBuffer | Template::ImageLoad | Template::ImageSample => {
-                let op = if k.template == Template::ImageSample {
-                    "OpImageSampleExplicitLod"
-                } else {
-                    "OpImageFetch"
-                };
-                assert_eq!(
-                    count(&body, op),
-                    1,
-                    "{name}: `{op}` in the loop:\n{}",
-                    body.join("\n")
-                );
-                // One fetch site in the whole kernel: nothing hoisted out or duplicated.
-                assert_eq!(count(&all_lines, op), 1, "{name}: `{op}` outside the loop");
-            }
-            Template::RawBuffer | Template::StructuredBuffer | Template::UniformBuffer => {
-                let (ptr, want) = match (k.template, k.width) {
-                    (Template::RawBuffer, w) => ("%_ptr_StorageBuffer_uint ", w as usize),
-                    (Template::StructuredBuffer, 1) => ("%_ptr_StorageBuffer_float ", 1),
-                    (Template::StructuredBuffer, 2) => ("%_ptr_StorageBuffer_v2float ", 1),
-                    (Template::StructuredBuffer, _) => ("%_ptr_StorageBuffer_v4float ", 1),
-                    _ => ("%_ptr_Uniform_v4float ", 1),
-                };
-                let chains: Vec<&str> = body
+            (Template::StructuredBuffer, _) => Some("%_ptr_StorageBuffer_v4float "),
+            (Template::UniformBuffer, _) => Some("%_ptr_Uniform_v4float "),
+            (Template::Uint8Buffer, _) => Some("%_ptr_StorageBuffer_uchar "),
+            (Template::Float16Buffer, _) => Some("%_ptr_StorageBuffer_half "),
+            (Template::BufferReference, 1) => Some("%_ptr_PhysicalStorageBuffer_float "),
+            (Template::BufferReference, 2) => Some("%_ptr_PhysicalStorageBuffer_v2float "),
+            (Template::BufferReference, _) => Some("%_ptr_PhysicalStorageBuffer_v4float "),
+            (Template::PushConstant, _) => Some("%_ptr_PushConstant_v4float "),
+            (Template::SharedMemory, _) => Some("%_ptr_Workgroup_v4float "),
+            _ => None,
+        };
+        if let Some(op) = image_op {
+            assert_eq!(
+                count(&body, op),
+                1,
+                "{name}: `{op}` in the loop:\n{}",
+                body.join("\n")
+            );
+            // One fetch site in the whole kernel: nothing hoisted out or duplicated.
+            assert_eq!(count(&all_lines, op), 1, "{name}: `{op}` outside the loop");
+        } else if let Some(ptr) = pointer {
+            let want = if k.template == Template::RawBuffer {
+                k.width as usize
+            } else {
+                1
+            };
+            let chains: Vec<&str> = body
+                .iter()
+                .copied()
+                .filter(|l| l.contains(&format!("OpAccessChain {ptr}")))
+                .collect();
+            assert_eq!(
+                chains.len(),
+                want,
+                "{name}: loads in the loop:\n{}",
+                body.join("\n")
+            );
+            // Every access of this type is in the loop (none hoisted out), except the
+            // shared-memory kernel's fill and the output write-out through dummyLDS.
+            let outside = match k.template {
+                Template::SharedMemory => 3, // table[j] = …; dummyLDS[i] = sum; dummyLDS[slot]
+                _ => 0,
+            };
+            let uses = count(&all_lines, &format!("OpAccessChain {ptr}"));
+            let write_out = if ptr == "%_ptr_StorageBuffer_v4float " {
+                1
+            } else {
+                0
+            };
+            assert_eq!(
+                uses,
+                want + outside + write_out,
+                "{name}: {ptr} accessed outside the loop"
+            );
+            for c in &chains {
+                let id = c.split_whitespace().next().unwrap();
+                let loaded = body
                     .iter()
-                    .copied()
-                    .filter(|l| l.contains(&format!("OpAccessChain {ptr}")))
-                    .collect();
-                assert_eq!(
-                    chains.len(),
-                    want,
-                    "{name}: loads in the loop:\n{}",
-                    body.join("\n")
-                );
-                // Every access to the source variable is in the loop (none hoisted out).
-                let source = chains[0].split_whitespace().nth(4).unwrap();
-                let uses = all_lines
-                    .iter()
-                    .filter(|l| {
-                        l.contains("OpAccessChain") && l.split_whitespace().nth(4) == Some(source)
-                    })
-                    .count();
-                assert_eq!(
-                    uses, want,
-                    "{name}: source {source} accessed outside the loop"
-                );
-                // Each access chain is loaded.
-                for c in &chains {
-                    let id = c.split_whitespace().next().unwrap();
-                    let loaded = body
-                        .iter()
-                        .any(|l| l.contains("OpLoad") && l.ends_with(&format!(" {id}")));
-                    assert!(loaded, "{name}: {id} is not loaded");
-                }
+                    .any(|l| l.contains("OpLoad") && l.split_whitespace().nth(4) == Some(id));
+                assert!(loaded, "{name}: {id} is not loaded");
             }
+        } else {
+            // The control loop reads nothing: no fetch, no sample, no buffer access.
+            for op in [
+                "OpImageFetch",
+                "OpImageSample",
+                "_ptr_StorageBuffer",
+                "_ptr_Uniform_",
+            ] {
+                assert_eq!(count(&body, op), 0, "{name}: `{op}` in a control loop");
+            }
+            assert!(
+                count(&body, "OpConvertUToF") >= 1,
+                "{name}: no arithmetic on the index"
+            );
+        }
+        if k.pattern == perftest::kernels::Pattern::UniformBroadcast {
+            assert_eq!(count(&body, "OpGroupNonUniformElect"), 1, "{name}");
+            assert!(
+                count(&body, "OpGroupNonUniformBroadcastFirst") >= 1,
+                "{name}"
+            );
         }
         // The runtime mask is still OR-ed into the address (not constant-folded away).
         assert!(

@@ -1,6 +1,6 @@
 //! One device, many tests: builds the inputs once, then verifies or times each test.
 
-use crate::catalog::{Family, Filter, Format, TestCase};
+use crate::catalog::{Family, Filter, Format, Pattern, TestCase};
 use crate::data;
 use crate::gpu::{Gpu, Instance};
 use crate::kernels::KERNEL_COUNT;
@@ -143,6 +143,13 @@ pub struct Runner<'g> {
     input: Buffer<'g>,
     views: HashMap<Format, BufferView<'g>>,
     images: HashMap<Format, Image<'g>>,
+    /// A copy of the input for storage texel buffer views (a view's format must support
+    /// every texel usage of its buffer, so these cannot share the uniform one).
+    _storage_input: Buffer<'g>,
+    storage_views: HashMap<Format, BufferView<'g>>,
+    storage_images: HashMap<Format, Image<'g>>,
+    /// Device address of the input, where buffer device addresses are enabled.
+    address: u64,
     nearest: Sampler<'g>,
     linear: Sampler<'g>,
     output: Buffer<'g>,
@@ -155,17 +162,27 @@ impl<'g> Runner<'g> {
     pub fn new(gpu: &'g Gpu<'g>, instance: &'g Instance, settings: Settings) -> Result<Self> {
         let data = data::input();
         let size = data.len() as u64;
-        let input = Buffer::new(
+        let mut usage = vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+            | vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | vk::BufferUsageFlags::TRANSFER_SRC;
+        if gpu.info.features.buffer_device_address {
+            usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        }
+        let input = Buffer::new(gpu, "input", size, usage, Memory::DeviceLocal)?;
+        let storage_input = Buffer::new(
             gpu,
-            "input",
+            "storage input",
             size,
-            vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
-                | vk::BufferUsageFlags::STORAGE_BUFFER
-                | vk::BufferUsageFlags::UNIFORM_BUFFER
-                | vk::BufferUsageFlags::TRANSFER_DST
-                | vk::BufferUsageFlags::TRANSFER_SRC,
+            vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
             Memory::DeviceLocal,
         )?;
+        let address = if gpu.info.features.buffer_device_address {
+            input.device_address()
+        } else {
+            0
+        };
         let mut staging = Buffer::new(
             gpu,
             "staging",
@@ -190,6 +207,8 @@ impl<'g> Runner<'g> {
 
         let mut views = HashMap::new();
         let mut images = HashMap::new();
+        let mut storage_views = HashMap::new();
+        let mut storage_images = HashMap::new();
         for f in Format::ALL {
             let props = instance.format_properties(gpu.info, f.vk());
             if props
@@ -209,10 +228,32 @@ impl<'g> Runner<'g> {
                     Image::new_sampled(gpu, f.vk_name(), f.vk(), data::TEXTURE_SIZE)?,
                 );
             }
+            // Extended formats need a device feature before a shader may declare them.
+            let declarable =
+                !f.is_extended_storage_format() || gpu.info.features.storage_image_extended_formats;
+            if declarable
+                && props
+                    .buffer_features
+                    .contains(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)
+            {
+                storage_views.insert(
+                    f,
+                    BufferView::new(gpu, &storage_input, f.vk(), 1024 * f.bytes() as u64)?,
+                );
+            }
+            let needed =
+                vk::FormatFeatureFlags::STORAGE_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST;
+            if declarable && props.optimal_tiling_features.contains(needed) {
+                storage_images.insert(
+                    f,
+                    Image::new_storage(gpu, f.vk_name(), f.vk(), data::TEXTURE_SIZE)?,
+                );
+            }
         }
         gpu.submit(|d, cmd| {
             record_copy(d, cmd, &staging, &input, size);
-            for image in images.values() {
+            record_copy(d, cmd, &staging, &storage_input, size);
+            for image in images.values().chain(storage_images.values()) {
                 image.record_fill(d, cmd, &input);
             }
         })
@@ -225,6 +266,10 @@ impl<'g> Runner<'g> {
             input,
             views,
             images,
+            _storage_input: storage_input,
+            storage_views,
+            storage_images,
+            address,
             nearest: Sampler::new(gpu, vk::Filter::NEAREST)?,
             linear: Sampler::new(gpu, vk::Filter::LINEAR)?,
             output,
@@ -238,18 +283,41 @@ impl<'g> Runner<'g> {
 
     /// Why `test` cannot run on this device, if it cannot.
     pub fn unsupported_reason(&self, test: &TestCase) -> Option<String> {
+        let features = self.gpu.info.features;
+        if test.pattern == Pattern::UniformBroadcast && !features.subgroup_ballot {
+            return Some(
+                "subgroup BASIC + BALLOT operations are not supported in compute shaders".into(),
+            );
+        }
+        let feature = |ok: bool, name: &str| (!ok).then(|| format!("the device lacks {name}"));
+        match test.family {
+            Family::PackedFloat3 => {
+                return feature(features.scalar_block_layout, "scalarBlockLayout")
+            }
+            Family::SmallType { bits: 8 } => {
+                return feature(features.storage_buffer_8bit, "storageBuffer8BitAccess")
+            }
+            Family::SmallType { .. } => {
+                return feature(features.storage_buffer_16bit, "storageBuffer16BitAccess")
+            }
+            Family::BufferReference { .. } => {
+                return feature(
+                    features.buffer_device_address,
+                    "bufferDeviceAddress (Vulkan 1.2)",
+                )
+            }
+            _ => {}
+        }
         let f = test.family.format()?;
         let props = self.instance.format_properties(self.gpu.info, f.vk());
+        let lacks =
+            |what: &str, list: &str| Some(format!("{} lacks {what} in {list}", f.vk_name()));
         match test.family {
-            Family::TypedBuffer(_) if !self.views.contains_key(&f) => Some(format!(
-                "{} lacks UNIFORM_TEXEL_BUFFER in bufferFeatures",
-                f.vk_name()
-            )),
+            Family::TypedBuffer(_) if !self.views.contains_key(&f) => {
+                lacks("UNIFORM_TEXEL_BUFFER", "bufferFeatures")
+            }
             Family::TextureLoad(_) | Family::TextureSample(..) if !self.images.contains_key(&f) => {
-                Some(format!(
-                    "{} lacks SAMPLED_IMAGE or TRANSFER_DST in optimalTilingFeatures",
-                    f.vk_name()
-                ))
+                lacks("SAMPLED_IMAGE or TRANSFER_DST", "optimalTilingFeatures")
             }
             Family::TextureSample(_, Filter::Bilinear)
                 if !props
@@ -260,6 +328,20 @@ impl<'g> Runner<'g> {
                     "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
                     f.vk_name()
                 ))
+            }
+            Family::StorageTexelBuffer(_) | Family::StorageImage(_)
+                if f.is_extended_storage_format() && !features.storage_image_extended_formats =>
+            {
+                Some(format!(
+                    "{} in a shader needs shaderStorageImageExtendedFormats, which the device lacks",
+                    f.vk_name()
+                ))
+            }
+            Family::StorageTexelBuffer(_) if !self.storage_views.contains_key(&f) => {
+                lacks("STORAGE_TEXEL_BUFFER", "bufferFeatures")
+            }
+            Family::StorageImage(_) if !self.storage_images.contains_key(&f) => {
+                lacks("STORAGE_IMAGE or TRANSFER_DST", "optimalTilingFeatures")
             }
             _ => None,
         }
@@ -291,12 +373,12 @@ impl<'g> Runner<'g> {
     fn run_supported(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
         let pipeline = self.pipeline(test)?;
         m.shader_stats = pipeline.statistics.clone();
-        let (groups, note) = self.size_dispatch(test, &pipeline)?;
+        let (groups, estimate_ms, note) = self.size_dispatch(test, &pipeline)?;
         m.groups = groups;
         m.reason = note;
         match self.settings.mode {
             Mode::Time => {
-                m.stats = self.time(test, &pipeline, groups)?;
+                m.stats = self.time(test, &pipeline, groups, estimate_ms)?;
                 if m.stats.is_none() {
                     m.status = Status::Error;
                     m.reason = "the timestamps gave no positive duration".into();
@@ -319,13 +401,30 @@ impl<'g> Runner<'g> {
         let bindings: Vec<(u32, Binding<'_, 'g>)> = match test.family {
             Family::TypedBuffer(f) => vec![(0, Binding::TexelBuffer(&self.views[&f])), out],
             Family::RawBuffer { .. } => vec![(0, Binding::StorageBuffer(&self.input, size)), out],
-            Family::StructuredBuffer { width } => vec![
+            // 1024 elements of the type: std430 strides 4, 8, 16 (vec3 too) and 16 bytes.
+            Family::StructuredBuffer { width } => {
+                let stride = if width == 3 { 16 } else { 4 * width as u64 };
+                vec![(0, Binding::StorageBuffer(&self.input, 1024 * stride)), out]
+            }
+            Family::PackedFloat3 => vec![(0, Binding::StorageBuffer(&self.input, 1024 * 12)), out],
+            Family::SmallType { bits } => vec![
                 (
                     0,
-                    Binding::StorageBuffer(&self.input, 1024 * 4 * width as u64),
+                    Binding::StorageBuffer(&self.input, 1024 * bits as u64 / 8),
                 ),
                 out,
             ],
+            Family::SharedMemory => vec![(0, Binding::StorageBuffer(&self.input, size)), out],
+            Family::BufferReference { .. } | Family::PushConstant => vec![out],
+            Family::StorageTexelBuffer(f) => {
+                vec![
+                    (0, Binding::StorageTexelBuffer(&self.storage_views[&f])),
+                    out,
+                ]
+            }
+            Family::StorageImage(f) => {
+                vec![(0, Binding::StorageImage(&self.storage_images[&f])), out]
+            }
             Family::ConstantBuffer => vec![(0, Binding::UniformBuffer(&self.input, size)), out],
             Family::Control(_) => vec![out],
             Family::TextureLoad(f) => vec![(0, Binding::SampledImage(&self.images[&f])), out],
@@ -345,11 +444,15 @@ impl<'g> Runner<'g> {
             .with_context(|| format!("building the pipeline for {}", test.name()))
     }
 
-    pub(crate) fn constants(test: &TestCase, write_index: u32) -> PushConstants {
+    pub(crate) fn constants(&self, test: &TestCase, write_index: u32) -> PushConstants {
+        let mut array = [0u8; 96];
+        array.copy_from_slice(&self.data[..96]);
         PushConstants {
             elements_mask: 0,
             write_index,
             read_start: test.family.read_start(),
+            address: self.address,
+            array,
         }
     }
 }

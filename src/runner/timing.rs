@@ -14,6 +14,9 @@ use anyhow::{Context as _, Result};
 pub const FULL_GROUPS: u32 = 4096;
 /// A device whose baseline dispatch of [`FULL_GROUPS`] takes at most this runs the full size.
 const FAST_DISPATCH_MS: f64 = 20.0;
+/// On a slower device, the baseline dispatch is sized to take about this long (the slowest
+/// tests take up to ~15× longer; the watchdog cap below bounds them).
+const SLOW_DEVICE_BASELINE_MS: f64 = 5.0;
 /// No dispatch may take longer than this (Windows' watchdog fires at 2 s): larger ones are cut.
 pub const MAX_DISPATCH_MS: f64 = 50.0;
 /// GPU time one test may spend on its timed dispatches when `--samples` is not given.
@@ -97,7 +100,7 @@ impl<'g> Runner<'g> {
             crate::catalog::control_suite()[0]
         };
         let pipeline = self.pipeline(&test)?;
-        let constants = Self::constants(&test, PushConstants::NO_WRITE);
+        let constants = self.constants(&test, PushConstants::NO_WRITE);
         // Grow the dispatch until it takes long enough to time well.
         let mut g = self.probe_groups();
         let mut t;
@@ -114,7 +117,8 @@ impl<'g> Runner<'g> {
             Some(groups) => (groups, false),
             None if baseline_full_ms <= FAST_DISPATCH_MS => (FULL_GROUPS, true),
             None => {
-                let scaled = (FULL_GROUPS as f64 * FAST_DISPATCH_MS / baseline_full_ms) as u32;
+                let scaled =
+                    (FULL_GROUPS as f64 * SLOW_DEVICE_BASELINE_MS / baseline_full_ms) as u32;
                 (
                     scaled.clamp(self.probe_groups().min(FULL_GROUPS), FULL_GROUPS),
                     true,
@@ -155,16 +159,17 @@ impl<'g> Runner<'g> {
         let kernel = Kernel {
             template: Template::Clock,
             width: 1,
+            format: None,
             pattern: Pattern::Uniform,
         };
         let groups = self.probe_groups();
         let bindings = [(0, Binding::StorageBuffer(&self.output, groups as u64 * 8))];
         let pipeline = Pipeline::new(self.gpu, super::SPIRV[kernel.index()], &bindings)?;
         let run = |iterations: u32| -> Result<(f64, u64)> {
+            // The clock kernel's block mirrors the first two words of the common header.
             let constants = PushConstants {
                 elements_mask: iterations,
-                write_index: 0,
-                read_start: 0,
+                ..PushConstants::default()
             };
             let ms = self.dispatches(&pipeline, &constants, groups, 0, 1)?[0];
             let ticks = self.output.read_u32(groups as usize * 2)?;
@@ -186,23 +191,29 @@ impl<'g> Runner<'g> {
     }
 
     /// The dispatch size for `test`: the calibrated size, cut where a probe shows one dispatch
-    /// would exceed [`MAX_DISPATCH_MS`]. Returns the groups and a note when cut.
+    /// would exceed [`MAX_DISPATCH_MS`]. Returns the groups, the estimated time of one
+    /// dispatch of that size (ms), and a note when cut.
     pub(super) fn size_dispatch(
         &self,
         test: &TestCase,
         pipeline: &Pipeline<'g>,
-    ) -> Result<(u32, String)> {
+    ) -> Result<(u32, f64, String)> {
         let groups = self.calibration.groups;
         let probe = groups.min(self.probe_groups());
-        let constants = Self::constants(test, PushConstants::NO_WRITE);
+        let constants = self.constants(test, PushConstants::NO_WRITE);
         let t = self.dispatches(pipeline, &constants, probe, 0, 1)?[0];
         let estimate = t * groups as f64 / probe as f64;
         if estimate <= MAX_DISPATCH_MS {
-            return Ok((groups, String::new()));
+            return Ok((groups, estimate, String::new()));
         }
-        let cut = ((groups as f64 * MAX_DISPATCH_MS / estimate) as u32).max(probe);
+        // Safety first: a cut may go below the device's fill, down to one group.
+        let cut = ((groups as f64 * MAX_DISPATCH_MS / estimate) as u32).max(1);
+        if cut >= groups {
+            return Ok((groups, estimate, String::new()));
+        }
         Ok((
             cut,
+            estimate * cut as f64 / groups as f64,
             format!(
                 "dispatch cut from {groups} to {cut} groups: {groups} would take about \
                  {estimate:.0} ms, over the {MAX_DISPATCH_MS:.0} ms watchdog budget"
@@ -210,25 +221,22 @@ impl<'g> Runner<'g> {
         ))
     }
 
-    /// Warms up, then times the test's dispatches.
+    /// Warms up, then times the test's dispatches; `estimate_ms` (from the probe) decides
+    /// how many samples fit the per-test budget when `--samples` is not given.
     pub(super) fn time(
         &self,
         test: &TestCase,
         pipeline: &Pipeline<'g>,
         groups: u32,
+        estimate_ms: f64,
     ) -> Result<Option<Stats>> {
         let s = self.settings;
-        let constants = Self::constants(test, PushConstants::NO_WRITE);
-        let samples = match s.samples {
-            Some(n) => n,
-            None => {
-                // One untimed dispatch tells how many fit the per-test budget.
-                let t = self.dispatches(pipeline, &constants, groups, 0, 1)?[0];
-                ((TEST_BUDGET_MS / t.max(1e-6)) as u32)
-                    .saturating_sub(s.warmup)
-                    .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
-            }
-        };
+        let constants = self.constants(test, PushConstants::NO_WRITE);
+        let samples = s.samples.unwrap_or_else(|| {
+            ((TEST_BUDGET_MS / estimate_ms.max(1e-6)) as u32)
+                .saturating_sub(s.warmup)
+                .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
+        });
         let times = self.dispatches(pipeline, &constants, groups, s.warmup, samples)?;
         Ok(Stats::from_times(&times))
     }
@@ -241,7 +249,7 @@ impl<'g> Runner<'g> {
         groups: u32,
     ) -> Result<Result<(), data::Mismatch>> {
         debug_assert_eq!(self.settings.mode, Mode::Verify);
-        let constants = Self::constants(test, 0);
+        let constants = self.constants(test, 0);
         self.dispatches(pipeline, &constants, groups, 1, 0)?;
         let output = self.output.read_vec4(groups as usize * 256)?;
         let reference = match self.settings.fault {
