@@ -22,10 +22,12 @@ pub struct Args {
     #[arg(long)]
     pub list_tests: bool,
 
-    /// Device to run on, by index (see --list-devices). Default: the first discrete GPU,
-    /// else integrated, else any other, else a CPU device.
-    #[arg(short, long, value_name = "N")]
-    pub device: Option<String>,
+    /// Devices to run on, comma-separated or repeated: an index (see --list-devices), `all`,
+    /// a type (discrete, integrated, virtual, cpu), vid:did in hex (10de:2330), a deviceUUID
+    /// or a unique prefix of it, or a case-insensitive part of the name. Default: the first
+    /// discrete GPU, else integrated, else any other, else a CPU device.
+    #[arg(short, long, value_name = "SEL")]
+    pub device: Vec<String>,
 
     /// Run only tests whose name contains TEXT at a word start, case-insensitive
     /// (`Buffer<` selects the typed-buffer tests, not `StructuredBuffer<`). Repeatable: a test
@@ -77,6 +79,19 @@ pub struct Args {
     /// human-readable lines then go to stderr).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+
+    /// Write the results with their full context (device properties and limits, features,
+    /// calibration, provenance) to FILE as JSON when the run ends (replaced atomically).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Layout of the results on stdout.
+    #[arg(long, value_enum, default_value_t = crate::report::TerminalFormat::Original)]
+    pub format: crate::report::TerminalFormat,
+
+    /// Count unsupported tests as failures (exit 1), for CI.
+    #[arg(long)]
+    pub strict: bool,
 
     /// Instead of timing, run each test once with the output write on and compare every
     /// thread's sum with a CPU reference; exit 1 on any mismatch.
@@ -152,6 +167,18 @@ impl Config {
                     "--csv needs a file name (or - for stdout)".into(),
                 ));
             }
+        }
+        if let Some(p) = &args.json {
+            if p.as_os_str().is_empty() || p.as_os_str() == "-" {
+                return Err(Failure::Usage("--json needs a file name".into()));
+            }
+        }
+        if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-")
+            && args.format != crate::report::TerminalFormat::Original
+        {
+            return Err(Failure::Usage(
+                "--csv - writes CSV to stdout; it cannot be combined with --format".into(),
+            ));
         }
         let mode = if args.verify {
             Mode::Verify

@@ -14,6 +14,11 @@ pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
+/// What to say when the loader finds no driver or no device.
+pub const NO_DEVICE: &str = "no Vulkan device found. Install a Vulkan driver (for a CPU \
+    device: `sudo apt install mesa-vulkan-drivers`), or check VK_DRIVER_FILES / \
+    VK_ICD_FILENAMES if set";
+
 /// Kind of physical device, in the order the default selection prefers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DeviceType {
@@ -199,8 +204,14 @@ impl Instance {
     /// with synchronisation validation; a layer enabled through `VK_INSTANCE_LAYERS` is
     /// reported through the same callback.
     pub fn new(validation: bool) -> Result<Self> {
-        // SAFETY: loading the system Vulkan loader; nothing else runs during its initialisation.
-        let entry = unsafe { ash::Entry::load() }.map_err(|e| {
+        // PERFTEST_VULKAN_LIBRARY names a loader to use instead of the system one.
+        let custom = std::env::var_os("PERFTEST_VULKAN_LIBRARY");
+        // SAFETY: loading a Vulkan loader library; nothing else runs during its initialisation.
+        let loaded = match &custom {
+            Some(path) => unsafe { ash::Entry::load_from(path) },
+            None => unsafe { ash::Entry::load() },
+        };
+        let entry = loaded.map_err(|e| {
             Failure::NoVulkan(format!(
                 "the Vulkan loader ({}) was not found ({e}); install it \
                  (Debian/Ubuntu: `sudo apt install libvulkan1 mesa-vulkan-drivers`, \
@@ -293,8 +304,10 @@ impl Instance {
             info = info.push_next(&mut chained_messenger);
         }
         // SAFETY: every pointer in `info` refers to locals that outlive the call.
-        let instance = unsafe { entry.create_instance(&info, None) }
-            .map_err(|e| Failure::NoVulkan(format!("vkCreateInstance failed: {e}")))?;
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|e| match e {
+            vk::Result::ERROR_INCOMPATIBLE_DRIVER => Failure::NoVulkan(NO_DEVICE.into()),
+            e => Failure::NoVulkan(format!("vkCreateInstance failed: {e}")),
+        })?;
         let debug = if debug_utils {
             let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
             let messenger = unsafe { loader.create_debug_utils_messenger(&messenger_info, None) }

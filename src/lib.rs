@@ -15,14 +15,21 @@ pub mod runner;
 pub mod select;
 pub mod timer;
 
-use anyhow::{Context as _, Result};
-use catalog::BASELINE;
+use anyhow::Result;
+use catalog::{TestCase, BASELINE};
 use cli::Config;
 use error::Failure;
-use report::{Csv, Reporter, Row, Terminal};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use report::{Csv, Json, Reporter, Row, Terminal};
 use runner::{Measurement, Mode, Runner, Settings, Status};
-use std::io::Write;
-use std::sync::atomic::Ordering;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C: the run stops before the next test.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Runs the tool with parsed arguments; returns the process exit code.
 pub fn run(args: cli::Args) -> Result<i32> {
@@ -43,15 +50,86 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     let config = Config::from_args(args)?;
     let args = &config.args;
+    let mut reporters = open_outputs(args)?;
 
-    // Open outputs before any GPU work, so a bad path fails fast.
+    let instance = gpu::Instance::new(args.validation)?;
+    if instance.devices.is_empty() {
+        return Err(Failure::NoVulkan(gpu::NO_DEVICE.into()).into());
+    }
+    if args.list_devices {
+        print!("{}", select::details(&instance.devices));
+        return Ok(validation_exit(0));
+    }
+    let choices = select::choose(&instance.devices, &args.device)?;
+
+    // A second Ctrl-C ends the process at once.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        eprintln!(
+            "\nperftest: interrupted; stopping after the current test (Ctrl-C again to quit now)"
+        );
+    });
+
+    let total = (choices.len() * config.tests.len()) as u64;
+    let progress = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+
+    let mut tally = Tally::default();
+    let mut interrupted = false;
+    for choice in &choices {
+        let device = &instance.devices[choice.index];
+        progress.suspend(|| {
+            eprintln!(
+                "perftest: using device {} ({}): {}",
+                device.index, device.name, choice.why
+            )
+        });
+        let outcome = run_device(
+            &instance,
+            device,
+            &config,
+            &mut reporters,
+            &progress,
+            &mut tally,
+        )?;
+        if outcome == DeviceOutcome::Interrupted {
+            interrupted = true;
+            break;
+        }
+    }
+    progress.finish_and_clear();
+    for r in reporters.iter_mut() {
+        r.finish(interrupted)?;
+    }
+    drop(reporters);
+    drop(instance);
+
+    eprintln!("perftest: {}", tally.summary());
+    if interrupted {
+        eprintln!("perftest: interrupted; every finished test is in the output files");
+        return Ok(EXIT_INTERRUPTED);
+    }
+    let failed = tally.failed + if args.strict { tally.unsupported } else { 0 };
+    Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
+}
+
+/// Creates the reporters; output files are opened now so a bad path fails before any GPU work.
+fn open_outputs(args: &cli::Args) -> Result<Vec<Box<dyn Reporter>>> {
     let csv_to_stdout = args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-");
-    let mut reporters: Vec<Box<dyn Reporter>> = Vec::new();
     let human: Box<dyn Write> = if csv_to_stdout {
         Box::new(std::io::stderr())
     } else {
         Box::new(std::io::stdout())
     };
+    let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(Terminal::new(human, args.format))];
     if let Some(path) = &args.csv {
         let out: Box<dyn Write> = if csv_to_stdout {
             Box::new(std::io::stdout())
@@ -62,36 +140,72 @@ pub fn run(args: cli::Args) -> Result<i32> {
         };
         reporters.push(Box::new(Csv::new(out)?));
     }
+    if let Some(path) = &args.json {
+        let json = Json::create(path)
+            .map_err(|e| Failure::Usage(format!("cannot write --json {}: {e}", path.display())))?;
+        reporters.push(Box::new(json));
+    }
+    Ok(reporters)
+}
 
-    let instance = gpu::Instance::new(args.validation)?;
-    if instance.devices.is_empty() {
-        return Err(Failure::NoVulkan(
-            "no Vulkan device found. Install a Vulkan driver (for a CPU device: \
-             `sudo apt install mesa-vulkan-drivers`), or check VK_DRIVER_FILES / VK_ICD_FILENAMES \
-             if set"
-                .into(),
+/// Counts of outcomes over the whole run.
+#[derive(Default)]
+struct Tally {
+    ok: usize,
+    unsupported: usize,
+    failed: usize,
+}
+
+impl Tally {
+    fn add(&mut self, status: Status) {
+        match status {
+            Status::Ok => self.ok += 1,
+            Status::Unsupported => self.unsupported += 1,
+            Status::Mismatch | Status::Error => self.failed += 1,
+            Status::Interrupted => {}
+        }
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} ok, {} unsupported, {} failed",
+            self.ok, self.unsupported, self.failed
         )
-        .into());
     }
-    if args.list_devices {
-        print!("{}", select::details(&instance.devices));
-        return Ok(validation_exit(0));
-    }
-    let choice = select::choose(&instance.devices, args.device.as_deref())?;
-    let device = &instance.devices[choice.index];
-    eprintln!(
-        "perftest: using device {} ({}): {}",
-        device.index, device.name, choice.why
-    );
+}
 
-    let mut human = human;
-    writeln!(human, "Devices:")?;
-    for line in select::summary_lines(&instance.devices) {
-        writeln!(human, "{line}")?;
-    }
-    writeln!(human, "Using device {}: {}", device.index, device.name)?;
-    reporters.insert(0, Box::new(Terminal::new(human)));
+#[derive(Debug, PartialEq, Eq)]
+enum DeviceOutcome {
+    Done,
+    Interrupted,
+}
 
+/// Runs every selected test on one device; a device that fails or is lost gets error rows
+/// and the run goes on with the next device.
+fn run_device(
+    instance: &gpu::Instance,
+    device: &gpu::DeviceInfo,
+    config: &Config,
+    reporters: &mut [Box<dyn Reporter>],
+    progress: &ProgressBar,
+    tally: &mut Tally,
+) -> Result<DeviceOutcome> {
+    let args = &config.args;
+    // The original's header: the device list, then the device used.
+    if args.format == report::TerminalFormat::Original {
+        let lines = select::summary_lines(&instance.devices).join("\n");
+        let header = format!(
+            "Devices:\n{lines}\nUsing device {}: {}",
+            device.index, device.name
+        );
+        progress.suspend(|| {
+            if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+                eprintln!("{header}");
+            } else {
+                println!("{header}");
+            }
+        });
+    }
     let settings = Settings {
         groups: args.groups,
         warmup: args.warmup,
@@ -99,101 +213,204 @@ pub fn run(args: cli::Args) -> Result<i32> {
         mode: config.mode,
         fault: args.fault,
     };
-    let gpu = gpu::Gpu::new(&instance, device)?;
-    let runner = Runner::new(&gpu, &instance, settings)
-        .with_context(|| format!("preparing the test data on {}", device.name))?;
+    let mut out = Out {
+        reporters,
+        progress,
+        tally,
+        device,
+        mode: config.mode,
+        warmup: args.warmup,
+    };
+
+    let gpu = match gpu::Gpu::new(instance, device) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            let reason = format!("{e:#}");
+            eprintln!(
+                "perftest: device {} ({}) cannot run: {reason}",
+                device.index, device.name
+            );
+            out.begin(None)?;
+            for (i, t) in &config.tests {
+                out.emit(
+                    &Measurement::not_run(*t, Status::Error, reason.clone()),
+                    *i,
+                    None,
+                    None,
+                )?;
+            }
+            return Ok(DeviceOutcome::Done);
+        }
+    };
+    let runner = match Runner::new(&gpu, instance, settings) {
+        Ok(r) => r,
+        Err(e) => {
+            let reason = format!(
+                "{:#}",
+                e.context(format!("preparing the test data on {}", device.name))
+            );
+            eprintln!("perftest: {reason}");
+            out.begin(None)?;
+            for (i, t) in &config.tests {
+                out.emit(
+                    &Measurement::not_run(*t, Status::Error, reason.clone()),
+                    *i,
+                    None,
+                    None,
+                )?;
+            }
+            return Ok(DeviceOutcome::Done);
+        }
+    };
     let cal = runner.calibration;
-    eprintln!(
-        "perftest: {} groups per dispatch ({}; baseline at 4096 groups ≈ {:.3} ms), \
-         warm-up {:.0} ms, shader clock {}, compute units {}",
-        cal.groups,
-        if cal.auto { "calibrated" } else { "--groups" },
-        cal.baseline_full_ms,
-        cal.warmup_ms,
-        cal.clock_mhz
-            .map_or("unknown".into(), |c| format!("{c:.0} MHz")),
-        device
-            .compute_units
-            .map_or("unknown".into(), |(n, src)| format!("{n} ({src})")),
-    );
-    let mut order = config.tests.clone();
+    out.begin(Some(&cal))?;
+    progress.suspend(|| {
+        eprintln!(
+            "perftest: {} groups per dispatch ({}; baseline at 4096 groups ≈ {:.3} ms), \
+             warm-up {:.0} ms, shader clock {}, compute units {}",
+            cal.groups,
+            if cal.auto { "calibrated" } else { "--groups" },
+            cal.baseline_full_ms,
+            cal.warmup_ms,
+            cal.clock_mhz
+                .map_or("unknown".into(), |c| format!("{c:.0} MHz")),
+            device
+                .compute_units
+                .map_or("unknown".into(), |(n, src)| format!("{n} ({src})")),
+        )
+    });
+
+    let mut order: Vec<(usize, TestCase)> = config.tests.clone();
     if args.shuffle {
         let seed = args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         });
-        eprintln!("perftest: --shuffle --seed {seed}");
+        progress.suspend(|| eprintln!("perftest: --shuffle --seed {seed}"));
         shuffle(&mut order, seed);
     }
 
     // The baseline runs first so that every line can carry its ratio as it is printed.
-    let has_baseline = config.tests.iter().any(|(_, t)| *t == BASELINE);
+    let has_baseline = order.iter().any(|(_, t)| *t == BASELINE);
     let baseline: Option<Measurement> =
         (has_baseline && config.mode == Mode::Time).then(|| runner.run(&BASELINE));
-    let baseline_ms = baseline.as_ref().and_then(|m| m.stats).map(|s| s.median_ms);
-    if config.mode == Mode::Time && baseline_ms.is_none() {
-        eprintln!(
-            "perftest: the baseline {} {}; ratios are left out",
-            BASELINE.name(),
-            if has_baseline {
-                "failed"
-            } else {
-                "is not selected"
-            }
-        );
+    let baseline_rate = baseline.as_ref().and_then(|b| {
+        b.stats
+            .map(|s| b.test.loads_per_dispatch(b.groups) as f64 / s.median_ms)
+    });
+    if config.mode == Mode::Time && baseline_rate.is_none() {
+        progress.suspend(|| {
+            eprintln!(
+                "perftest: the baseline {} {}; ratios are left out",
+                BASELINE.name(),
+                if has_baseline {
+                    "failed"
+                } else {
+                    "is not selected"
+                }
+            )
+        });
     }
 
-    let mut failed = 0;
-    for (test_index, test) in &order {
-        let m = match &baseline {
-            Some(b) if *test == BASELINE => b.clone(),
-            _ => runner.run(test),
+    let mut lost: Option<String> = None;
+    for (position, (test_index, test)) in order.iter().enumerate() {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            let m = Measurement::not_run(
+                *test,
+                Status::Interrupted,
+                format!(
+                    "run interrupted (Ctrl-C) after {position} of {} tests on this device",
+                    order.len()
+                ),
+            );
+            out.emit(&m, *test_index, None, cal.clock_mhz)?;
+            return Ok(DeviceOutcome::Interrupted);
+        }
+        progress.set_message(format!("{}: {}", device.name, test.name()));
+        let m = match (&lost, &baseline) {
+            (Some(during), _) => Measurement::not_run(
+                *test,
+                Status::Error,
+                format!("not run: the device was lost during {during}"),
+            ),
+            (None, Some(b)) if *test == BASELINE => b.clone(),
+            (None, _) => runner.run(test),
         };
-        if matches!(m.status, Status::Mismatch | Status::Error) {
-            failed += 1;
+        if m.device_lost && lost.is_none() {
+            lost = Some(test.name());
+            progress.suspend(|| {
+                eprintln!(
+                    "perftest: device {} ({}) was lost during {}; its remaining tests are skipped",
+                    device.index,
+                    device.name,
+                    test.name()
+                )
+            });
         }
         // Throughput ratio: equal to the time ratio when both ran the same dispatch size,
         // and still right when a dispatch was cut to the watchdog budget.
-        let ratio = match (&baseline, baseline_ms, m.stats) {
-            (Some(b), Some(b_ms), Some(s)) => {
-                let b_rate = b.test.loads_per_dispatch(b.groups) as f64 / b_ms;
-                let rate = m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms;
-                Some(rate / b_rate)
+        let ratio = match (baseline_rate, m.stats) {
+            (Some(b), Some(s)) => {
+                Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms / b)
             }
             _ => None,
         };
         // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
         // explicit --groups is a warning.
         if m.status == Status::Ok && !m.reason.is_empty() && !cal.auto {
-            eprintln!("perftest: {}: {}", m.test.name(), m.reason);
+            progress.suspend(|| eprintln!("perftest: {}: {}", m.test.name(), m.reason));
         }
-        let row = Row {
-            device,
-            test_index: *test_index,
-            measurement: &m,
-            ratio,
-            mode: config.mode,
-            clock_mhz: cal.clock_mhz,
-            warmup: args.warmup,
-        };
-        for r in reporters.iter_mut() {
-            r.row(&row)?;
-        }
+        out.emit(&m, *test_index, ratio, cal.clock_mhz)?;
         if args.shader_stats {
-            print_shader_stats(&m);
+            progress.suspend(|| print_shader_stats(&m));
         }
     }
-    for r in reporters.iter_mut() {
-        r.finish()?;
+    Ok(DeviceOutcome::Done)
+}
+
+/// Where one device's rows go: every reporter, the progress bar and the tally.
+struct Out<'a> {
+    reporters: &'a mut [Box<dyn Reporter>],
+    progress: &'a ProgressBar,
+    tally: &'a mut Tally,
+    device: &'a gpu::DeviceInfo,
+    mode: Mode,
+    warmup: u32,
+}
+
+impl Out<'_> {
+    fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
+        let (reporters, device) = (&mut *self.reporters, self.device);
+        self.progress.suspend(|| {
+            reporters
+                .iter_mut()
+                .try_for_each(|r| r.begin_device(device, calibration))
+        })
     }
-    drop(runner);
-    drop(gpu);
-    drop(instance);
-    if failed > 0 {
-        eprintln!("perftest: {failed} test(s) failed");
+
+    fn emit(
+        &mut self,
+        m: &Measurement,
+        test_index: usize,
+        ratio: Option<f64>,
+        clock: Option<f64>,
+    ) -> Result<()> {
+        self.tally.add(m.status);
+        let row = Row {
+            device: self.device,
+            test_index,
+            measurement: m,
+            ratio,
+            mode: self.mode,
+            clock_mhz: clock,
+            warmup: self.warmup,
+        };
+        self.progress.inc(1);
+        let reporters = &mut *self.reporters;
+        self.progress
+            .suspend(|| reporters.iter_mut().try_for_each(|r| r.row(&row)))
     }
-    Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
 }
 
 /// Prints the driver's statistics of a test's kernel on stderr.

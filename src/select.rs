@@ -44,43 +44,238 @@ pub fn details(devices: &[DeviceInfo]) -> String {
     s
 }
 
-/// Picks the device named by `selector` (an index), or the default one.
-pub fn choose(devices: &[DeviceInfo], selector: Option<&str>) -> Result<Choice, Failure> {
+/// Picks the devices named by `selectors` (each comma-separated list of selectors, in order,
+/// without repeats), or the default one when there are none.
+///
+/// A selector is an index, `all`, a type (`discrete`, `integrated`, `virtual`, `cpu`,
+/// `other`), `vid:did` in hex, a deviceUUID or a unique prefix of it (hex, dashes optional),
+/// or a case-insensitive substring of the name. A selector that matches nothing, or a name
+/// that matches several devices, is a usage error that lists the devices.
+pub fn choose(devices: &[DeviceInfo], selectors: &[String]) -> Result<Vec<Choice>, Failure> {
     let listing = || format!("available devices:\n{}", summary_lines(devices).join("\n"));
-    match selector {
-        Some(sel) => {
-            let index: usize = sel.trim().parse().map_err(|_| {
-                Failure::Usage(format!(
-                    "--device {sel:?} is not a device index; {}",
-                    listing()
-                ))
-            })?;
-            if index >= devices.len() {
-                return Err(Failure::Usage(format!(
-                    "--device {index} does not exist ({} device{} found); {}",
-                    devices.len(),
-                    if devices.len() == 1 { "" } else { "s" },
-                    listing()
-                )));
+    let selectors: Vec<&str> = selectors
+        .iter()
+        .flat_map(|s| s.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if selectors.is_empty() {
+        let best = devices
+            .iter()
+            .min_by_key(|d| (d.device_type, d.index))
+            .expect("at least one device");
+        let kind = match best.device_type {
+            DeviceType::Discrete => "the first discrete GPU".to_string(),
+            t => format!("no discrete GPU found; the first {} device", t.name()),
+        };
+        return Ok(vec![Choice {
+            index: best.index,
+            why: format!("{kind} (use --device to choose another)"),
+        }]);
+    }
+    let mut out: Vec<Choice> = Vec::new();
+    for sel in selectors {
+        let matched =
+            matches(devices, sel).map_err(|m| Failure::Usage(format!("{m}; {}", listing())))?;
+        if matched.is_empty() {
+            return Err(Failure::Usage(format!(
+                "--device {sel:?} matches no device; {}",
+                listing()
+            )));
+        }
+        for index in matched {
+            if !out.iter().any(|c| c.index == index) {
+                out.push(Choice {
+                    index,
+                    why: format!("selected by --device {sel}"),
+                });
             }
-            Ok(Choice {
-                index,
-                why: "chosen with --device".into(),
-            })
         }
-        None => {
-            let best = devices
+    }
+    Ok(out)
+}
+
+/// The devices one selector names, or why it is ambiguous.
+fn matches(devices: &[DeviceInfo], sel: &str) -> Result<Vec<usize>, String> {
+    let lower = sel.to_lowercase();
+    let all = || devices.iter().map(|d| d.index).collect::<Vec<_>>();
+    if lower == "all" {
+        return Ok(all());
+    }
+    if let Ok(index) = sel.parse::<usize>() {
+        return if index < devices.len() {
+            Ok(vec![index])
+        } else {
+            Err(format!(
+                "--device {index} does not exist ({} device{} found)",
+                devices.len(),
+                if devices.len() == 1 { "" } else { "s" }
+            ))
+        };
+    }
+    let by_type = ["discrete", "integrated", "virtual", "cpu", "other"];
+    if by_type.contains(&lower.as_str()) {
+        return Ok(devices
+            .iter()
+            .filter(|d| d.device_type.name() == lower)
+            .map(|d| d.index)
+            .collect());
+    }
+    if let Some((v, d)) = lower.split_once(':') {
+        if let (Ok(v), Ok(d)) = (u32::from_str_radix(v, 16), u32::from_str_radix(d, 16)) {
+            return Ok(devices
                 .iter()
-                .min_by_key(|d| (d.device_type, d.index))
-                .expect("at least one device");
-            let kind = match best.device_type {
-                DeviceType::Discrete => "the first discrete GPU".to_string(),
-                t => format!("no discrete GPU found; the first {} device", t.name()),
-            };
-            Ok(Choice {
-                index: best.index,
-                why: format!("{kind} (use --device N to choose another)"),
-            })
+                .filter(|x| x.vendor_id == v && x.device_id == d)
+                .map(|x| x.index)
+                .collect());
         }
+    }
+    let hex: String = lower.chars().filter(|c| *c != '-').collect();
+    if hex.len() >= 4 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        let by_uuid: Vec<usize> = devices
+            .iter()
+            .filter(|d| d.uuid_string().replace('-', "").starts_with(&hex))
+            .map(|d| d.index)
+            .collect();
+        if !by_uuid.is_empty() {
+            // Identical devices share no UUID, so a prefix naming two is ambiguous.
+            return if by_uuid.len() == 1 || hex.len() == 32 {
+                Ok(by_uuid)
+            } else {
+                Err(format!(
+                    "--device {sel:?}: UUID prefix matches several devices"
+                ))
+            };
+        }
+    }
+    let by_name: Vec<usize> = devices
+        .iter()
+        .filter(|d| d.name.to_lowercase().contains(&lower))
+        .map(|d| d.index)
+        .collect();
+    if by_name.len() > 1 {
+        let names: Vec<String> = by_name
+            .iter()
+            .map(|&i| format!("{i}: {}", devices[i].name))
+            .collect();
+        return Err(format!(
+            "--device {sel:?} matches several devices by name ({}); use an index, a UUID prefix or `all`",
+            names.join(", ")
+        ));
+    }
+    Ok(by_name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ash::vk;
+
+    fn device(
+        index: usize,
+        name: &str,
+        t: DeviceType,
+        vendor: u32,
+        id: u32,
+        uuid0: u8,
+    ) -> DeviceInfo {
+        let mut uuid = [0u8; 16];
+        uuid[0] = uuid0;
+        DeviceInfo {
+            index,
+            handle: vk::PhysicalDevice::null(),
+            name: name.into(),
+            device_type: t,
+            vendor_id: vendor,
+            device_id: id,
+            driver_name: String::new(),
+            driver_info: String::new(),
+            driver_version: 0,
+            api_version: vk::API_VERSION_1_3,
+            uuid,
+            timestamp_period: 1.0,
+            compute_queue: Some((0, 64)),
+            limits: Default::default(),
+            extensions: Vec::new(),
+            compute_units: None,
+            features: Default::default(),
+            subgroup_size: 32,
+        }
+    }
+
+    fn devices() -> Vec<DeviceInfo> {
+        vec![
+            device(
+                0,
+                "Intel(R) UHD Graphics 770",
+                DeviceType::Integrated,
+                0x8086,
+                0x4680,
+                0xaa,
+            ),
+            device(
+                1,
+                "NVIDIA GeForce RTX 4090",
+                DeviceType::Discrete,
+                0x10de,
+                0x2684,
+                0xbb,
+            ),
+            device(
+                2,
+                "NVIDIA GeForce RTX 4090",
+                DeviceType::Discrete,
+                0x10de,
+                0x2684,
+                0xbc,
+            ),
+            device(
+                3,
+                "llvmpipe (LLVM 15.0.6, 256 bits)",
+                DeviceType::Cpu,
+                0x10005,
+                0,
+                0xcc,
+            ),
+        ]
+    }
+
+    fn pick(sel: &[&str]) -> Result<Vec<usize>, String> {
+        let sel: Vec<String> = sel.iter().map(|s| s.to_string()).collect();
+        choose(&devices(), &sel)
+            .map(|c| c.into_iter().map(|c| c.index).collect())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn default_prefers_discrete() {
+        assert_eq!(pick(&[]).unwrap(), vec![1]);
+    }
+
+    #[test]
+    fn every_selector_kind() {
+        assert_eq!(pick(&["3"]).unwrap(), vec![3]);
+        assert_eq!(pick(&["all"]).unwrap(), vec![0, 1, 2, 3]);
+        assert_eq!(pick(&["discrete"]).unwrap(), vec![1, 2]);
+        assert_eq!(pick(&["cpu"]).unwrap(), vec![3]);
+        assert_eq!(pick(&["10de:2684"]).unwrap(), vec![1, 2]);
+        assert_eq!(pick(&["10005:0"]).unwrap(), vec![3]);
+        assert_eq!(pick(&["bc00"]).unwrap(), vec![2]);
+        assert_eq!(pick(&["LLVMpipe"]).unwrap(), vec![3]);
+        assert_eq!(pick(&["intel"]).unwrap(), vec![0]);
+        assert_eq!(pick(&["cpu,0", "cpu"]).unwrap(), vec![3, 0]);
+    }
+
+    #[test]
+    fn bad_selectors_are_usage_errors_listing_devices() {
+        let e = pick(&["nosuch"]).unwrap_err();
+        assert!(
+            e.contains("matches no device") && e.contains("llvmpipe"),
+            "{e}"
+        );
+        let e = pick(&["rtx"]).unwrap_err();
+        assert!(e.contains("several devices by name"), "{e}");
+        let e = pick(&["9"]).unwrap_err();
+        assert!(e.contains("does not exist (4 devices found)"), "{e}");
     }
 }

@@ -227,7 +227,11 @@ fn a_wrong_reference_is_detected() {
         .filter(|l| l.contains(": MISMATCH thread "))
         .count();
     assert_eq!(mismatches, 27, "{out}");
-    assert!(stderr(&o).contains("27 test(s) failed"));
+    assert!(
+        stderr(&o).contains("0 ok, 0 unsupported, 27 failed"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -289,4 +293,170 @@ fn compare_prints_one_line_per_test() {
     assert!(out.contains("| unsupported |"), "{out}");
     let o = run(&["compare", &a, "Cargo.toml"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn no_vulkan_loader_exits_3_with_a_clear_message() {
+    let o = perftest()
+        .args(["--filter", "cbuffer"])
+        .env("PERFTEST_VULKAN_LIBRARY", "/nonexistent/libvulkan.so.1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("Vulkan loader") && err.contains("install"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn no_vulkan_device_exits_3_naming_vk_driver_files() {
+    let o = perftest()
+        .args(["--filter", "cbuffer"])
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("VK_DRIVER_FILES") && err.contains("mesa-vulkan-drivers"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_numbers_are_usage_errors_before_any_gpu_work() {
+    for args in [
+        ["--samples", "0"],
+        ["--groups", "0"],
+        ["--groups", "1000000"],
+        ["--warmup", "abc"],
+        ["--suite", "nosuch"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(args[0]), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn unwritable_outputs_fail_before_the_first_test() {
+    for flag in ["--csv", "--json"] {
+        let o = run(&[flag, "/nonexistent/dir/out", "--filter", "cbuffer"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("cannot write {flag}")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!stdout(&o).contains("Using device"), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn csv_and_json_from_one_run_and_piped_stdout_has_no_progress_bar() {
+    let dir = tempdir();
+    let (csv, json) = (dir.join("a.csv"), dir.join("a.json"));
+    std::fs::write(&json, "old contents").unwrap();
+    let o = run(&[
+        "--device",
+        "cpu",
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "2",
+        "--samples",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('█') && !out.contains('\r'),
+        "{out:?}"
+    );
+    assert_eq!(csv::Reader::from_path(&csv).unwrap().records().count(), 3);
+    let doc = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        doc.contains("\"results\"") && doc.contains("\"maxUniformBufferRange\""),
+        "{doc}"
+    );
+    assert_eq!(
+        doc.matches("\"test\": \"cbuffer{float4} load").count(),
+        3,
+        "{doc}"
+    );
+    // The temporary file was renamed into place, not left beside it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
+fn device_selectors_on_lavapipe() {
+    for sel in ["cpu", "all", "llvmpipe", "10005:0", lavapipe()] {
+        let o = run(&[
+            "--device",
+            sel,
+            "--filter",
+            "cbuffer{float4} load uniform",
+            "--groups",
+            "1",
+            "--samples",
+            "1",
+        ]);
+        assert!(o.status.success(), "--device {sel}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("Using device") && stdout(&o).contains("llvmpipe"),
+            "{sel}"
+        );
+    }
+    let o = run(&["--device", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("matches no device") && stderr(&o).contains("llvmpipe"));
+}
+
+#[test]
+fn strict_turns_unsupported_into_failure() {
+    // --fault out-of-memory fails one row; without it, lavapipe supports every test, so
+    // --strict is checked through the exit code of a clean run staying 0.
+    let o = run(&[
+        "--device",
+        "cpu",
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "1",
+        "--samples",
+        "1",
+        "--strict",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[
+        "--device",
+        "cpu",
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "1",
+        "--samples",
+        "1",
+        "--fault",
+        "out-of-memory",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("cbuffer{float4} load linear: ERROR")
+            && out.contains("memory allocation has failed"),
+        "{out}"
+    );
+    assert!(
+        out.contains("cbuffer{float4} load random: 0."),
+        "later tests still run: {out}"
+    );
 }

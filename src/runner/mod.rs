@@ -35,6 +35,10 @@ pub enum Fault {
     Reference,
     /// Record an invalid barrier: the validation layer must object.
     InvalidBarrier,
+    /// Report VK_ERROR_DEVICE_LOST on the second test: the device must be abandoned cleanly.
+    DeviceLost,
+    /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
+    OutOfMemory,
 }
 
 /// How each test is run.
@@ -63,6 +67,8 @@ pub enum Status {
     Mismatch,
     /// A Vulkan call failed.
     Error,
+    /// Not run: the run was interrupted (Ctrl-C) before this test.
+    Interrupted,
 }
 
 impl Status {
@@ -73,6 +79,7 @@ impl Status {
             Status::Unsupported => "unsupported",
             Status::Mismatch => "mismatch",
             Status::Error => "error",
+            Status::Interrupted => "interrupted",
         }
     }
 }
@@ -132,6 +139,29 @@ pub struct Measurement {
     pub groups: u32,
     /// The driver's statistics of the kernel, where the device reports them.
     pub shader_stats: Vec<ShaderStatistic>,
+    /// The device was lost during this test: nothing more can run on it.
+    pub device_lost: bool,
+}
+
+impl Measurement {
+    /// A row for a test that did not run, with `status` and `reason`.
+    pub fn not_run(test: TestCase, status: Status, reason: String) -> Self {
+        Measurement {
+            test,
+            status,
+            stats: None,
+            reason,
+            groups: 0,
+            shader_stats: Vec::new(),
+            device_lost: false,
+        }
+    }
+}
+
+/// Whether `e` (or anything it wraps) is VK_ERROR_DEVICE_LOST.
+pub fn is_device_lost(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|c| c.downcast_ref::<vk::Result>() == Some(&vk::Result::ERROR_DEVICE_LOST))
 }
 
 /// Everything the tests read, created once per device.
@@ -156,6 +186,9 @@ pub struct Runner<'g> {
     /// Dispatch size, clock and warm-up decided for this device.
     pub calibration: Calibration,
 }
+
+/// Tests run so far in this process (for fault injection).
+static TESTS_RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl<'g> Runner<'g> {
     /// Uploads the input and creates every view, image and sampler the device supports.
@@ -356,6 +389,7 @@ impl<'g> Runner<'g> {
             reason: String::new(),
             groups: self.calibration.groups,
             shader_stats: Vec::new(),
+            device_lost: false,
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.status = Status::Unsupported;
@@ -366,11 +400,25 @@ impl<'g> Runner<'g> {
             m.status = Status::Error;
             m.stats = None;
             m.reason = format!("{e:#}");
+            m.device_lost = is_device_lost(&e);
         }
         m
     }
 
     fn run_supported(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
+        // Counted over the whole process, so an injected fault hits one device only.
+        let n = TESTS_RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        match self.settings.fault {
+            Some(Fault::DeviceLost) if n == 2 => {
+                return Err(anyhow::Error::new(vk::Result::ERROR_DEVICE_LOST))
+                    .context("vkQueueSubmit (injected by --fault device-lost)")
+            }
+            Some(Fault::OutOfMemory) if n == 2 => {
+                return Err(anyhow::Error::new(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY))
+                    .context("allocating the pipeline (injected by --fault out-of-memory)")
+            }
+            _ => {}
+        }
         let pipeline = self.pipeline(test)?;
         m.shader_stats = pipeline.statistics.clone();
         let (groups, estimate_ms, note) = self.size_dispatch(test, &pipeline)?;

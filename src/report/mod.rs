@@ -1,8 +1,13 @@
-//! Reporters: the original's terminal lines and the CSV file, behind one interface.
+//! Reporters — terminal (original lines, table, Markdown), CSV and JSON — behind one interface.
+
+mod json;
+mod terminal;
+pub use json::Json;
+pub use terminal::{terminal_line, Terminal, TerminalFormat};
 
 use crate::catalog::TestCase;
 use crate::gpu::DeviceInfo;
-use crate::runner::{Measurement, Mode, Status};
+use crate::runner::{Calibration, Measurement, Mode};
 use anyhow::{Context as _, Result};
 use std::io::Write;
 
@@ -48,48 +53,18 @@ impl Row<'_> {
 
 /// Something that receives rows as tests finish.
 pub trait Reporter {
-    /// Called once per finished test, in run order; should make the row durable at once.
-    fn row(&mut self, row: &Row<'_>) -> Result<()>;
-    /// Called once after the last row.
-    fn finish(&mut self) -> Result<()> {
+    /// Called when a device's run starts, before its rows.
+    fn begin_device(
+        &mut self,
+        _device: &DeviceInfo,
+        _calibration: Option<&Calibration>,
+    ) -> Result<()> {
         Ok(())
     }
-}
-
-/// The original's `NAME: 0.123ms 1.000x` lines (or `NAME: ok` when verifying).
-pub struct Terminal<W: Write> {
-    out: W,
-}
-
-impl<W: Write> Terminal<W> {
-    pub fn new(out: W) -> Self {
-        Terminal { out }
-    }
-}
-
-/// The terminal line of one row.
-pub fn terminal_line(row: &Row<'_>) -> String {
-    let m = row.measurement;
-    let name = m.test.name();
-    match (m.status, row.mode) {
-        (Status::Ok, Mode::Verify) => format!("{name}: ok"),
-        (Status::Ok, Mode::Time) => {
-            let ms = m.stats.map(|s| s.median_ms).unwrap_or_default();
-            match row.ratio {
-                Some(r) => format!("{name}: {ms:.3}ms {r:.3}x"),
-                None => format!("{name}: {ms:.3}ms"),
-            }
-        }
-        (Status::Unsupported, _) => format!("{name}: unsupported ({})", m.reason),
-        (Status::Mismatch, _) => format!("{name}: MISMATCH {}", m.reason),
-        (Status::Error, _) => format!("{name}: ERROR {}", m.reason),
-    }
-}
-
-impl<W: Write> Reporter for Terminal<W> {
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        writeln!(self.out, "{}", terminal_line(row))?;
-        self.out.flush()?;
+    /// Called once per finished test, in run order; should make the row durable at once.
+    fn row(&mut self, row: &Row<'_>) -> Result<()>;
+    /// Called once after the last row; `interrupted` when the run was cut short.
+    fn finish(&mut self, _interrupted: bool) -> Result<()> {
         Ok(())
     }
 }
@@ -153,7 +128,8 @@ impl Csv {
     }
 }
 
-fn num(v: Option<f64>, decimals: usize) -> String {
+/// A number with `decimals`, or an empty cell when absent or not finite.
+pub(crate) fn num(v: Option<f64>, decimals: usize) -> String {
     match v {
         Some(v) if v.is_finite() => format!("{v:.decimals$}"),
         _ => String::new(),
@@ -224,7 +200,7 @@ impl Reporter for Csv {
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<()> {
+    fn finish(&mut self, _interrupted: bool) -> Result<()> {
         self.writer.flush().context("closing the CSV")?;
         Ok(())
     }

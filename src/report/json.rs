@@ -1,0 +1,175 @@
+//! The JSON result file: every row plus the full context (devices, limits, features,
+//! calibration, provenance), written atomically when the run ends.
+
+use super::{csv_fields, Reporter, Row, CSV_COLUMNS};
+use crate::gpu::{version_string, DeviceInfo};
+use crate::kernels;
+use crate::provenance;
+use crate::runner::Calibration;
+use anyhow::{Context as _, Result};
+use serde_json::{json, Map, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Collects rows and writes `path` at the end (through a temporary file beside it, renamed
+/// into place, so an existing file is replaced whole or not at all).
+pub struct Json {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::fs::File>,
+    devices: Vec<Value>,
+    rows: Vec<Value>,
+}
+
+impl Json {
+    /// Creates the temporary file at once, so an unwritable path fails before any test runs.
+    pub fn create(path: &Path) -> std::io::Result<Self> {
+        let name = path
+            .file_name()
+            .map_or("perftest.json".into(), |n| n.to_string_lossy().into_owned());
+        let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+        let file = std::fs::File::create(&tmp)?;
+        Ok(Json {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(file),
+            devices: Vec::new(),
+            rows: Vec::new(),
+        })
+    }
+}
+
+impl Drop for Json {
+    fn drop(&mut self) {
+        // Not committed (an error before finish): leave no temporary file behind.
+        if self.file.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
+    let l = &d.limits;
+    json!({
+        "index": d.index,
+        "name": d.name,
+        "type": d.device_type.name(),
+        "vendor_id": format!("0x{:04x}", d.vendor_id),
+        "device_id": format!("0x{:04x}", d.device_id),
+        "driver_name": d.driver_name,
+        "driver_info": d.driver_info,
+        "driver_version": d.driver_version_string(),
+        "api_version": version_string(d.api_version),
+        "uuid": d.uuid_string(),
+        "compute_units": d.compute_units.map(|(n, _)| n),
+        "compute_units_source": d.compute_units.map(|(_, s)| s),
+        "subgroup_size": d.subgroup_size,
+        "timestamp_period_ns": d.timestamp_period,
+        "timestamp_valid_bits": d.compute_queue.map(|(_, b)| b),
+        "features": format!("{:?}", d.features),
+        "extensions_used": extensions_used(d),
+        "limits": {
+            "maxComputeSharedMemorySize": l.max_compute_shared_memory_size,
+            "maxComputeWorkGroupInvocations": l.max_compute_work_group_invocations,
+            "maxComputeWorkGroupCount": l.max_compute_work_group_count,
+            "maxUniformBufferRange": l.max_uniform_buffer_range,
+            "maxStorageBufferRange": l.max_storage_buffer_range,
+            "maxPushConstantsSize": l.max_push_constants_size,
+            "maxTexelBufferElements": l.max_texel_buffer_elements,
+            "maxImageDimension2D": l.max_image_dimension2_d,
+        },
+        "calibration": cal.map(|c| json!({
+            "groups": c.groups,
+            "auto": c.auto,
+            "baseline_full_ms": c.baseline_full_ms,
+            "warmup_ms": c.warmup_ms,
+            "clock_mhz": c.clock_mhz,
+        })),
+    })
+}
+
+/// The optional device extensions perftest enables on this device.
+fn extensions_used(d: &DeviceInfo) -> Vec<&'static str> {
+    let f = d.features;
+    let mut v = Vec::new();
+    if f.shader_subgroup_clock {
+        v.push("VK_KHR_shader_clock");
+    }
+    if f.pipeline_executable_info {
+        v.push("VK_KHR_pipeline_executable_properties");
+    }
+    if let Some((_, src)) = d.compute_units {
+        v.push(src);
+    }
+    v
+}
+
+impl Reporter for Json {
+    fn begin_device(
+        &mut self,
+        device: &DeviceInfo,
+        calibration: Option<&Calibration>,
+    ) -> Result<()> {
+        self.devices.push(device_json(device, calibration));
+        Ok(())
+    }
+
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let mut obj = Map::new();
+        for (col, field) in CSV_COLUMNS.iter().zip(csv_fields(row)) {
+            // Numbers as numbers, empty cells as null, everything else as text.
+            let v = if field.is_empty() {
+                Value::Null
+            } else if let Ok(n) = field.parse::<f64>() {
+                if col.ends_with("_id") || col.ends_with("hash") || col.contains("version") {
+                    Value::String(field)
+                } else {
+                    json!(n)
+                }
+            } else {
+                Value::String(field)
+            };
+            obj.insert(col.to_string(), v);
+        }
+        obj.insert(
+            "shader_stats".into(),
+            row.measurement
+                .shader_stats
+                .iter()
+                .map(|s| json!({"executable": s.executable, "name": s.name, "value": s.value}))
+                .collect(),
+        );
+        self.rows.push(Value::Object(obj));
+        Ok(())
+    }
+
+    fn finish(&mut self, interrupted: bool) -> Result<()> {
+        let kernels: Map<String, Value> = kernels::all()
+            .into_iter()
+            .map(|k| (k.stem(), json!(provenance::spirv_hash(k))))
+            .collect();
+        let doc = json!({
+            "tool": "perftest",
+            "tool_version": provenance::TOOL_VERSION,
+            "git_commit": provenance::GIT_COMMIT,
+            "shaderc_version": provenance::SHADERC_VERSION,
+            "command_line": std::env::args().collect::<Vec<_>>(),
+            "interrupted": interrupted,
+            "devices": self.devices,
+            "kernel_spirv_hashes": kernels,
+            "results": self.rows,
+        });
+        let mut file = self.file.take().context("JSON already written")?;
+        let write = serde_json::to_writer_pretty(&mut file, &doc)
+            .map_err(anyhow::Error::from)
+            .and_then(|_| Ok(file.write_all(b"\n")?))
+            .and_then(|_| Ok(file.sync_all()?));
+        if let Err(e) = write {
+            let _ = std::fs::remove_file(&self.tmp);
+            return Err(e).with_context(|| format!("writing {}", self.path.display()));
+        }
+        std::fs::rename(&self.tmp, &self.path)
+            .with_context(|| format!("renaming into {}", self.path.display()))?;
+        Ok(())
+    }
+}
