@@ -1,0 +1,157 @@
+//! Faults during a run: Ctrl-C, a lost device with another device still to run.
+
+mod common;
+use common::*;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn tempdir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perftest-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn ctrl_c_keeps_every_finished_row_and_exits_130() {
+    let dir = tempdir("sigint");
+    let csv = dir.join("partial.csv");
+    let mut child = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--suite",
+            "all",
+            "--groups",
+            "64",
+            "--samples",
+            "30",
+        ])
+        .args(["--csv", csv.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until a few rows are on disk, then interrupt.
+    let start = Instant::now();
+    loop {
+        let rows = std::fs::read_to_string(&csv)
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if rows >= 4 || start.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "perftest did not stop after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let status = header.iter().position(|h| h == "status").unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert!(rows.len() >= 3, "{rows:?}");
+    let (last, done) = rows.split_last().unwrap();
+    assert_eq!(&last[status], "interrupted", "{last:?}");
+    assert!(done.iter().all(|r| &r[status] == "ok"), "{done:?}");
+    // The terminal lines match the finished rows.
+    let ok_lines = stdout(&o).lines().filter(|l| l.ends_with('x')).count();
+    assert_eq!(ok_lines, done.len());
+}
+
+/// Two lavapipe devices: the same driver library copied under a second name, each with its
+/// own ICD manifest.
+fn two_devices() -> String {
+    let dir = tempdir("two-icds");
+    let manifest = std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .expect("Mesa's ICD manifests (scripts/setup.sh installs mesa-vulkan-drivers)")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("lvp_icd")
+        })
+        .expect("lavapipe's ICD manifest");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let lib = text
+        .split("\"library_path\"")
+        .nth(1)
+        .and_then(|s| s.split('"').nth(1))
+        .unwrap()
+        .to_string();
+    let copy = dir.join("libvulkan_lvp_copy.so");
+    std::fs::copy(&lib, &copy).unwrap();
+    let second = dir.join("lvp_copy.json");
+    std::fs::write(&second, text.replace(&lib, copy.to_str().unwrap())).unwrap();
+    format!("{}:{}", manifest.display(), second.display())
+}
+
+#[test]
+fn a_lost_device_is_abandoned_and_the_next_device_still_runs() {
+    let dir = tempdir("lost");
+    let csv = dir.join("lost.csv");
+    let o = perftest()
+        .args([
+            "--device",
+            "all",
+            "--filter",
+            "Buffer<R8>",
+            "--groups",
+            "2",
+            "--samples",
+            "2",
+        ])
+        .args(["--fault", "device-lost", "--csv", csv.to_str().unwrap()])
+        .env("VK_DRIVER_FILES", two_devices())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("was lost during Buffer<R8>.Load linear"),
+        "{}",
+        stderr(&o)
+    );
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<(String, String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[col("device_index")].to_string(),
+                r[col("status")].to_string(),
+                r[col("reason")].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    assert_eq!(rows[0].1, "ok");
+    assert_eq!(rows[1].1, "error");
+    assert!(
+        rows[1].2.contains("logical device has been lost"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[2].2.contains("not run: the device was lost"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[3..].iter().all(|r| r.0 == "1" && r.1 == "ok"),
+        "{rows:?}"
+    );
+}
