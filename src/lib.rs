@@ -242,7 +242,8 @@ fn run_device(
             return Ok(DeviceOutcome::Done);
         }
     };
-    let runner = match Runner::new(&gpu, instance, settings) {
+    let tests: Vec<TestCase> = config.tests.iter().map(|(_, t)| *t).collect();
+    let runner = match Runner::new(&gpu, instance, settings, &tests) {
         Ok(r) => r,
         Err(e) => {
             let reason = format!(

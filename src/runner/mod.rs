@@ -185,6 +185,8 @@ pub struct Runner<'g> {
     output: Buffer<'g>,
     /// Dispatch size, clock and warm-up decided for this device.
     pub calibration: Calibration,
+    /// Pipelines built up front, or why building one failed.
+    pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -192,7 +194,14 @@ static TESTS_RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsiz
 
 impl<'g> Runner<'g> {
     /// Uploads the input and creates every view, image and sampler the device supports.
-    pub fn new(gpu: &'g Gpu<'g>, instance: &'g Instance, settings: Settings) -> Result<Self> {
+    /// Builds the pipelines of `tests` up front (so no driver compilation idles the GPU
+    /// between timed tests and lets its clocks drop), then calibrates and warms up.
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        instance: &'g Instance,
+        settings: Settings,
+        tests: &[TestCase],
+    ) -> Result<Self> {
         let data = data::input();
         let size = data.len() as u64;
         let mut usage = vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
@@ -307,7 +316,9 @@ impl<'g> Runner<'g> {
             linear: Sampler::new(gpu, vk::Filter::LINEAR)?,
             output,
             calibration: Calibration::default(),
+            pipelines: HashMap::new(),
         };
+        runner.pipelines = runner.build_pipelines(tests);
         runner.calibration = runner
             .calibrate()
             .context("calibrating the dispatch size")?;
@@ -419,7 +430,15 @@ impl<'g> Runner<'g> {
             }
             _ => {}
         }
-        let pipeline = self.pipeline(test)?;
+        let built;
+        let pipeline = match self.pipelines.get(test) {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => anyhow::bail!("{e}"),
+            None => {
+                built = self.pipeline(test)?;
+                &built
+            }
+        };
         m.shader_stats = pipeline.statistics.clone();
         let (groups, estimate_ms, note) = self.size_dispatch(test, &pipeline)?;
         m.groups = groups;
@@ -440,6 +459,39 @@ impl<'g> Runner<'g> {
             }
         }
         Ok(())
+    }
+
+    /// Builds the pipelines of the supported `tests` on several threads (creating pipelines
+    /// and descriptor sets of different objects is thread-safe in Vulkan).
+    fn build_pipelines(
+        &self,
+        tests: &[TestCase],
+    ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
+        let todo: Vec<TestCase> = tests
+            .iter()
+            .filter(|t| self.unsupported_reason(t).is_none())
+            .copied()
+            .collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(4, |n| n.get())
+            .min(8);
+        let chunk = todo.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = todo
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|t| (*t, self.pipeline(t).map_err(|e| format!("{e:#}"))))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
     }
 
     pub(crate) fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
