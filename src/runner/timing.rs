@@ -24,6 +24,11 @@ const TEST_BUDGET_MS: f64 = 400.0;
 /// Samples when `--samples` is not given: as many as fit the budget, within these bounds.
 const DEFAULT_SAMPLES: u32 = 30;
 const MIN_AUTO_SAMPLES: u32 = 5;
+/// A test whose samples vary more than this (CV, %) gets more samples, within its budget:
+/// its median then moves less between runs.
+const NOISY_CV_PCT: f64 = 0.5;
+/// The most samples a noisy test gets.
+const MAX_AUTO_SAMPLES: u32 = 200;
 /// GPU time spent on the baseline before the first test, to bring the clocks up.
 const GLOBAL_WARMUP_MS: f64 = 200.0;
 /// Target duration of the clock-calibration kernel (long against launch overhead).
@@ -237,7 +242,15 @@ impl<'g> Runner<'g> {
                 .saturating_sub(s.warmup)
                 .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
         });
-        let times = self.dispatches(pipeline, &constants, groups, s.warmup, samples)?;
+        let mut times = self.dispatches(pipeline, &constants, groups, s.warmup, samples)?;
+        if s.samples.is_none() {
+            let noisy = Stats::from_times(&times).is_some_and(|st| st.cv_pct > NOISY_CV_PCT);
+            let fit = (TEST_BUDGET_MS / estimate_ms.max(1e-6)) as u32;
+            let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
+            if noisy && extra > 0 {
+                times.extend(self.dispatches(pipeline, &constants, groups, 1, extra)?);
+            }
+        }
         Ok(Stats::from_times(&times))
     }
 
