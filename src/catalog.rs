@@ -1,22 +1,12 @@
 //! Every test of the suite as plain data: small enums, names derived from them, run order.
 
 pub use crate::kernels::Pattern;
-use crate::kernels::{ImageFormat, Kernel, Template};
+use crate::kernels::{Kernel, Template};
 use ash::vk;
 
-/// The texel formats of the original suite, in its order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    R8,
-    Rg8,
-    Rgba8,
-    R16f,
-    Rg16f,
-    Rgba16f,
-    R32f,
-    Rg32f,
-    Rgba32f,
-}
+/// The texel formats of the original suite, in its order (the same enum the kernel
+/// permutations use for storage-image declarations).
+pub use crate::kernels::ImageFormat as Format;
 
 /// How a channel is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,28 +20,6 @@ pub enum ChannelType {
 }
 
 impl Format {
-    /// The nine formats, in run order.
-    pub const ALL: [Format; 9] = [
-        Format::R8,
-        Format::Rg8,
-        Format::Rgba8,
-        Format::R16f,
-        Format::Rg16f,
-        Format::Rgba16f,
-        Format::R32f,
-        Format::Rg32f,
-        Format::Rgba32f,
-    ];
-
-    /// Number of channels (1, 2 or 4).
-    pub const fn channels(self) -> u32 {
-        match self {
-            Format::R8 | Format::R16f | Format::R32f => 1,
-            Format::Rg8 | Format::Rg16f | Format::Rg32f => 2,
-            Format::Rgba8 | Format::Rgba16f | Format::Rgba32f => 4,
-        }
-    }
-
     /// Storage type of each channel.
     pub const fn channel_type(self) -> ChannelType {
         match self {
@@ -108,11 +76,6 @@ impl Format {
             self,
             Format::Rgba8 | Format::Rgba16f | Format::R32f | Format::Rgba32f
         )
-    }
-
-    /// The same format as a GLSL image layout qualifier.
-    pub const fn image_format(self) -> ImageFormat {
-        ImageFormat::ALL[self as usize]
     }
 
     /// The name as the original printed it for textures (`R16F`).
@@ -422,7 +385,7 @@ impl TestCase {
     pub fn kernel(&self) -> Kernel {
         let (template, width) = self.family.template_and_width();
         let format = match self.family {
-            Family::StorageTexelBuffer(f) | Family::StorageImage(f) => Some(f.image_format()),
+            Family::StorageTexelBuffer(f) | Family::StorageImage(f) => Some(f),
             _ => None,
         };
         Kernel {

@@ -230,15 +230,7 @@ fn run_device(
                 "perftest: device {} ({}) cannot run: {reason}",
                 device.index, device.name
             );
-            out.begin(None)?;
-            for (i, t) in &config.tests {
-                out.emit(
-                    &Measurement::not_run(*t, Status::Error, reason.clone()),
-                    *i,
-                    None,
-                    None,
-                )?;
-            }
+            out.fail_all(&config.tests, &reason)?;
             return Ok(DeviceOutcome::Done);
         }
     };
@@ -251,15 +243,7 @@ fn run_device(
                 e.context(format!("preparing the test data on {}", device.name))
             );
             eprintln!("perftest: {reason}");
-            out.begin(None)?;
-            for (i, t) in &config.tests {
-                out.emit(
-                    &Measurement::not_run(*t, Status::Error, reason.clone()),
-                    *i,
-                    None,
-                    None,
-                )?;
-            }
+            out.fail_all(&config.tests, &reason)?;
             return Ok(DeviceOutcome::Done);
         }
     };
@@ -381,6 +365,16 @@ struct Out<'a> {
 }
 
 impl Out<'_> {
+    /// Error rows for every test of a device that cannot run at all.
+    fn fail_all(&mut self, tests: &[(usize, TestCase)], reason: &str) -> Result<()> {
+        self.begin(None)?;
+        for (i, t) in tests {
+            let m = Measurement::not_run(*t, Status::Error, reason.to_string());
+            self.emit(&m, *i, None, None)?;
+        }
+        Ok(())
+    }
+
     fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
         let (reporters, device) = (&mut *self.reporters, self.device);
         self.progress.suspend(|| {

@@ -133,11 +133,15 @@ impl Drop for Buffer<'_> {
     fn drop(&mut self) {
         // SAFETY: the GPU no longer uses the buffer: every submission is waited for.
         unsafe { self.gpu.device().destroy_buffer(self.handle, None) };
-        if let Some(a) = self.allocation.take() {
-            if let Ok(mut alloc) = self.gpu.allocator.lock() {
-                let _ = alloc.free(a);
-            }
-        }
+        free(self.gpu, self.allocation.take());
+    }
+}
+
+/// Returns an allocation to the allocator (a poisoned lock leaks it rather than panicking
+/// in a destructor).
+fn free(gpu: &Gpu<'_>, allocation: Option<Allocation>) {
+    if let (Some(a), Ok(mut alloc)) = (allocation, gpu.allocator.lock()) {
+        let _ = alloc.free(a);
     }
 }
 
@@ -364,11 +368,7 @@ impl Drop for Image<'_> {
             }
             self.gpu.device().destroy_image(self.handle, None);
         }
-        if let Some(a) = self.allocation.take() {
-            if let Ok(mut alloc) = self.gpu.allocator.lock() {
-                let _ = alloc.free(a);
-            }
-        }
+        free(self.gpu, self.allocation.take());
     }
 }
 

@@ -68,6 +68,25 @@ fn cells(row: &Row<'_>) -> [String; 6] {
     ]
 }
 
+/// One aligned line: the test left-aligned, numbers right-aligned, status last.
+fn table_line(c: &[String; 6]) -> String {
+    let w = WIDTHS;
+    format!(
+        "{:<w0$} {:>w1$} {:>w2$} {:>w3$} {:>w4$}  {}",
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        w0 = w[0],
+        w1 = w[1],
+        w2 = w[2],
+        w3 = w[3],
+        w4 = w[4]
+    )
+}
+
 const HEADERS: [&str; 6] = ["test", "ms", "ratio", "Gloads/s", "loads/clk/CU", "status"];
 const WIDTHS: [usize; 5] = [62, 10, 7, 10, 12];
 
@@ -76,23 +95,7 @@ impl<W: Write> Reporter for Terminal<W> {
         match self.format {
             TerminalFormat::Original => {}
             TerminalFormat::Table => {
-                let h = HEADERS;
-                let w = WIDTHS;
-                writeln!(
-                    self.out,
-                    "{:<w0$} {:>w1$} {:>w2$} {:>w3$} {:>w4$}  {}",
-                    h[0],
-                    h[1],
-                    h[2],
-                    h[3],
-                    h[4],
-                    h[5],
-                    w0 = w[0],
-                    w1 = w[1],
-                    w2 = w[2],
-                    w3 = w[3],
-                    w4 = w[4]
-                )?;
+                writeln!(self.out, "{}", table_line(&HEADERS.map(String::from)))?;
             }
             TerminalFormat::Markdown => {
                 writeln!(self.out, "\n**{}** ({})\n", device.name, device.driver())?;
@@ -107,23 +110,7 @@ impl<W: Write> Reporter for Terminal<W> {
         match self.format {
             TerminalFormat::Original => writeln!(self.out, "{}", terminal_line(row))?,
             TerminalFormat::Table => {
-                let c = cells(row);
-                let w = WIDTHS;
-                writeln!(
-                    self.out,
-                    "{:<w0$} {:>w1$} {:>w2$} {:>w3$} {:>w4$}  {}",
-                    c[0],
-                    c[1],
-                    c[2],
-                    c[3],
-                    c[4],
-                    c[5],
-                    w0 = w[0],
-                    w1 = w[1],
-                    w2 = w[2],
-                    w3 = w[3],
-                    w4 = w[4]
-                )?;
+                writeln!(self.out, "{}", table_line(&cells(row)))?;
             }
             TerminalFormat::Markdown => {
                 let mut c = cells(row).map(|c| c.replace('|', "\\|"));
