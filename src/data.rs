@@ -105,9 +105,9 @@ pub struct ThreadSum {
 
 impl ThreadSum {
     fn add(&mut self, v: [f32; 4]) {
-        for c in 0..4 {
-            self.sum[c] += v[c];
-            self.magnitude[c] += v[c].abs();
+        for ((sum, magnitude), x) in self.sum.iter_mut().zip(&mut self.magnitude).zip(v) {
+            *sum += x;
+            *magnitude += x.abs();
         }
     }
 }
@@ -277,7 +277,10 @@ pub fn compare(
         let want = &reference[thread % reference.len()];
         let bad = (0..4).find(|&c| {
             let tol = rel * want.magnitude[c].max(1.0);
-            !((got[c] - want.sum[c]).abs() <= tol)
+            // Written so that a NaN from the GPU counts as a mismatch.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let bad = !((got[c] - want.sum[c]).abs() <= tol);
+            bad
         });
         if let Some(c) = bad {
             count += 1;

@@ -54,8 +54,7 @@ fn innermost_loop(asm: &str) -> Vec<&str> {
     let (at, merge) = lines
         .iter()
         .enumerate()
-        .filter(|(_, l)| l.starts_with("OpLoopMerge"))
-        .last()
+        .rfind(|(_, l)| l.starts_with("OpLoopMerge"))
         .map(|(i, l)| (i, l.split_whitespace().nth(1).unwrap().to_string()))
         .expect("a loop");
     let end = lines

@@ -440,19 +440,19 @@ impl<'g> Runner<'g> {
             }
         };
         m.shader_stats = pipeline.statistics.clone();
-        let (groups, estimate_ms, note) = self.size_dispatch(test, &pipeline)?;
+        let (groups, estimate_ms, note) = self.size_dispatch(test, pipeline)?;
         m.groups = groups;
         m.reason = note;
         match self.settings.mode {
             Mode::Time => {
-                m.stats = self.time(test, &pipeline, groups, estimate_ms)?;
+                m.stats = self.time(test, pipeline, groups, estimate_ms)?;
                 if m.stats.is_none() {
                     m.status = Status::Error;
                     m.reason = "the timestamps gave no positive duration".into();
                 }
             }
             Mode::Verify => {
-                if let Err(mismatch) = self.verify(test, &pipeline, groups)? {
+                if let Err(mismatch) = self.verify(test, pipeline, groups)? {
                     m.status = Status::Mismatch;
                     m.reason = mismatch.to_string();
                 }

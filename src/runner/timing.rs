@@ -138,7 +138,7 @@ impl<'g> Runner<'g> {
         } else {
             groups
         };
-        let per_warm = per_dispatch.min(MAX_DISPATCH_MS).max(1e-3);
+        let per_warm = per_dispatch.clamp(1e-3, MAX_DISPATCH_MS);
         let n = ((GLOBAL_WARMUP_MS / per_warm).ceil() as u32).clamp(2, 5000);
         let times = self.dispatches(&pipeline, &constants, warm_groups, n - 1, 1)?;
         let clock_mhz = self.measure_clock().context("measuring the shader clock")?;
