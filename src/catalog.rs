@@ -523,15 +523,37 @@ pub fn all_tests() -> Vec<TestCase> {
     suites(&[Suite::Original, Suite::Control, Suite::Extended])
 }
 
-/// Tests whose name matches any of `filters` (see [`matches`]); all of them when empty.
+/// Tests whose name matches any of `filters`; all of them when empty.
+///
+/// Each filter selects the tests whose name contains it at a word start (see [`matches`]);
+/// only when no name does, it falls back to a plain case-insensitive substring. So
+/// `Buffer<` selects the typed-buffer tests and not `StructuredBuffer<`, while `32f` (which
+/// starts no word) still selects `R32f`, `RG32f` and `RGBA32f`.
 pub fn filter(tests: &[TestCase], filters: &[String]) -> Vec<TestCase> {
+    if filters.is_empty() {
+        return tests.to_vec();
+    }
+    let names: Vec<String> = tests.iter().map(|t| t.name()).collect();
+    let mut keep = vec![false; tests.len()];
+    for f in filters {
+        let at_word: Vec<bool> = names.iter().map(|n| matches(n, f)).collect();
+        let hits = if at_word.contains(&true) {
+            at_word
+        } else {
+            let needle = f.to_lowercase();
+            names
+                .iter()
+                .map(|n| n.to_lowercase().contains(&needle))
+                .collect()
+        };
+        for (k, h) in keep.iter_mut().zip(hits) {
+            *k |= h;
+        }
+    }
     tests
         .iter()
-        .filter(|t| {
-            let name = t.name();
-            filters.is_empty() || filters.iter().any(|f| matches(&name, f))
-        })
-        .copied()
+        .zip(keep)
+        .filter_map(|(t, k)| k.then_some(*t))
         .collect()
 }
 
@@ -579,5 +601,7 @@ mod tests {
         );
         assert_eq!(filter(&suite, &["load4".into()]).len(), 6);
         assert_eq!(filter(&suite, &["RGBA32F>.Sample".into()]).len(), 6);
+        // No word starts with "32f": plain substring, every 32-bit float format.
+        assert_eq!(filter(&suite, &["32f".into()]).len(), 3 * 3 * 4);
     }
 }

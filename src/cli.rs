@@ -29,9 +29,9 @@ pub struct Args {
     #[arg(short, long, value_name = "SEL")]
     pub device: Vec<String>,
 
-    /// Run only tests whose name contains TEXT at a word start, case-insensitive
-    /// (`Buffer<` selects the typed-buffer tests, not `StructuredBuffer<`). Repeatable: a test
-    /// runs if any filter matches.
+    /// Run only tests whose name contains TEXT at a word start, case-insensitive, or anywhere
+    /// when it starts no word (`Buffer<` selects the typed-buffer tests, not
+    /// `StructuredBuffer<`; `32f` every 32-bit float format). Repeatable: any match runs.
     #[arg(short, long = "filter", value_name = "TEXT")]
     pub filters: Vec<String>,
 
