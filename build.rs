@@ -18,7 +18,6 @@ fn main() {
     provenance(&manifest);
 
     let compiler = shaderc::Compiler::new().expect("cannot create the shaderc compiler");
-    let (spv_major, spv_minor) = shaderc::get_spirv_version();
 
     let mut table = String::new();
     writeln!(
@@ -94,12 +93,6 @@ fn main() {
     table.push_str("];\n");
     asm_table.push_str("];\n");
     table.push_str(&asm_table);
-    writeln!(
-        table,
-        "/// SPIR-V version that shaderc targets by default (major, minor).\n\
-         pub const SHADERC_SPIRV_VERSION: (u32, u32) = ({spv_major}, {spv_minor});"
-    )
-    .unwrap();
     std::fs::write(out_dir.join("kernel_table.rs"), table).unwrap();
 }
 

@@ -230,20 +230,6 @@ impl Family {
         }
     }
 
-    /// The suite this family belongs to.
-    pub const fn suite(&self) -> Suite {
-        match self {
-            Family::TypedBuffer(_)
-            | Family::RawBuffer { .. }
-            | Family::StructuredBuffer { width: 1 | 2 | 4 }
-            | Family::ConstantBuffer
-            | Family::TextureLoad(_)
-            | Family::TextureSample(..) => Suite::Original,
-            Family::Control(_) => Suite::Control,
-            _ => Suite::Extended,
-        }
-    }
-
     /// A short family identifier for the CSV `family` column.
     pub const fn id(&self) -> &'static str {
         match self {

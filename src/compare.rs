@@ -13,7 +13,12 @@ pub enum CompareFormat {
     Markdown,
 }
 
-/// The columns `compare` reads; every other column is ignored.
+/// Loads of the original's dispatch (4096 groups × 256 threads × 256 loads): times of rows
+/// with a `loads_per_dispatch` column are scaled to it before they are compared.
+const FULL_DISPATCH_LOADS: f64 = 268_435_456.0;
+
+/// The columns `compare` reads; every other column is ignored (`loads_per_dispatch`, when
+/// present, normalises the times).
 pub const REQUIRED_COLUMNS: &[&str] =
     &["device_index", "device_name", "test", "ms_median", "status"];
 
@@ -138,6 +143,8 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
         ["device_index", "device_name", "test", "ms_median", "status"]
             .map(|c| column(c).expect("checked above"));
 
+    let c_loads = column("loads_per_dispatch");
+
     // (device_index, device_name, test -> cell), in order of first appearance.
     let mut devices: Vec<(String, String, HashMap<String, Cell>)> = Vec::new();
     for record in reader.records() {
@@ -156,6 +163,12 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
                 Ok(v) if v.is_finite() => Some(v),
                 _ => bail!("{src}: line {line}: ms_median `{ms_text}` is not a number"),
             }
+        };
+        // Runs of different sizes (calibrated per device, or cut to the watchdog budget)
+        // compare per load: times are scaled to the original's dispatch of 2^28 loads.
+        let ms = match (ms, c_loads.map(field).and_then(|l| l.parse::<f64>().ok())) {
+            (Some(ms), Some(loads)) if loads > 0.0 => Some(ms * FULL_DISPATCH_LOADS / loads),
+            (ms, _) => ms,
         };
         let pos = match devices.iter().position(|(i, n, _)| i == index && n == name) {
             Some(p) => p,
@@ -356,6 +369,20 @@ mod tests {
     use super::*;
 
     const HEADER: &str = "device_index,device_name,test,family,ms_median,ratio,status,reason";
+
+    #[test]
+    fn different_dispatch_sizes_compare_per_load() {
+        let h = "device_index,device_name,test,ms_median,status,loads_per_dispatch";
+        // B ran half the loads in half the time: the same speed.
+        let a = format!("{h}\n0,GPU,T,2.0,ok,268435456\n");
+        let b = format!("{h}\n0,GPU,T,1.0,ok,134217728\n");
+        let out =
+            compare_text(&[("a".into(), a), ("b".into(), b)], CompareFormat::Markdown).unwrap();
+        assert!(
+            out.contains("| `T` | 2.000 | 2.000 | +0.0% | 1.000x |"),
+            "{out}"
+        );
+    }
 
     fn csv(rows: &[&str]) -> String {
         std::iter::once(HEADER)

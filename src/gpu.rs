@@ -123,12 +123,6 @@ impl DeviceInfo {
         }
     }
 
-    /// Whether the driver offers device extension `name`.
-    pub fn has_extension(&self, name: &CStr) -> bool {
-        let name = name.to_string_lossy();
-        self.extensions.iter().any(|e| *e == name)
-    }
-
     /// The driver version decoded the way vulkaninfo does for each vendor.
     pub fn driver_version_string(&self) -> String {
         decode_driver_version(self.vendor_id, self.driver_version)
@@ -656,10 +650,14 @@ impl<'i> Gpu<'i> {
             let waited = d.wait_for_fences(&[self.fence], true, SUBMIT_TIMEOUT_NS);
             match waited {
                 Ok(()) => {}
-                Err(vk::Result::TIMEOUT) => bail!(
-                    "the GPU did not finish within {} s (hung or far too much work: lower --groups)",
-                    SUBMIT_TIMEOUT_NS / 1_000_000_000
-                ),
+                // A hung GPU: treat it as lost, so the runner abandons the device instead
+                // of reusing a command buffer and fence that may still be in flight.
+                Err(vk::Result::TIMEOUT) => {
+                    return Err(anyhow::Error::new(vk::Result::ERROR_DEVICE_LOST)).context(format!(
+                        "the GPU did not finish a submission within {} s",
+                        SUBMIT_TIMEOUT_NS / 1_000_000_000
+                    ))
+                }
                 Err(e) => return Err(e).context("vkWaitForFences"),
             }
             d.reset_fences(&[self.fence]).context("vkResetFences")?;

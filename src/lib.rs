@@ -20,7 +20,7 @@ use catalog::{TestCase, BASELINE};
 use cli::Config;
 use error::Failure;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use report::{Csv, Json, Reporter, Row, Terminal};
+use report::{Csv, Json, Reporters, Row, Terminal};
 use runner::{Measurement, Mode, Runner, Settings, Status};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,31 +36,38 @@ pub fn run(args: cli::Args) -> Result<i32> {
     if let Some(cli::Command::Compare { files, format }) = &args.command {
         let table =
             compare::compare_files(files, *format).map_err(|e| Failure::Usage(format!("{e:#}")))?;
-        print!("{table}");
+        stdout(&table);
         return Ok(0);
     }
     if args.list_tests {
         // Alone, the original's list byte for byte; with --suite, the suites asked for.
         let suites = cli::selected_suites(&args.suite);
+        let tests = catalog::filter(&catalog::suites(&suites), &args.filters);
+        if tests.is_empty() {
+            return Err(
+                Failure::Usage(format!("--filter {:?} matches no test", args.filters)).into(),
+            );
+        }
         let mut out = std::io::stdout().lock();
-        for t in catalog::filter(&catalog::suites(&suites), &args.filters) {
+        for t in tests {
             writeln!(out, "{}", t.name())?;
         }
         return Ok(0);
     }
     let config = Config::from_args(args)?;
     let args = &config.args;
-    let mut reporters = open_outputs(args)?;
-
     let instance = gpu::Instance::new(args.validation)?;
     if instance.devices.is_empty() {
         return Err(Failure::NoVulkan(gpu::NO_DEVICE.into()).into());
     }
     if args.list_devices {
-        print!("{}", select::details(&instance.devices));
+        stdout(&select::details(&instance.devices));
         return Ok(validation_exit(0));
     }
     let choices = select::choose(&instance.devices, &args.device)?;
+    // Opened after every usage check (so a typo never truncates a results file) and before
+    // the first test (so an unwritable path fails fast).
+    let mut reporters = open_outputs(args)?;
 
     // A second Ctrl-C ends the process at once.
     let _ = ctrlc::set_handler(|| {
@@ -85,6 +92,10 @@ pub fn run(args: cli::Args) -> Result<i32> {
     let mut tally = Tally::default();
     let mut interrupted = false;
     for choice in &choices {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
+        }
         let device = &instance.devices[choice.index];
         progress.suspend(|| {
             eprintln!(
@@ -106,9 +117,10 @@ pub fn run(args: cli::Args) -> Result<i32> {
         }
     }
     progress.finish_and_clear();
-    for r in reporters.iter_mut() {
-        r.finish(interrupted)?;
-    }
+    // Ctrl-C during the last test: every row is in, but say the run was cut short.
+    interrupted |= INTERRUPTED.load(Ordering::SeqCst);
+    reporters.finish(interrupted);
+    let outputs_failed = reporters.failed;
     drop(reporters);
     drop(instance);
 
@@ -117,19 +129,23 @@ pub fn run(args: cli::Args) -> Result<i32> {
         eprintln!("perftest: interrupted; every finished test is in the output files");
         return Ok(EXIT_INTERRUPTED);
     }
-    let failed = tally.failed + if args.strict { tally.unsupported } else { 0 };
+    let failed = tally.failed
+        + if args.strict { tally.unsupported } else { 0 }
+        + usize::from(outputs_failed);
     Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
 }
 
-/// Creates the reporters; output files are opened now so a bad path fails before any GPU work.
-fn open_outputs(args: &cli::Args) -> Result<Vec<Box<dyn Reporter>>> {
+/// Creates the outputs; files are opened now, so a bad path fails before the first test.
+fn open_outputs(args: &cli::Args) -> Result<Reporters> {
     let csv_to_stdout = args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-");
     let human: Box<dyn Write> = if csv_to_stdout {
         Box::new(std::io::stderr())
     } else {
         Box::new(std::io::stdout())
     };
-    let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(Terminal::new(human, args.format))];
+    let mut reporters = Reporters::new();
+    let name = if csv_to_stdout { "stderr" } else { "stdout" };
+    reporters.push(name, Box::new(Terminal::new(human, args.format)));
     if let Some(path) = &args.csv {
         let out: Box<dyn Write> = if csv_to_stdout {
             Box::new(std::io::stdout())
@@ -138,12 +154,22 @@ fn open_outputs(args: &cli::Args) -> Result<Vec<Box<dyn Reporter>>> {
                 Failure::Usage(format!("cannot write --csv {}: {e}", path.display()))
             })?)
         };
-        reporters.push(Box::new(Csv::new(out)?));
+        reporters.push(
+            format!("--csv {}", path.display()),
+            Box::new(Csv::new(out)?),
+        );
     }
     if let Some(path) = &args.json {
+        if path.is_dir() {
+            return Err(Failure::Usage(format!(
+                "cannot write --json {}: it is a directory",
+                path.display()
+            ))
+            .into());
+        }
         let json = Json::create(path)
             .map_err(|e| Failure::Usage(format!("cannot write --json {}: {e}", path.display())))?;
-        reporters.push(Box::new(json));
+        reporters.push(format!("--json {}", path.display()), Box::new(json));
     }
     Ok(reporters)
 }
@@ -186,7 +212,7 @@ fn run_device(
     instance: &gpu::Instance,
     device: &gpu::DeviceInfo,
     config: &Config,
-    reporters: &mut [Box<dyn Reporter>],
+    reporters: &mut Reporters,
     progress: &ProgressBar,
     tally: &mut Tally,
 ) -> Result<DeviceOutcome> {
@@ -202,7 +228,7 @@ fn run_device(
             if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
                 eprintln!("{header}");
             } else {
-                println!("{header}");
+                stdout(&format!("{header}\n"));
             }
         });
     }
@@ -298,7 +324,10 @@ fn run_device(
         });
     }
 
-    let mut lost: Option<String> = None;
+    let mut lost: Option<String> = baseline
+        .as_ref()
+        .filter(|b| b.device_lost)
+        .map(|b| b.test.name());
     for (position, (test_index, test)) in order.iter().enumerate() {
         if INTERRUPTED.load(Ordering::SeqCst) {
             let m = Measurement::not_run(
@@ -314,15 +343,15 @@ fn run_device(
         }
         progress.set_message(format!("{}: {}", device.name, test.name()));
         let m = match (&lost, &baseline) {
+            (_, Some(b)) if *test == BASELINE => b.clone(),
             (Some(during), _) => Measurement::not_run(
                 *test,
                 Status::Error,
                 format!("not run: the device was lost during {during}"),
             ),
-            (None, Some(b)) if *test == BASELINE => b.clone(),
             (None, _) => runner.run(test),
         };
-        if m.device_lost && lost.is_none() {
+        if m.device_lost && lost.as_deref().is_none_or(|l| l == test.name()) {
             lost = Some(test.name());
             progress.suspend(|| {
                 eprintln!(
@@ -356,7 +385,7 @@ fn run_device(
 
 /// Where one device's rows go: every reporter, the progress bar and the tally.
 struct Out<'a> {
-    reporters: &'a mut [Box<dyn Reporter>],
+    reporters: &'a mut Reporters,
     progress: &'a ProgressBar,
     tally: &'a mut Tally,
     device: &'a gpu::DeviceInfo,
@@ -377,11 +406,9 @@ impl Out<'_> {
 
     fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
         let (reporters, device) = (&mut *self.reporters, self.device);
-        self.progress.suspend(|| {
-            reporters
-                .iter_mut()
-                .try_for_each(|r| r.begin_device(device, calibration))
-        })
+        self.progress
+            .suspend(|| reporters.begin_device(device, calibration));
+        Ok(())
     }
 
     fn emit(
@@ -403,9 +430,16 @@ impl Out<'_> {
         };
         self.progress.inc(1);
         let reporters = &mut *self.reporters;
-        self.progress
-            .suspend(|| reporters.iter_mut().try_for_each(|r| r.row(&row)))
+        self.progress.suspend(|| reporters.row(&row));
+        Ok(())
     }
+}
+
+/// Writes `text` to stdout. A closed stdout (`perftest … | head`) is not worth a panic:
+/// the results reporter notices it and the other outputs carry on.
+fn stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
 /// Prints the driver's statistics of a test's kernel on stderr.

@@ -4,7 +4,7 @@ use crate::kernels::Kernel;
 
 /// The crate version.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
-/// `git describe`-style commit of the source that was built (`-dirty` with local changes),
+/// The commit the source was built from (`git rev-parse --short=12`, `-dirty` with local changes),
 /// or `unknown` outside a git checkout.
 pub const GIT_COMMIT: &str = env!("PERFTEST_GIT_COMMIT");
 /// Version of the shaderc crate (and so of glslang / SPIRV-Tools) that compiled the kernels.

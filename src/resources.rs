@@ -405,6 +405,27 @@ impl Drop for Sampler<'_> {
     }
 }
 
+/// Records filling `buffer` with the 32-bit `value`, then a barrier that orders the fill
+/// before compute shaders write it.
+pub fn record_fill(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>, value: u32) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ);
+    // SAFETY: the buffer was created with TRANSFER_DST; the whole range is filled.
+    unsafe {
+        d.cmd_fill_buffer(cmd, buffer.handle, 0, vk::WHOLE_SIZE, value);
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}
+
 /// Records a buffer-to-buffer copy of `size` bytes followed by a barrier that makes it
 /// visible to compute shaders (and to later transfers).
 pub fn record_copy(

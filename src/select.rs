@@ -103,8 +103,13 @@ fn matches(devices: &[DeviceInfo], sel: &str) -> Result<Vec<usize>, String> {
         return Ok(all());
     }
     if let Ok(index) = sel.parse::<usize>() {
-        return if index < devices.len() {
-            Ok(vec![index])
+        if index < devices.len() {
+            return Ok(vec![index]);
+        }
+        // Not an index: perhaps part of a name ("4090") or of a UUID.
+        let other = name_or_uuid(devices, sel)?;
+        return if !other.is_empty() {
+            Ok(other)
         } else {
             Err(format!(
                 "--device {index} does not exist ({} device{} found)",
@@ -130,6 +135,12 @@ fn matches(devices: &[DeviceInfo], sel: &str) -> Result<Vec<usize>, String> {
                 .collect());
         }
     }
+    name_or_uuid(devices, sel)
+}
+
+/// The devices whose UUID starts with `sel` (hex, dashes optional), else whose name contains it.
+fn name_or_uuid(devices: &[DeviceInfo], sel: &str) -> Result<Vec<usize>, String> {
+    let lower = sel.to_lowercase();
     let hex: String = lower.chars().filter(|c| *c != '-').collect();
     if hex.len() >= 4 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
         let by_uuid: Vec<usize> = devices
@@ -275,7 +286,9 @@ mod tests {
         );
         let e = pick(&["rtx"]).unwrap_err();
         assert!(e.contains("several devices by name"), "{e}");
-        let e = pick(&["9"]).unwrap_err();
+        let e = pick(&["12"]).unwrap_err();
         assert!(e.contains("does not exist (4 devices found)"), "{e}");
+        // A number that is no index may still be part of a name.
+        assert_eq!(pick(&["770"]).unwrap(), vec![0]);
     }
 }

@@ -155,3 +155,31 @@ fn a_lost_device_is_abandoned_and_the_next_device_still_runs() {
         "{rows:?}"
     );
 }
+
+#[test]
+fn a_closed_stdout_loses_no_csv_row() {
+    let dir = tempdir("epipe");
+    let csv = dir.join("all.csv");
+    let mut child = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--filter",
+            "Buffer<",
+            "--groups",
+            "1",
+            "--samples",
+            "2",
+        ])
+        .args(["--csv", csv.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // like `perftest … | head -0`
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write stdout"), "{}", stderr(&o));
+    let rows = csv::Reader::from_path(&csv).unwrap().records().count();
+    assert_eq!(rows, 27);
+}

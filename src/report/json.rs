@@ -11,6 +11,29 @@ use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// CSV columns written as JSON numbers; every other column is text.
+const NUMERIC_COLUMNS: &[&str] = &[
+    "device_index",
+    "test_index",
+    "groups",
+    "loads_per_dispatch",
+    "ms_median",
+    "ms_min",
+    "ms_mean",
+    "cv_pct",
+    "samples",
+    "ratio",
+    "gloads_per_s",
+    "gbytes_per_s",
+    "clock_mhz",
+    "compute_units",
+    "loads_per_clk_per_cu",
+    "bytes_per_clk_per_cu",
+    "warmup",
+    "timestamp_period_ns",
+    "timestamp_valid_bits",
+];
+
 /// Collects rows and writes `path` at the end (through a temporary file beside it, renamed
 /// into place, so an existing file is replaced whole or not at all).
 pub struct Json {
@@ -66,7 +89,16 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
         "subgroup_size": d.subgroup_size,
         "timestamp_period_ns": d.timestamp_period,
         "timestamp_valid_bits": d.compute_queue.map(|(_, b)| b),
-        "features": format!("{:?}", d.features),
+        "features": {
+            "shaderSubgroupClock": d.features.shader_subgroup_clock,
+            "pipelineExecutableInfo": d.features.pipeline_executable_info,
+            "shaderStorageImageExtendedFormats": d.features.storage_image_extended_formats,
+            "storageBuffer8BitAccess": d.features.storage_buffer_8bit,
+            "storageBuffer16BitAccess": d.features.storage_buffer_16bit,
+            "scalarBlockLayout": d.features.scalar_block_layout,
+            "bufferDeviceAddress": d.features.buffer_device_address,
+            "subgroupBallot": d.features.subgroup_ballot,
+        },
         "extensions_used": extensions_used(d),
         "limits": {
             "maxComputeSharedMemorySize": l.max_compute_shared_memory_size,
@@ -117,15 +149,13 @@ impl Reporter for Json {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let mut obj = Map::new();
         for (col, field) in CSV_COLUMNS.iter().zip(csv_fields(row)) {
-            // Numbers as numbers, empty cells as null, everything else as text.
+            // The type follows the column, never the text: empty cells are null.
             let v = if field.is_empty() {
                 Value::Null
-            } else if let Ok(n) = field.parse::<f64>() {
-                if col.ends_with("_id") || col.ends_with("hash") || col.contains("version") {
-                    Value::String(field)
-                } else {
-                    json!(n)
-                }
+            } else if NUMERIC_COLUMNS.contains(col) {
+                field
+                    .parse::<f64>()
+                    .map_or(Value::String(field), |n| json!(n))
             } else {
                 Value::String(field)
             };

@@ -17,7 +17,8 @@ pub struct Row<'a> {
     /// 1-based position of the test in the full suite (stable under `--filter`).
     pub test_index: usize,
     pub measurement: &'a Measurement,
-    /// time(baseline) / time(test), when both were timed.
+    /// Throughput of the test over that of the baseline (loads per ms), when both were timed:
+    /// time(baseline) / time(test) when both ran the same dispatch size.
     pub ratio: Option<f64>,
     pub mode: Mode,
     /// The device's measured shader clock, where known.
@@ -66,6 +67,60 @@ pub trait Reporter {
     /// Called once after the last row; `interrupted` when the run was cut short.
     fn finish(&mut self, _interrupted: bool) -> Result<()> {
         Ok(())
+    }
+}
+
+/// Every output of a run. One failing output (a closed pipe, a full disk) is reported once
+/// and dropped; the others still get every row, so nothing measured is lost.
+pub struct Reporters {
+    outputs: Vec<(String, Box<dyn Reporter>, bool)>,
+    /// Whether any output failed (the run then exits 1).
+    pub failed: bool,
+}
+
+impl Reporters {
+    /// No outputs yet.
+    pub fn new() -> Self {
+        Reporters {
+            outputs: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// Adds an output, named for error messages (e.g. `--csv out.csv`).
+    pub fn push(&mut self, name: impl Into<String>, reporter: Box<dyn Reporter>) {
+        self.outputs.push((name.into(), reporter, true));
+    }
+
+    fn each(&mut self, mut f: impl FnMut(&mut dyn Reporter) -> Result<()>) {
+        for (name, r, alive) in self.outputs.iter_mut().filter(|o| o.2) {
+            if let Err(e) = f(r.as_mut()) {
+                eprintln!("perftest: cannot write {name}: {e:#}; it gets no more rows");
+                *alive = false;
+                self.failed = true;
+            }
+        }
+    }
+
+    /// Passes `begin_device` to every live output.
+    pub fn begin_device(&mut self, device: &DeviceInfo, calibration: Option<&Calibration>) {
+        self.each(|r| r.begin_device(device, calibration));
+    }
+
+    /// Passes a row to every live output.
+    pub fn row(&mut self, row: &Row<'_>) {
+        self.each(|r| r.row(row));
+    }
+
+    /// Finishes every live output.
+    pub fn finish(&mut self, interrupted: bool) {
+        self.each(|r| r.finish(interrupted));
+    }
+}
+
+impl Default for Reporters {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -160,8 +215,17 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
             Mode::Time => "time".into(),
             Mode::Verify => "verify".into(),
         },
-        m.groups.to_string(),
-        t.loads_per_dispatch(m.groups).to_string(),
+        // A test that never ran has no dispatch size.
+        if m.groups > 0 {
+            m.groups.to_string()
+        } else {
+            String::new()
+        },
+        if m.groups > 0 {
+            t.loads_per_dispatch(m.groups).to_string()
+        } else {
+            String::new()
+        },
         num(s.map(|s| s.median_ms), 6),
         num(s.map(|s| s.min_ms), 6),
         num(s.map(|s| s.mean_ms), 6),

@@ -11,12 +11,12 @@ use ash::vk;
 use std::collections::HashMap;
 
 mod timing;
-pub use timing::{Calibration, MAX_DISPATCH_MS};
+pub use timing::Calibration;
 
 mod table {
     include!(concat!(env!("OUT_DIR"), "/kernel_table.rs"));
 }
-pub use table::{SHADERC_SPIRV_VERSION, SPIRV, SPIRV_ASM};
+pub use table::{SPIRV, SPIRV_ASM};
 const _: () = assert!(SPIRV.len() == KERNEL_COUNT);
 
 /// What a run does with each test.
@@ -48,7 +48,8 @@ pub struct Settings {
     pub groups: Option<u32>,
     /// Untimed dispatches before the timed ones.
     pub warmup: u32,
-    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 30).
+    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 30, up to
+    /// 200 for a noisy test).
     pub samples: Option<u32>,
     /// Time or verify.
     pub mode: Mode,
@@ -158,6 +159,12 @@ impl Measurement {
     }
 }
 
+/// Whether a shader may declare `f` for a storage image or texel buffer on this device
+/// (the extended formats need `shaderStorageImageExtendedFormats`).
+fn storage_format_declarable(gpu: &Gpu<'_>, f: Format) -> bool {
+    !f.is_extended_storage_format() || gpu.info.features.storage_image_extended_formats
+}
+
 /// Whether `e` (or anything it wraps) is VK_ERROR_DEVICE_LOST.
 pub fn is_device_lost(e: &anyhow::Error) -> bool {
     e.chain()
@@ -239,11 +246,19 @@ impl<'g> Runner<'g> {
             .unwrap_or(timing::FULL_GROUPS)
             .max(timing::FULL_GROUPS);
         let output_size = max_groups as u64 * 256 * 16;
+        let bindable = gpu.info.limits.max_storage_buffer_range as u64;
+        if output_size > bindable {
+            anyhow::bail!(
+                "--groups {max_groups} needs a {output_size}-byte output buffer, more than this \
+                 device can bind (maxStorageBufferRange = {bindable}); use at most {} groups",
+                bindable / 4096
+            );
+        }
         let output = Buffer::new(
             gpu,
             "output",
             output_size,
-            vk::BufferUsageFlags::STORAGE_BUFFER,
+            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
             Memory::Readback,
         )?;
 
@@ -270,9 +285,7 @@ impl<'g> Runner<'g> {
                     Image::new_sampled(gpu, f.vk_name(), f.vk(), data::TEXTURE_SIZE)?,
                 );
             }
-            // Extended formats need a device feature before a shader may declare them.
-            let declarable =
-                !f.is_extended_storage_format() || gpu.info.features.storage_image_extended_formats;
+            let declarable = storage_format_declarable(gpu, f);
             if declarable
                 && props
                     .buffer_features
@@ -374,7 +387,7 @@ impl<'g> Runner<'g> {
                 ))
             }
             Family::StorageTexelBuffer(_) | Family::StorageImage(_)
-                if f.is_extended_storage_format() && !features.storage_image_extended_formats =>
+                if !storage_format_declarable(self.gpu, f) =>
             {
                 Some(format!(
                     "{} in a shader needs shaderStorageImageExtendedFormats, which the device lacks",
@@ -403,6 +416,7 @@ impl<'g> Runner<'g> {
             device_lost: false,
         };
         if let Some(reason) = self.unsupported_reason(test) {
+            m.groups = 0;
             m.status = Status::Unsupported;
             m.reason = reason;
             return m;
