@@ -73,10 +73,12 @@ impl<'g> Buffer<'g> {
                 allocation_scheme: AllocationScheme::GpuAllocatorManaged,
             })
             .with_context(|| format!("allocating {size} bytes for {name}"))?;
-        // SAFETY: the allocation satisfies the buffer's requirements and outlives it.
-        unsafe { d.bind_buffer_memory(handle, allocation.memory(), allocation.offset()) }
-            .with_context(|| format!("vkBindBufferMemory ({name})"))?;
+        let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
+        // Owned by the buffer from here, so Drop frees it even if binding fails.
         buffer.allocation = Some(allocation);
+        // SAFETY: the allocation satisfies the buffer's requirements and outlives it.
+        unsafe { d.bind_buffer_memory(handle, memory, offset) }
+            .with_context(|| format!("vkBindBufferMemory ({name})"))?;
         Ok(buffer)
     }
 
@@ -278,9 +280,12 @@ impl<'g> Image<'g> {
                 allocation_scheme: AllocationScheme::GpuAllocatorManaged,
             })
             .with_context(|| format!("allocating memory for {name}"))?;
-        unsafe { d.bind_image_memory(handle, allocation.memory(), allocation.offset()) }
-            .with_context(|| format!("vkBindImageMemory ({name})"))?;
+        let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
+        // Owned by the image from here, so Drop frees it even if binding fails.
         image.allocation = Some(allocation);
+        // SAFETY: the allocation satisfies the image's requirements and outlives it.
+        unsafe { d.bind_image_memory(handle, memory, offset) }
+            .with_context(|| format!("vkBindImageMemory ({name})"))?;
         let view_info = vk::ImageViewCreateInfo::default()
             .image(handle)
             .view_type(vk::ImageViewType::TYPE_2D)
