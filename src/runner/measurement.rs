@@ -1,0 +1,161 @@
+//! What a run is asked to do and what it measured: plain data for the runner and the reporters.
+
+use crate::catalog::TestCase;
+use crate::pipeline::ShaderStatistic;
+
+/// What a run does with each test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Warm up, then time `samples` dispatches.
+    Time,
+    /// One dispatch with the output write on, compared with the CPU reference.
+    Verify,
+}
+
+/// Deliberate faults, for testing that failures are caught (hidden `--fault`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fault {
+    /// Compute the `--verify` reference from corrupted input: every test must mismatch.
+    Reference,
+    /// Record an invalid barrier: the validation layer must object.
+    InvalidBarrier,
+    /// Report VK_ERROR_DEVICE_LOST on the second test: the device must be abandoned cleanly.
+    DeviceLost,
+    /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
+    OutOfMemory,
+}
+
+/// How each test is run.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Workgroups per dispatch (256 threads each); `None` = calibrated per device.
+    pub groups: Option<u32>,
+    /// Untimed dispatches before the timed ones.
+    pub warmup: u32,
+    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 30, up to
+    /// 200 for a noisy test).
+    pub samples: Option<u32>,
+    /// Time or verify.
+    pub mode: Mode,
+    /// An injected fault, if any.
+    pub fault: Option<Fault>,
+}
+
+/// Outcome of one test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Timed, or verified equal to the reference.
+    Ok,
+    /// The device lacks a feature the test needs; `reason` says which.
+    Unsupported,
+    /// `--verify` found a difference from the reference.
+    Mismatch,
+    /// A Vulkan call failed.
+    Error,
+    /// Not run: the run was interrupted (Ctrl-C) before this test.
+    Interrupted,
+}
+
+impl Status {
+    /// Lower-case name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Unsupported => "unsupported",
+            Status::Mismatch => "mismatch",
+            Status::Error => "error",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Timing statistics of one test, per dispatch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub mean_ms: f64,
+    /// Coefficient of variation (sample standard deviation / mean), in percent.
+    pub cv_pct: f64,
+    pub samples: u32,
+}
+
+impl Stats {
+    /// Statistics of `times`; `None` when empty or not all finite and positive.
+    pub fn from_times(times: &[f64]) -> Option<Stats> {
+        if times.is_empty() || times.iter().any(|t| !t.is_finite() || *t <= 0.0) {
+            return None;
+        }
+        let mut sorted = times.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        };
+        let mean = sorted.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            sorted.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Some(Stats {
+            median_ms: median,
+            min_ms: sorted[0],
+            mean_ms: mean,
+            cv_pct: 100.0 * var.sqrt() / mean,
+            samples: n as u32,
+        })
+    }
+}
+
+/// The result of one test on one device: plain data for the reporters.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    pub test: TestCase,
+    pub status: Status,
+    /// Present when timed successfully.
+    pub stats: Option<Stats>,
+    /// Why the test is unsupported, failed or mismatched; for an ok test, a note on how it
+    /// ran (e.g. a dispatch capped to the watchdog budget); else empty.
+    pub reason: String,
+    /// Workgroups per dispatch actually run.
+    pub groups: u32,
+    /// The driver's statistics of the kernel, where the device reports them.
+    pub shader_stats: Vec<ShaderStatistic>,
+    /// The device was lost during this test: nothing more can run on it.
+    pub device_lost: bool,
+}
+
+impl Measurement {
+    /// A row for a test that did not run, with `status` and `reason`.
+    pub fn not_run(test: TestCase, status: Status, reason: String) -> Self {
+        Measurement {
+            test,
+            status,
+            stats: None,
+            reason,
+            groups: 0,
+            shader_stats: Vec::new(),
+            device_lost: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_of_known_samples() {
+        let s = Stats::from_times(&[3.0, 1.0, 2.0, 4.0]).unwrap();
+        assert_eq!(
+            (s.median_ms, s.min_ms, s.mean_ms, s.samples),
+            (2.5, 1.0, 2.5, 4)
+        );
+        assert!((s.cv_pct - 100.0 * (5.0f64 / 3.0).sqrt() / 2.5).abs() < 1e-9);
+        assert!(Stats::from_times(&[]).is_none());
+        assert!(Stats::from_times(&[1.0, 0.0]).is_none());
+    }
+}
