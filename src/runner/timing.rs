@@ -281,11 +281,13 @@ impl<'g> Runner<'g> {
         });
         let mut times = self.dispatches(pipeline, &constants, groups, s.warmup, samples)?;
         if s.samples.is_none() {
-            let noisy = Stats::from_times(&times).is_some_and(|st| st.cv_pct > NOISY_CV_PCT);
-            let fit = (TEST_BUDGET_MS / estimate_ms.max(1e-6)) as u32;
-            let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
-            if noisy && extra > 0 {
-                times.extend(self.dispatches(pipeline, &constants, groups, 1, extra)?);
+            if let Some(st) = Stats::from_times(&times).filter(|st| st.cv_pct > NOISY_CV_PCT) {
+                // The measured median, not the probe's estimate, sizes the extra samples.
+                let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
+                let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
+                if extra > 0 {
+                    times.extend(self.dispatches(pipeline, &constants, groups, 1, extra)?);
+                }
             }
         }
         Ok(Stats::from_times(&times))
