@@ -21,6 +21,22 @@ mod table {
 pub use table::{SPIRV, SPIRV_ASM};
 const _: () = assert!(SPIRV.len() == KERNEL_COUNT);
 
+/// A pipeline built up front (borrowed) or just now (owned).
+pub(crate) enum PipelineRef<'a, 'g> {
+    Cached(&'a Pipeline<'g>),
+    Built(Pipeline<'g>),
+}
+
+impl<'g> std::ops::Deref for PipelineRef<'_, 'g> {
+    type Target = Pipeline<'g>;
+    fn deref(&self) -> &Pipeline<'g> {
+        match self {
+            PipelineRef::Cached(p) => p,
+            PipelineRef::Built(p) => p,
+        }
+    }
+}
+
 /// Whether a shader may declare `f` for a storage image or texel buffer on this device
 /// (the extended formats need `shaderStorageImageExtendedFormats`).
 fn storage_format_declarable(gpu: &Gpu<'_>, f: Format) -> bool {
@@ -306,15 +322,8 @@ impl<'g> Runner<'g> {
             }
             _ => {}
         }
-        let built;
-        let pipeline = match self.pipelines.get(test) {
-            Some(Ok(p)) => p,
-            Some(Err(e)) => anyhow::bail!("{e}"),
-            None => {
-                built = self.pipeline(test)?;
-                &built
-            }
-        };
+        let pipeline = self.pipeline_for(test)?;
+        let pipeline = &*pipeline;
         m.shader_stats = pipeline.statistics.clone();
         let (groups, estimate_ms, note) = self.size_dispatch(test, pipeline)?;
         m.groups = groups;
@@ -335,6 +344,15 @@ impl<'g> Runner<'g> {
             }
         }
         Ok(())
+    }
+
+    /// The test's pipeline: the one built up front, else built now.
+    pub(crate) fn pipeline_for(&self, test: &TestCase) -> Result<PipelineRef<'_, 'g>> {
+        match self.pipelines.get(test) {
+            Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
+            Some(Err(e)) => anyhow::bail!("{e}"),
+            None => Ok(PipelineRef::Built(self.pipeline(test)?)),
+        }
     }
 
     /// Builds the pipelines of the supported `tests` on several threads (creating pipelines

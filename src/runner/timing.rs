@@ -137,7 +137,7 @@ impl<'g> Runner<'g> {
         } else {
             crate::catalog::control_suite()[0]
         };
-        let pipeline = self.pipeline(&test)?;
+        let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
         // Grow the dispatch until it takes long enough to time well.
         let mut g = self.probe_groups();
