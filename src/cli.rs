@@ -49,8 +49,8 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=65535))]
     pub groups: Option<u32>,
 
-    /// Timed dispatches per test (the median is reported). Default: as many as fit 0.4 s of
-    /// GPU time per test, between 5 and 30, and up to 200 for a test whose samples vary by
+    /// Timed dispatches per test (the median is reported). Default: as many as fit 0.25 s of
+    /// GPU time per test, between 5 and 20, and up to 200 for a test whose samples vary by
     /// more than 0.5 % (CV).
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=10000))]

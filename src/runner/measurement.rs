@@ -32,7 +32,7 @@ pub struct Settings {
     pub groups: Option<u32>,
     /// Untimed dispatches before the timed ones.
     pub warmup: u32,
-    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 30, up to
+    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 20, up to
     /// 200 for a noisy test).
     pub samples: Option<u32>,
     /// Time or verify.

@@ -21,9 +21,9 @@ const SLOW_DEVICE_BASELINE_MS: f64 = 5.0;
 /// No dispatch may take longer than this (Windows' watchdog fires at 2 s): larger ones are cut.
 pub const MAX_DISPATCH_MS: f64 = 50.0;
 /// GPU time one test may spend on its timed dispatches when `--samples` is not given.
-const TEST_BUDGET_MS: f64 = 400.0;
+const TEST_BUDGET_MS: f64 = 250.0;
 /// Samples when `--samples` is not given: as many as fit the budget, within these bounds.
-const DEFAULT_SAMPLES: u32 = 30;
+const DEFAULT_SAMPLES: u32 = 20;
 const MIN_AUTO_SAMPLES: u32 = 5;
 /// A test whose samples vary more than this (CV, %) gets more samples, within its budget:
 /// its median then moves less between runs.
