@@ -35,6 +35,8 @@ const MAX_AUTO_SAMPLES: u32 = 200;
 const DISPATCHES_PER_SUBMIT: u32 = 256;
 /// GPU time spent on the baseline before the first test, to bring the clocks up.
 const GLOBAL_WARMUP_MS: f64 = 200.0;
+/// The global warm-up stops after this much GPU time even if timings still drift.
+const MAX_WARMUP_MS: f64 = 1000.0;
 /// Target duration of the clock-calibration kernel (long against launch overhead).
 const CLOCK_TARGET_MS: f64 = 3.0;
 
@@ -172,8 +174,22 @@ impl<'g> Runner<'g> {
             groups
         };
         let per_warm = per_dispatch.clamp(1e-3, MAX_DISPATCH_MS);
-        let n = ((GLOBAL_WARMUP_MS / per_warm).ceil() as u32).clamp(2, 5000);
-        let times = self.dispatches(&pipeline, &constants, warm_groups, n - 1, 1)?;
+        // Batches of ~25 ms, timed: at least GLOBAL_WARMUP_MS, then until two batches in a
+        // row agree within 0.2 % (clocks and caches settled), at most MAX_WARMUP_MS.
+        let batch = ((25.0 / per_warm).ceil() as u32).clamp(2, DISPATCHES_PER_SUBMIT);
+        let mut warm_ms = 0.0;
+        let mut last: Option<f64> = None;
+        loop {
+            let times = self.dispatches(&pipeline, &constants, warm_groups, 0, batch)?;
+            warm_ms += times.iter().sum::<f64>();
+            let median = Stats::from_times(&times).map(|s| s.median_ms);
+            let settled =
+                matches!((last, median), (Some(a), Some(b)) if (b / a - 1.0).abs() < 0.002);
+            if (warm_ms >= GLOBAL_WARMUP_MS && settled) || warm_ms >= MAX_WARMUP_MS {
+                break;
+            }
+            last = median;
+        }
         // The clock is extra information: a failure to measure it costs only the figure.
         let clock_mhz = self.measure_clock().unwrap_or_else(|e| {
             eprintln!("perftest: could not measure the shader clock: {e:#}");
@@ -183,7 +199,7 @@ impl<'g> Runner<'g> {
             groups,
             auto,
             baseline_full_ms,
-            warmup_ms: times[0] * n as f64,
+            warmup_ms: warm_ms,
             clock_mhz,
         })
     }
