@@ -56,8 +56,8 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub samples: Option<u32>,
 
-    /// Untimed dispatches before the timed ones, per test (after a global warm-up of about
-    /// 0.2 s that brings the clocks up before the first test).
+    /// Untimed dispatches before the timed ones, per test (after a global warm-up of 0.2 to
+    /// 1 s that brings the clocks up before the first test).
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub warmup: u32,
