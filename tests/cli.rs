@@ -460,3 +460,61 @@ fn strict_turns_unsupported_into_failure() {
         "later tests still run: {out}"
     );
 }
+
+#[test]
+fn unsupported_tests_get_rows_with_a_reason_and_strict_fails_them() {
+    let dir = tempdir();
+    let csv = dir.join("unsupported.csv");
+    let args = [
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Sample(bilinear) uniform",
+        "--groups",
+        "1",
+        "--samples",
+        "2",
+        "--fault",
+        "no-linear-filter",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    let o = run(&args);
+    assert!(
+        o.status.success(),
+        "unsupported is not a failure: {}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("Texture2D<RGBA32F>.Sample(bilinear) uniform: unsupported (R32G32B32A32_SFLOAT lacks SAMPLED_IMAGE_FILTER_LINEAR"),
+        "{out}"
+    );
+    assert!(
+        stderr(&o).contains("6 ok, 3 unsupported, 0 failed"),
+        "{}",
+        stderr(&o)
+    );
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 9);
+    let unsupported: Vec<&csv::StringRecord> = rows
+        .iter()
+        .filter(|r| &r[col("status")] == "unsupported")
+        .collect();
+    assert_eq!(unsupported.len(), 3);
+    for r in unsupported {
+        assert!(
+            r[col("reason")].contains("SAMPLED_IMAGE_FILTER_LINEAR"),
+            "{r:?}"
+        );
+        for empty in ["ms_median", "ratio", "groups", "loads_per_dispatch"] {
+            assert_eq!(&r[col(empty)], "", "{empty} of an unsupported row: {r:?}");
+        }
+    }
+    let mut strict = args.to_vec();
+    strict.push("--strict");
+    assert_eq!(run(&strict).status.code(), Some(1));
+}

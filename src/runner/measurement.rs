@@ -23,6 +23,9 @@ pub enum Fault {
     DeviceLost,
     /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
     OutOfMemory,
+    /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
+    /// present on lavapipe): their bilinear tests must become unsupported rows.
+    NoLinearFilter,
 }
 
 /// How each test is run.

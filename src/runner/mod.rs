@@ -257,7 +257,9 @@ impl<'g> Runner<'g> {
             Family::TextureSample(_, Filter::Bilinear)
                 if !props
                     .optimal_tiling_features
-                    .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR) =>
+                    .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR)
+                    || (self.settings.fault == Some(Fault::NoLinearFilter)
+                        && f.channel_type() == crate::catalog::ChannelType::Float32) =>
             {
                 Some(format!(
                     "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
