@@ -56,7 +56,7 @@ fn zero_groups_is_a_usage_error() {
 
 #[test]
 fn typed_buffer_run_prints_the_original_lines_and_writes_csv() {
-    let dir = tempdir();
+    let dir = tempdir("cli");
     let csv = dir.join("out.csv");
     let o = run_validated(&[
         "--device",
@@ -252,19 +252,6 @@ fn default_device_choice_is_explained() {
     );
 }
 
-fn tempdir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "perftest-test-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn list_tests_with_a_suite() {
     let o = run(&["--list-tests", "--suite", "control"]);
@@ -358,7 +345,7 @@ fn unwritable_outputs_fail_before_the_first_test() {
 
 #[test]
 fn csv_and_json_from_one_run_and_piped_stdout_has_no_progress_bar() {
-    let dir = tempdir();
+    let dir = tempdir("cli");
     let (csv, json) = (dir.join("a.csv"), dir.join("a.json"));
     std::fs::write(&json, "old contents").unwrap();
     let o = run(&[
@@ -463,7 +450,7 @@ fn strict_turns_unsupported_into_failure() {
 
 #[test]
 fn unsupported_tests_get_rows_with_a_reason_and_strict_fails_them() {
-    let dir = tempdir();
+    let dir = tempdir("cli");
     let csv = dir.join("unsupported.csv");
     let args = [
         "--device",

@@ -2,14 +2,7 @@
 
 mod common;
 use common::*;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-fn tempdir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perftest-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn ctrl_c_keeps_every_finished_row_and_exits_130() {

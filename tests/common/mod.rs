@@ -68,3 +68,14 @@ pub fn assert_no_validation_messages(o: &Output) {
         "validation layer reported:\n{err}"
     );
 }
+
+/// A fresh directory for one test's files (unique per process, test tag and call).
+pub fn tempdir(tag: &str) -> std::path::PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!("perftest-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
