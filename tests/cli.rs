@@ -379,6 +379,13 @@ fn csv_and_json_from_one_run_and_piped_stdout_has_no_progress_bar() {
         3,
         "{doc}"
     );
+    // Types follow the column: counts are integers, ids and hashes stay text.
+    assert!(
+        doc.contains("\"groups\": 2,") && doc.contains("\"samples\": 2,"),
+        "{doc}"
+    );
+    assert!(doc.contains("\"vendor_id\": \"0x10005\""), "{doc}");
+    assert!(doc.contains("\"ratio\": null"), "{doc}");
     // The temporary file was renamed into place, not left beside it.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 }

@@ -1,7 +1,7 @@
 //! The JSON result file: every row plus the full context (devices, limits, features,
 //! calibration, provenance), written atomically when the run ends.
 
-use super::{csv_fields, Reporter, Row, CSV_COLUMNS};
+use super::{csv_fields, Kind, Reporter, Row, COLUMNS};
 use crate::gpu::{version_string, DeviceInfo};
 use crate::kernels;
 use crate::provenance;
@@ -10,29 +10,6 @@ use anyhow::{Context as _, Result};
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// CSV columns written as JSON numbers; every other column is text.
-const NUMERIC_COLUMNS: &[&str] = &[
-    "device_index",
-    "test_index",
-    "groups",
-    "loads_per_dispatch",
-    "ms_median",
-    "ms_min",
-    "ms_mean",
-    "cv_pct",
-    "samples",
-    "ratio",
-    "gloads_per_s",
-    "gbytes_per_s",
-    "clock_mhz",
-    "compute_units",
-    "loads_per_clk_per_cu",
-    "bytes_per_clk_per_cu",
-    "warmup",
-    "timestamp_period_ns",
-    "timestamp_valid_bits",
-];
 
 /// Collects rows and writes `path` at the end (through a temporary file beside it, renamed
 /// into place, so an existing file is replaced whole or not at all).
@@ -148,14 +125,17 @@ impl Reporter for Json {
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let mut obj = Map::new();
-        for (col, field) in CSV_COLUMNS.iter().zip(csv_fields(row)) {
+        for ((col, kind), field) in COLUMNS.iter().zip(csv_fields(row)) {
             // The type follows the column, never the text: empty cells are null.
             let v = if field.is_empty() {
                 Value::Null
-            } else if NUMERIC_COLUMNS.contains(col) {
-                field
-                    .parse::<f64>()
-                    .map_or(Value::String(field), |n| json!(n))
+            } else if *kind == Kind::Number {
+                // Counts stay integers (`4096`, not `4096.0`).
+                match (field.parse::<u64>(), field.parse::<f64>()) {
+                    (Ok(n), _) => json!(n),
+                    (_, Ok(x)) => json!(x),
+                    _ => Value::String(field),
+                }
             } else {
                 Value::String(field)
             };

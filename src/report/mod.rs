@@ -124,46 +124,58 @@ impl Default for Reporters {
     }
 }
 
-/// The CSV columns, in order. New columns are only ever appended.
-pub const CSV_COLUMNS: &[&str] = &[
-    "device_index",
-    "device_name",
-    "device_type",
-    "vendor_id",
-    "device_id",
-    "driver",
-    "api_version",
-    "test_index",
-    "test",
-    "family",
-    "resource",
-    "format",
-    "pattern",
-    "mode",
-    "groups",
-    "loads_per_dispatch",
-    "ms_median",
-    "ms_min",
-    "ms_mean",
-    "cv_pct",
-    "samples",
-    "ratio",
-    "gloads_per_s",
-    "gbytes_per_s",
-    "status",
-    "reason",
-    "clock_mhz",
-    "compute_units",
-    "loads_per_clk_per_cu",
-    "bytes_per_clk_per_cu",
-    "warmup",
-    "tool_version",
-    "git_commit",
-    "shaderc_version",
-    "spirv_hash",
-    "driver_version",
-    "timestamp_period_ns",
-    "timestamp_valid_bits",
+/// How a column's cells are typed where the format has types (JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A number (written empty / null when absent).
+    Number,
+    /// Text, even when it looks like a number (ids, hashes, versions).
+    Text,
+}
+
+use Kind::{Number, Text};
+
+/// The result columns, in order, with their kinds: the CSV header and the JSON row keys.
+/// New columns are only ever appended.
+pub const COLUMNS: &[(&str, Kind)] = &[
+    ("device_index", Number),
+    ("device_name", Text),
+    ("device_type", Text),
+    ("vendor_id", Text),
+    ("device_id", Text),
+    ("driver", Text),
+    ("api_version", Text),
+    ("test_index", Number),
+    ("test", Text),
+    ("family", Text),
+    ("resource", Text),
+    ("format", Text),
+    ("pattern", Text),
+    ("mode", Text),
+    ("groups", Number),
+    ("loads_per_dispatch", Number),
+    ("ms_median", Number),
+    ("ms_min", Number),
+    ("ms_mean", Number),
+    ("cv_pct", Number),
+    ("samples", Number),
+    ("ratio", Number),
+    ("gloads_per_s", Number),
+    ("gbytes_per_s", Number),
+    ("status", Text),
+    ("reason", Text),
+    ("clock_mhz", Number),
+    ("compute_units", Number),
+    ("loads_per_clk_per_cu", Number),
+    ("bytes_per_clk_per_cu", Number),
+    ("warmup", Number),
+    ("tool_version", Text),
+    ("git_commit", Text),
+    ("shaderc_version", Text),
+    ("spirv_hash", Text),
+    ("driver_version", Text),
+    ("timestamp_period_ns", Number),
+    ("timestamp_valid_bits", Number),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -176,7 +188,7 @@ impl Csv {
     pub fn new(out: Box<dyn Write>) -> Result<Self> {
         let mut writer = csv::Writer::from_writer(out);
         writer
-            .write_record(CSV_COLUMNS)
+            .write_record(COLUMNS.iter().map(|(name, _)| name))
             .context("writing the CSV header")?;
         writer.flush().context("writing the CSV header")?;
         Ok(Csv { writer })
@@ -191,7 +203,7 @@ pub(crate) fn num(v: Option<f64>, decimals: usize) -> String {
     }
 }
 
-/// The CSV fields of one row, in [`CSV_COLUMNS`] order.
+/// The CSV fields of one row, in [`COLUMNS`] order.
 pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
     let d = row.device;
     let m = row.measurement;
