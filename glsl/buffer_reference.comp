@@ -1,5 +1,7 @@
 // BufferReference<float|float2|float4>.Load: one element per iteration through a device
 // address (GL_EXT_buffer_reference) passed in the push constants.
+// Kernels built from this template (see build.rs):
+// @kernels buffer_reference_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2
 #version 450
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require

@@ -1,5 +1,7 @@
 // Shader-clock calibration: each workgroup's first thread records how many subgroup-clock
 // ticks a long dependent arithmetic chain takes; timestamps around the dispatch give the time.
+// Kernels built from this template (see build.rs):
+// @kernels clock_w{WIDTH}_{PATTERN}: WIDTH=1 PATTERN=uniform:0
 #version 450
 #extension GL_ARB_shader_clock : require
 

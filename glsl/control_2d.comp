@@ -1,5 +1,7 @@
 // Control: loop 2D — the texture kernels' nested loops, coordinate arithmetic and
 // accumulation, with the fetch replaced by arithmetic on the texel coordinates.
+// Kernels built from this template (see build.rs):
+// @kernels control_2d_w{WIDTH}_{PATTERN}: WIDTH=4 PATTERN=linear:1
 #version 450
 #include "common.glsl"
 

@@ -1,4 +1,6 @@
 // ByteAddressBuffer.Load{,2,3,4}: WIDTH consecutive 32-bit words per iteration, bit-cast to float.
+// Kernels built from this template (see build.rs):
+// @kernels raw_buffer_w{WIDTH}_{PATTERN}: WIDTH=1,2,3,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 #version 450
 #include "common.glsl"
 

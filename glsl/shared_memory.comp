@@ -1,5 +1,7 @@
 // groupshared{float4} load: the group copies 512 vec4 of the input into shared memory once,
 // then every thread runs the same loop over shared memory: the in-core reference point.
+// Kernels built from this template (see build.rs):
+// @kernels shared_memory_w{WIDTH}_{PATTERN}: WIDTH=4 PATTERN=uniform:0,linear:1,random:2
 #version 450
 #include "common.glsl"
 

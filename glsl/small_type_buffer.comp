@@ -1,5 +1,8 @@
 // StructuredBuffer<uint8_t|float16_t>.Load: one 8- or 16-bit element per iteration, converted
 // to float (storageBuffer8BitAccess / storageBuffer16BitAccess; no 8/16-bit arithmetic).
+// Kernels built from this template (see build.rs):
+// @kernels uint8_buffer_w{WIDTH}_{PATTERN}: WIDTH=1 ELEMENT_BITS=8 PATTERN=uniform:0,linear:1,random:2
+// @kernels float16_buffer_w{WIDTH}_{PATTERN}: WIDTH=1 ELEMENT_BITS=16 PATTERN=uniform:0,linear:1,random:2
 #version 450
 #if ELEMENT_BITS == 8
 #extension GL_EXT_shader_8bit_storage : require

@@ -1,4 +1,14 @@
 // RWTexture2D<F>.Load: one texel per iteration, 16×16 per thread, through a storage image.
+// Kernels built from this template (see build.rs):
+// @kernels storage_image_r8_{PATTERN}: FORMAT=r8 WIDTH=1 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_rg8_{PATTERN}: FORMAT=rg8 WIDTH=2 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_rgba8_{PATTERN}: FORMAT=rgba8 WIDTH=4 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_r16f_{PATTERN}: FORMAT=r16f WIDTH=1 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_rg16f_{PATTERN}: FORMAT=rg16f WIDTH=2 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_rgba16f_{PATTERN}: FORMAT=rgba16f WIDTH=4 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_r32f_{PATTERN}: FORMAT=r32f WIDTH=1 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_rg32f_{PATTERN}: FORMAT=rg32f WIDTH=2 PATTERN=uniform:0,linear:1,random:2
+// @kernels storage_image_rgba32f_{PATTERN}: FORMAT=rgba32f WIDTH=4 PATTERN=uniform:0,linear:1,random:2
 #version 450
 #include "common.glsl"
 

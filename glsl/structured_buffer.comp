@@ -1,5 +1,9 @@
 // StructuredBuffer<float|float2|float3|float4>.Load: one element per iteration from a storage
 // buffer, std430 (vec3: 16-byte stride) or, with SCALAR_LAYOUT, scalar (vec3: 12-byte stride).
+// Kernels built from this template (see build.rs):
+// @kernels structured_buffer_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
+// @kernels structured_buffer_w{WIDTH}_{PATTERN}: WIDTH=3 PATTERN=uniform:0,linear:1,random:2
+// @kernels scalar_buffer_w{WIDTH}_{PATTERN}: WIDTH=3 SCALAR_LAYOUT=1 PATTERN=uniform:0,linear:1,random:2
 #version 450
 #ifdef SCALAR_LAYOUT
 #extension GL_EXT_scalar_block_layout : require

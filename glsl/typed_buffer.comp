@@ -1,4 +1,6 @@
 // Buffer<F>.Load: one typed element per iteration from a uniform texel buffer.
+// Kernels built from this template (see build.rs):
+// @kernels typed_buffer_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 #version 450
 #extension GL_EXT_samplerless_texture_functions : require
 #include "common.glsl"

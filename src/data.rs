@@ -1,6 +1,7 @@
 //! Deterministic input data, format decoding, and the CPU references that `--verify` compares with.
 
-use crate::catalog::{ChannelType, Family, Format, Pattern, Shape, TestCase};
+use crate::catalog::Pattern;
+use crate::format::Format;
 
 /// Size of the input every test reads from (the original's 16 KB working set).
 pub const INPUT_BYTES: usize = 16 * 1024;
@@ -39,26 +40,12 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Decodes one element of `format` at `bytes[0..]` into its channels (unused channels 0).
-pub fn decode(format: Format, bytes: &[u8]) -> [f32; 4] {
-    let mut v = [0.0f32; 4];
-    for (c, out) in v.iter_mut().enumerate().take(format.channels() as usize) {
-        *out = match format.channel_type() {
-            ChannelType::Unorm8 => bytes[c] as f32 / 255.0,
-            ChannelType::Float16 => {
-                half::f16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]).to_f32()
-            }
-            ChannelType::Float32 => f32::from_le_bytes(word_bytes(bytes, 4 * c)),
-        };
-    }
-    v
-}
-
 fn word_bytes(bytes: &[u8], at: usize) -> [u8; 4] {
     [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]
 }
 
-fn word(input: &[u8], index: usize) -> f32 {
+/// The 32-bit float at word `index` of `input`.
+pub fn word(input: &[u8], index: usize) -> f32 {
     f32::from_le_bytes(word_bytes(input, 4 * index))
 }
 
@@ -104,7 +91,8 @@ pub struct ThreadSum {
 }
 
 impl ThreadSum {
-    fn add(&mut self, v: [f32; 4]) {
+    /// Adds one loaded (widened) value.
+    pub fn add(&mut self, v: [f32; 4]) {
         for ((sum, magnitude), x) in self.sum.iter_mut().zip(&mut self.magnitude).zip(v) {
             *sum += x;
             *magnitude += x.abs();
@@ -112,127 +100,53 @@ impl ThreadSum {
     }
 }
 
-/// The value the kernel reads at 1-D index `i` (element, or raw byte address) of `family`.
-fn load_1d(family: Family, input: &[u8], index: u32) -> [f32; 4] {
-    let i = index as usize;
-    match family {
-        Family::TypedBuffer(f) | Family::StorageTexelBuffer(f) => {
-            decode(f, &input[i * f.bytes() as usize..])
-        }
-        // std430 vec3: 16-byte stride; scalar vec3: 12-byte stride.
-        Family::StructuredBuffer { width: 3 } => [
-            word(input, 4 * i),
-            word(input, 4 * i + 1),
-            word(input, 4 * i + 2),
-            0.0,
-        ],
-        Family::PackedFloat3 => [
-            word(input, 3 * i),
-            word(input, 3 * i + 1),
-            word(input, 3 * i + 2),
-            0.0,
-        ],
-        Family::SmallType { bits: 8 } => [input[i] as f32, 0.0, 0.0, 0.0],
-        Family::SmallType { .. } => decode(Format::R16f, &input[2 * i..]),
-        Family::PushConstant => {
-            let e = i % 6;
-            [
-                word(input, 4 * e),
-                word(input, 4 * e + 1),
-                word(input, 4 * e + 2),
-                word(input, 4 * e + 3),
-            ]
-        }
-        Family::RawBuffer { words, .. } => {
-            let mut v = [0.0; 4];
-            for (w, out) in v.iter_mut().enumerate().take(words as usize) {
-                *out = word(input, i / 4 + w);
-            }
-            v
-        }
-        Family::StructuredBuffer { .. }
-        | Family::BufferReference { .. }
-        | Family::ConstantBuffer
-        | Family::SharedMemory => {
-            let (_, width) = family.template_and_width();
-            let mut v = [0.0; 4];
-            for (c, out) in v.iter_mut().enumerate().take(width as usize) {
-                *out = word(input, i * width as usize + c);
-            }
-            v
-        }
-        _ => unreachable!("{family:?} is not a 1-D family"),
+/// `words` consecutive 32-bit floats of `input` from word `first` (the rest 0).
+pub fn words(input: &[u8], first: usize, words: u32) -> [f32; 4] {
+    let mut v = [0.0; 4];
+    for (w, out) in v.iter_mut().enumerate().take(words as usize) {
+        *out = word(input, first + w);
     }
+    v
 }
 
 /// The texel at `(x, y)` of the test texture of `format` (REPEAT addressing).
 pub fn texel(format: Format, input: &[u8], x: u32, y: u32) -> [f32; 4] {
     let (x, y) = (x % TEXTURE_SIZE, y % TEXTURE_SIZE);
     let offset = ((y * TEXTURE_SIZE + x) * format.bytes()) as usize;
-    decode(format, &input[offset..])
+    format.decode(&input[offset..])
 }
 
-/// The CPU reference: what each of the 256 threads of a workgroup sums (every group is alike,
-/// since start addresses depend only on the thread's index in its group).
-pub fn reference(test: &TestCase, input: &[u8]) -> Vec<ThreadSum> {
-    let (_, width) = test.family.template_and_width();
+/// The reference of a 1-D kernel: each of the 256 threads of a group sums `load(start + i)`
+/// for i in 0..256 (every group is alike: start addresses depend only on the thread's index
+/// in its group).
+pub fn sum_1d(pattern: Pattern, load: impl Fn(u32) -> [f32; 4]) -> Vec<ThreadSum> {
     (0..256u32)
         .map(|local| {
+            let start = start_1d(pattern, local);
             let mut acc = ThreadSum::default();
-            match test.family {
-                Family::TextureLoad(f) | Family::TextureSample(f, _) | Family::StorageImage(f) => {
-                    // Texel centres with nearest or bilinear filtering both return the texel.
-                    let (sx, sy) = start_2d(test.pattern, local % 16, local / 16);
-                    for y in 0..16 {
-                        for x in 0..16 {
-                            acc.add(widen(texel(f, input, sx + x, sy + y), width));
-                        }
-                    }
-                }
-                Family::Control(Shape::OneD) => {
-                    let start = start_1d(test.pattern, local);
-                    for i in 0..256 {
-                        acc.add([(start + i) as f32; 4]);
-                    }
-                }
-                Family::Control(Shape::TwoD) => {
-                    let (sx, sy) = start_2d(test.pattern, local % 16, local / 16);
-                    for y in 0..16 {
-                        for x in 0..16 {
-                            acc.add([((sx + x) + 32 * (sy + y)) as f32; 4]);
-                        }
-                    }
-                }
-                Family::RawBuffer { words, .. } => {
-                    let stride = 4 * words;
-                    let start = start_1d(test.pattern, local);
-                    for i in 0..256 {
-                        let address = start * stride + test.family.read_start() + i * stride;
-                        acc.add(widen(load_1d(test.family, input, address), width));
-                    }
-                }
-                _ => {
-                    let start = start_1d(test.pattern, local);
-                    for i in 0..256 {
-                        acc.add(widen(load_1d(test.family, input, start + i), width));
-                    }
-                }
+            for i in 0..256 {
+                acc.add(load(start + i));
             }
             acc
         })
         .collect()
 }
 
-/// Relative tolerance of a family's sums against the reference, as a fraction of Σ|term|.
-///
-/// Buffer and texture loads of floats are exact; UNORM8 → float conversion may differ from
-/// `c / 255` in the last bit; bilinear filtering at a texel centre has weight exactly 1 but
-/// hardware filters at reduced precision.
-pub fn tolerance(family: Family) -> f32 {
-    match family {
-        Family::TextureSample(_, crate::catalog::Filter::Bilinear) => 1e-3,
-        _ => 1e-5,
-    }
+/// The reference of a 2-D kernel: each thread `(x, y)` of a 16×16 group sums
+/// `load(start + (i, j))` over a 16×16 block of texels.
+pub fn sum_2d(pattern: Pattern, load: impl Fn(u32, u32) -> [f32; 4]) -> Vec<ThreadSum> {
+    (0..256u32)
+        .map(|local| {
+            let (sx, sy) = start_2d(pattern, local % 16, local / 16);
+            let mut acc = ThreadSum::default();
+            for y in 0..16 {
+                for x in 0..16 {
+                    acc.add(load(sx + x, sy + y));
+                }
+            }
+            acc
+        })
+        .collect()
 }
 
 /// The first thread and component where `output` differs from `reference`.
@@ -265,12 +179,8 @@ impl std::fmt::Display for Mismatch {
 }
 
 /// Compares a dispatch's output (one vec4 per thread) with the per-group reference.
-pub fn compare(
-    family: Family,
-    reference: &[ThreadSum],
-    output: &[[f32; 4]],
-) -> Result<(), Mismatch> {
-    let rel = tolerance(family);
+/// `rel` is the tolerance as a fraction of each component's Σ|term|.
+pub fn compare(rel: f32, reference: &[ThreadSum], output: &[[f32; 4]]) -> Result<(), Mismatch> {
     let mut first: Option<Mismatch> = None;
     let mut count = 0;
     for (thread, got) in output.iter().enumerate() {
@@ -302,7 +212,7 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::original_suite;
+    use crate::format::ChannelType;
 
     #[test]
     fn every_view_of_the_input_is_finite_and_normal() {
@@ -310,10 +220,7 @@ mod tests {
         assert_eq!(data.len(), INPUT_BYTES);
         for f in Format::ALL {
             for e in 0..INPUT_BYTES / f.bytes() as usize {
-                for (c, v) in decode(f, &data[e * f.bytes() as usize..])
-                    .iter()
-                    .enumerate()
-                {
+                for (c, v) in f.decode(&data[e * f.bytes() as usize..]).iter().enumerate() {
                     if c < f.channels() as usize && f.channel_type() != ChannelType::Unorm8 {
                         assert!(v.is_normal(), "{f:?} element {e} channel {c} = {v}");
                     }
@@ -325,20 +232,10 @@ mod tests {
     #[test]
     fn channels_differ_so_swaps_are_visible() {
         let data = input();
-        let t = decode(Format::Rgba8, &data[..]);
+        let t = Format::Rgba8.decode(&data[..]);
         assert!(t[0] != t[1] && t[1] != t[2]);
-        let t = decode(Format::Rgba16f, &data[8..]);
+        let t = Format::Rgba16f.decode(&data[8..]);
         assert!(t[0] != t[1] && t[2] != t[3]);
-    }
-
-    #[test]
-    fn unorm_and_half_decode() {
-        assert_eq!(decode(Format::Rg8, &[255, 0]), [1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(decode(Format::R16f, &[0x00, 0x3C]), [1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(
-            decode(Format::R32f, &2.5f32.to_le_bytes()),
-            [2.5, 0.0, 0.0, 0.0]
-        );
     }
 
     #[test]
@@ -352,11 +249,11 @@ mod tests {
 
     #[test]
     fn reference_of_the_uniform_pattern_is_the_same_for_every_thread() {
-        for t in original_suite()
+        for t in crate::catalog::suite(crate::catalog::Suite::Original)
             .iter()
-            .filter(|t| t.pattern == Pattern::Uniform)
+            .filter(|t| t.pattern() == Pattern::Uniform)
         {
-            let r = reference(t, &input());
+            let r = t.reference(&input());
             assert!(r.iter().all(|s| s.sum == r[0].sum), "{}", t.name());
             assert!(r[0].sum.iter().all(|v| *v != 0.0), "{}", t.name());
         }
@@ -364,12 +261,21 @@ mod tests {
 
     #[test]
     fn compare_detects_a_single_wrong_component() {
-        let t = original_suite()[8];
-        let r = reference(&t, &input());
+        let t = crate::catalog::suite(crate::catalog::Suite::Original)[8];
+        let r = t.reference(&input());
         let mut out: Vec<[f32; 4]> = (0..512).map(|i| r[i % 256].sum).collect();
-        assert!(compare(t.family, &r, &out).is_ok());
+        assert!(compare(t.tolerance(), &r, &out).is_ok());
         out[300][2] += 0.5;
-        let m = compare(t.family, &r, &out).unwrap_err();
+        let m = compare(t.tolerance(), &r, &out).unwrap_err();
         assert_eq!((m.thread, m.component, m.count), (300, 2, 1));
+    }
+
+    #[test]
+    fn references_differ_between_patterns() {
+        // A kernel that ignored its start pattern would pass a reference that does too.
+        let data = input();
+        let lin = sum_1d(Pattern::Linear, |i| [word(&data, i as usize); 4]);
+        let rnd = sum_1d(Pattern::Random, |i| [word(&data, i as usize); 4]);
+        assert_ne!(lin[5].sum, rnd[5].sum);
     }
 }

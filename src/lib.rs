@@ -5,6 +5,8 @@ pub mod cli;
 pub mod compare;
 pub mod data;
 pub mod error;
+pub mod families;
+pub mod format;
 pub mod gpu;
 pub mod kernels;
 pub mod pipeline;
@@ -16,7 +18,7 @@ pub mod select;
 pub mod timer;
 
 use anyhow::Result;
-use catalog::{TestCase, BASELINE};
+use catalog::TestCase;
 use cli::Config;
 use error::Failure;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -40,19 +42,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
         return Ok(0);
     }
     if args.list_tests {
-        // Alone, the original's list byte for byte; with --suite, the suites asked for.
-        let suites = cli::selected_suites(&args.suite);
-        let tests = catalog::filter(&catalog::suites(&suites), &args.filters);
-        if tests.is_empty() {
-            return Err(
-                Failure::Usage(format!("--filter {:?} matches no test", args.filters)).into(),
-            );
-        }
-        let mut out = std::io::stdout().lock();
-        for t in tests {
-            writeln!(out, "{}", t.name())?;
-        }
-        return Ok(0);
+        return list_tests(&args);
     }
     let config = Config::from_args(args)?;
     let args = &config.args;
@@ -79,15 +69,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
         );
     });
 
-    let total = (choices.len() * config.tests.len()) as u64;
-    let progress = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if !std::io::stderr().is_terminal() {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = progress_bar((choices.len() * config.tests.len()) as u64);
 
     let mut tally = Tally::default();
     let mut interrupted = false;
@@ -133,6 +115,33 @@ pub fn run(args: cli::Args) -> Result<i32> {
         + if args.strict { tally.unsupported } else { 0 }
         + usize::from(outputs_failed);
     Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
+}
+
+/// `--list-tests`: alone, the original's list byte for byte; with --suite, the suites asked for.
+fn list_tests(args: &cli::Args) -> Result<i32> {
+    let suites = cli::selected_suites(&args.suite);
+    let tests = catalog::filter(&catalog::suites(&suites), &args.filters);
+    if tests.is_empty() {
+        return Err(Failure::Usage(format!("--filter {:?} matches no test", args.filters)).into());
+    }
+    let mut out = std::io::stdout().lock();
+    for t in tests {
+        writeln!(out, "{}", t.name())?;
+    }
+    Ok(0)
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+fn progress_bar(total: u64) -> ProgressBar {
+    let progress = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    progress
 }
 
 /// Creates the outputs; files are opened now, so a bad path fails before the first test.
@@ -217,21 +226,7 @@ fn run_device(
     tally: &mut Tally,
 ) -> Result<DeviceOutcome> {
     let args = &config.args;
-    // The original's header: the device list, then the device used.
-    if args.format == report::TerminalFormat::Original {
-        let lines = select::summary_lines(&instance.devices).join("\n");
-        let header = format!(
-            "Devices:\n{lines}\nUsing device {}: {}",
-            device.index, device.name
-        );
-        progress.suspend(|| {
-            if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
-                eprintln!("{header}");
-            } else {
-                stdout(&format!("{header}\n"));
-            }
-        });
-    }
+    print_original_header(instance, device, args, progress);
     let settings = Settings {
         groups: args.groups,
         warmup: args.warmup,
@@ -247,7 +242,6 @@ fn run_device(
         mode: config.mode,
         warmup: args.warmup,
     };
-
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
         Err(e) => {
@@ -273,27 +267,63 @@ fn run_device(
             return Ok(DeviceOutcome::Done);
         }
     };
-    let cal = runner.calibration;
-    out.begin(Some(&cal))?;
+    out.begin(Some(&runner.calibration))?;
     progress.suspend(|| {
         eprintln!(
-            "perftest: {} groups per dispatch ({}; baseline at 4096 groups ≈ {:.3} ms), \
-             warm-up {:.0} ms, shader clock {}, compute units {}",
-            cal.groups,
-            if cal.auto { "calibrated" } else { "--groups" },
-            cal.baseline_full_ms,
-            cal.warmup_ms,
-            cal.clock_mhz
-                .map_or("unknown".into(), |c| format!("{c:.0} MHz")),
-            device
-                .compute_units
-                .map_or("unknown".into(), |(n, src)| format!("{n} ({src})")),
+            "perftest: {}",
+            calibration_line(&runner.calibration, device)
         )
     });
+    let order = run_order(config, progress);
+    run_tests(&runner, &order, config, &mut out)
+}
 
+/// The original's header: the device list, then the device used.
+fn print_original_header(
+    instance: &gpu::Instance,
+    device: &gpu::DeviceInfo,
+    args: &cli::Args,
+    progress: &ProgressBar,
+) {
+    if args.format != report::TerminalFormat::Original {
+        return;
+    }
+    let lines = select::summary_lines(&instance.devices).join("\n");
+    let header = format!(
+        "Devices:\n{lines}\nUsing device {}: {}",
+        device.index, device.name
+    );
+    progress.suspend(|| {
+        if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+            eprintln!("{header}");
+        } else {
+            stdout(&format!("{header}\n"));
+        }
+    });
+}
+
+/// What calibration decided, for stderr.
+fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> String {
+    format!(
+        "{} groups per dispatch ({}; baseline at 4096 groups ≈ {:.3} ms), \
+         warm-up {:.0} ms, shader clock {}, compute units {}",
+        cal.groups,
+        if cal.auto { "calibrated" } else { "--groups" },
+        cal.baseline_full_ms,
+        cal.warmup_ms,
+        cal.clock_mhz
+            .map_or("unknown".into(), |c| format!("{c:.0} MHz")),
+        device
+            .compute_units
+            .map_or("unknown".into(), |(n, src)| format!("{n} ({src})")),
+    )
+}
+
+/// The selected tests in the order they run: as listed, or shuffled with `--shuffle`.
+fn run_order(config: &Config, progress: &ProgressBar) -> Vec<(usize, TestCase)> {
     let mut order: Vec<(usize, TestCase)> = config.tests.clone();
-    if args.shuffle {
-        let seed = args.seed.unwrap_or_else(|| {
+    if config.args.shuffle {
+        let seed = config.args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
@@ -301,30 +331,65 @@ fn run_device(
         progress.suspend(|| eprintln!("perftest: --shuffle --seed {seed}"));
         shuffle(&mut order, seed);
     }
+    order
+}
 
-    // The baseline runs first so that every line can carry its ratio as it is printed.
-    let has_baseline = order.iter().any(|(_, t)| *t == BASELINE);
-    let baseline: Option<Measurement> =
-        (has_baseline && config.mode == Mode::Time).then(|| runner.run(&BASELINE));
-    let baseline_rate = baseline.as_ref().and_then(|b| {
-        b.stats
-            .map(|s| b.test.loads_per_dispatch(b.groups) as f64 / s.median_ms)
-    });
-    if config.mode == Mode::Time && baseline_rate.is_none() {
-        progress.suspend(|| {
+/// The baseline's measurement and throughput (loads per ms), measured before the other
+/// tests so that every line can carry its ratio as it is printed.
+struct Baseline {
+    test: TestCase,
+    measurement: Option<Measurement>,
+    rate: Option<f64>,
+}
+
+impl Baseline {
+    fn measure(runner: &Runner<'_>, order: &[(usize, TestCase)], mode: Mode) -> Self {
+        let test = catalog::baseline();
+        let selected = order.iter().any(|(_, t)| *t == test);
+        let measurement = (selected && mode == Mode::Time).then(|| runner.run(&test));
+        let rate = measurement.as_ref().and_then(|b| {
+            b.stats
+                .map(|s| b.test.loads_per_dispatch(b.groups) as f64 / s.median_ms)
+        });
+        if mode == Mode::Time && rate.is_none() {
             eprintln!(
                 "perftest: the baseline {} {}; ratios are left out",
-                BASELINE.name(),
-                if has_baseline {
+                test.name(),
+                if selected {
                     "failed"
                 } else {
                     "is not selected"
                 }
-            )
-        });
+            );
+        }
+        Baseline {
+            test,
+            measurement,
+            rate,
+        }
     }
 
+    /// Throughput of `m` relative to the baseline: equal to the time ratio when both ran the
+    /// same dispatch size, and still right when a dispatch was cut to the watchdog budget.
+    fn ratio(&self, m: &Measurement) -> Option<f64> {
+        let s = m.stats?;
+        Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms / self.rate?)
+    }
+}
+
+/// Runs (or, after a lost device, skips) every test of `order` and emits its row.
+fn run_tests(
+    runner: &Runner<'_>,
+    order: &[(usize, TestCase)],
+    config: &Config,
+    out: &mut Out<'_>,
+) -> Result<DeviceOutcome> {
+    let cal = runner.calibration;
+    let baseline = out
+        .progress
+        .suspend(|| Baseline::measure(runner, order, config.mode));
     let mut lost: Option<String> = baseline
+        .measurement
         .as_ref()
         .filter(|b| b.device_lost)
         .map(|b| b.test.name());
@@ -341,9 +406,10 @@ fn run_device(
             out.emit(&m, *test_index, None, cal.clock_mhz)?;
             return Ok(DeviceOutcome::Interrupted);
         }
-        progress.set_message(format!("{}: {}", device.name, test.name()));
-        let m = match (&lost, &baseline) {
-            (_, Some(b)) if *test == BASELINE => b.clone(),
+        out.progress
+            .set_message(format!("{}: {}", out.device.name, test.name()));
+        let m = match (&lost, &baseline.measurement) {
+            (_, Some(b)) if *test == baseline.test => b.clone(),
             (Some(during), _) => Measurement::not_run(
                 *test,
                 Status::Error,
@@ -353,31 +419,21 @@ fn run_device(
         };
         if m.device_lost && lost.as_deref().is_none_or(|l| l == test.name()) {
             lost = Some(test.name());
-            progress.suspend(|| {
-                eprintln!(
-                    "perftest: device {} ({}) was lost during {}; its remaining tests are skipped",
-                    device.index,
-                    device.name,
-                    test.name()
-                )
-            });
+            out.note(&format!(
+                "device {} ({}) was lost during {}; its remaining tests are skipped",
+                out.device.index,
+                out.device.name,
+                test.name()
+            ));
         }
-        // Throughput ratio: equal to the time ratio when both ran the same dispatch size,
-        // and still right when a dispatch was cut to the watchdog budget.
-        let ratio = match (baseline_rate, m.stats) {
-            (Some(b), Some(s)) => {
-                Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms / b)
-            }
-            _ => None,
-        };
         // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
         // explicit --groups is a warning.
         if m.status == Status::Ok && !m.reason.is_empty() && !cal.auto {
-            progress.suspend(|| eprintln!("perftest: {}: {}", m.test.name(), m.reason));
+            out.note(&format!("{}: {}", m.test.name(), m.reason));
         }
-        out.emit(&m, *test_index, ratio, cal.clock_mhz)?;
-        if args.shader_stats {
-            progress.suspend(|| print_shader_stats(&m));
+        out.emit(&m, *test_index, baseline.ratio(&m), cal.clock_mhz)?;
+        if config.args.shader_stats {
+            out.progress.suspend(|| print_shader_stats(&m));
         }
     }
     Ok(DeviceOutcome::Done)
@@ -394,6 +450,11 @@ struct Out<'a> {
 }
 
 impl Out<'_> {
+    /// A line on stderr, above the progress bar.
+    fn note(&self, text: &str) {
+        self.progress.suspend(|| eprintln!("perftest: {text}"));
+    }
+
     /// Error rows for every test of a device that cannot run at all.
     fn fail_all(&mut self, tests: &[(usize, TestCase)], reason: &str) -> Result<()> {
         self.begin(None)?;

@@ -6,7 +6,7 @@ use anyhow::{Context as _, Result};
 use ash::vk;
 
 /// Bytes pushed to every kernel: the 32-byte header and the 96-byte array of
-/// `glsl/push_constant.comp` (128 = the smallest `maxPushConstantsSize`).
+/// the kernels' `PUSH_ARRAY` in `glsl/common.glsl` (128 = the smallest `maxPushConstantsSize`).
 pub const PUSH_CONSTANT_BYTES: usize = 128;
 
 /// The runtime constants every kernel reads (see `glsl/common.glsl`).

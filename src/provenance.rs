@@ -21,8 +21,8 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
 }
 
 /// The hash of a kernel's SPIR-V, identifying exactly what ran.
-pub fn spirv_hash(kernel: Kernel) -> String {
-    fnv1a64(crate::runner::SPIRV[kernel.index()])
+pub fn spirv_hash(kernel: &Kernel) -> String {
+    fnv1a64(kernel.spirv)
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
 //! The committed disassembly in `spirv/` matches what the build produces, and each kernel's
 //! loop really holds its loads (not unrolled, merged or hoisted).
 
-use perftest::kernels::{all, Template};
-use perftest::runner::SPIRV_ASM;
+use perftest::kernels::{all, Kernel};
 use std::path::PathBuf;
 
 fn spirv_dir() -> PathBuf {
@@ -16,10 +15,10 @@ fn committed_disassembly_is_current() {
     let mut stale = Vec::new();
     let mut expected_files = Vec::new();
     for k in all() {
-        let file = format!("{}.spvasm", k.stem());
+        let file = format!("{}.spvasm", k.name);
         let path = dir.join(&file);
         expected_files.push(file.clone());
-        let asm = SPIRV_ASM[k.index()];
+        let asm = k.asm;
         if update {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, asm).unwrap();
@@ -70,18 +69,100 @@ fn count(lines: &[&str], needle: &str) -> usize {
     lines.iter().filter(|l| l.contains(needle)).count()
 }
 
+/// Kernels whose name starts with `prefix`.
+fn kernels(prefix: &str) -> impl Iterator<Item = &'static Kernel> + '_ {
+    all().iter().filter(move |k| k.name.starts_with(prefix))
+}
+
+/// The load width in a kernel's name (`…_w4_…`), 0 where the name has none.
+fn width(k: &Kernel) -> usize {
+    k.name
+        .split('_')
+        .find_map(|p| p.strip_prefix('w').and_then(|w| w.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// What the innermost loop of a kernel must hold.
+enum Load {
+    /// One image instruction (fetch, sample, read), and no other in the kernel.
+    Image(&'static str),
+    /// `count` access chains of this pointer type, each loaded; `outside` more elsewhere.
+    Pointer {
+        ptr: &'static str,
+        count: usize,
+        outside: usize,
+    },
+    /// Nothing read: arithmetic on the index only.
+    Nothing,
+}
+
+/// The expectations of every kernel family, by kernel-name prefix.
+fn expectation(k: &Kernel) -> (usize, Load) {
+    let pointer = |ptr, count, outside| Load::Pointer {
+        ptr,
+        count,
+        outside,
+    };
+    let by_width = |ptrs: [&'static str; 4]| ptrs[width(k).clamp(1, 4) - 1];
+    let n = k.name;
+    let p = |prefix: &str| n.starts_with(prefix);
+    // (loops, load): 2-D kernels and the shared-memory fill have a second loop.
+    if p("typed_buffer") || p("texture_load") {
+        (
+            if p("texture") { 2 } else { 1 },
+            Load::Image("OpImageFetch"),
+        )
+    } else if p("texture_sample") {
+        (2, Load::Image("OpImageSampleExplicitLod"))
+    } else if p("storage_texel_buffer") {
+        (1, Load::Image("OpImageRead"))
+    } else if p("storage_image") {
+        (2, Load::Image("OpImageRead"))
+    } else if p("raw_buffer") {
+        (1, pointer("%_ptr_StorageBuffer_uint ", width(k), 0))
+    } else if p("structured_buffer") || p("scalar_buffer") {
+        let ptr = by_width([
+            "%_ptr_StorageBuffer_float ",
+            "%_ptr_StorageBuffer_v2float ",
+            "%_ptr_StorageBuffer_v3float ",
+            "%_ptr_StorageBuffer_v4float ",
+        ]);
+        (1, pointer(ptr, 1, 0))
+    } else if p("constant_buffer") {
+        (1, pointer("%_ptr_Uniform_v4float ", 1, 0))
+    } else if p("uint8_buffer") {
+        (1, pointer("%_ptr_StorageBuffer_uchar ", 1, 0))
+    } else if p("float16_buffer") {
+        (1, pointer("%_ptr_StorageBuffer_half ", 1, 0))
+    } else if p("buffer_reference") {
+        let ptr = by_width([
+            "%_ptr_PhysicalStorageBuffer_float ",
+            "%_ptr_PhysicalStorageBuffer_v2float ",
+            "",
+            "%_ptr_PhysicalStorageBuffer_v4float ",
+        ]);
+        (1, pointer(ptr, 1, 0))
+    } else if p("push_constant") {
+        (1, pointer("%_ptr_PushConstant_v4float ", 1, 0))
+    } else if p("shared_memory") {
+        // table[j] = …; dummyLDS[i] = sum; dummyLDS[slot]
+        (2, pointer("%_ptr_Workgroup_v4float ", 1, 3))
+    } else if p("control_1d") {
+        (1, Load::Nothing)
+    } else if p("control_2d") {
+        (2, Load::Nothing)
+    } else {
+        panic!("{n}: no expectation for this kernel; add one here")
+    }
+}
+
 #[test]
 fn every_loop_is_kept_and_holds_its_loads() {
-    for k in all().into_iter().filter(|k| k.template != Template::Clock) {
-        let asm = SPIRV_ASM[k.index()];
-        let name = k.stem();
+    for k in all().iter().filter(|k| !k.name.starts_with("clock_")) {
+        let asm = k.asm;
+        let name = k.name;
+        let (want_loops, load) = expectation(k);
         let loops = count(&asm.lines().collect::<Vec<_>>(), "OpLoopMerge");
-        // The shared-memory kernel has a fill loop before the measured one.
-        let want_loops = match k.template {
-            Template::SharedMemory => 2,
-            t if t.is_2d() => 2,
-            _ => 1,
-        };
         assert_eq!(loops, want_loops, "{name}: loop count");
         assert!(
             asm.lines()
@@ -91,96 +172,67 @@ fn every_loop_is_kept_and_holds_its_loads() {
         );
         let body = innermost_loop(asm);
         let all_lines: Vec<&str> = asm.lines().map(str::trim).collect();
-        let image_op = match k.template {
-            Template::TypedBuffer | Template::ImageLoad => Some("OpImageFetch"),
-            Template::ImageSample => Some("OpImageSampleExplicitLod"),
-            Template::StorageTexelBuffer | Template::StorageImage => Some("OpImageRead"),
-            _ => None,
-        };
-        let pointer = match (k.template, k.width) {
-            (Template::RawBuffer, _) => Some("%_ptr_StorageBuffer_uint "),
-            (Template::StructuredBuffer, 1) => Some("%_ptr_StorageBuffer_float "),
-            (Template::StructuredBuffer, 2) => Some("%_ptr_StorageBuffer_v2float "),
-            (Template::StructuredBuffer | Template::ScalarBuffer, 3) => {
-                Some("%_ptr_StorageBuffer_v3float ")
+        match load {
+            Load::Image(op) => {
+                assert_eq!(
+                    count(&body, op),
+                    1,
+                    "{name}: `{op}` in the loop:\n{}",
+                    body.join("\n")
+                );
+                // One fetch site in the whole kernel: nothing hoisted out or duplicated.
+                assert_eq!(count(&all_lines, op), 1, "{name}: `{op}` outside the loop");
             }
-            (Template::StructuredBuffer, _) => Some("%_ptr_StorageBuffer_v4float "),
-            (Template::UniformBuffer, _) => Some("%_ptr_Uniform_v4float "),
-            (Template::Uint8Buffer, _) => Some("%_ptr_StorageBuffer_uchar "),
-            (Template::Float16Buffer, _) => Some("%_ptr_StorageBuffer_half "),
-            (Template::BufferReference, 1) => Some("%_ptr_PhysicalStorageBuffer_float "),
-            (Template::BufferReference, 2) => Some("%_ptr_PhysicalStorageBuffer_v2float "),
-            (Template::BufferReference, _) => Some("%_ptr_PhysicalStorageBuffer_v4float "),
-            (Template::PushConstant, _) => Some("%_ptr_PushConstant_v4float "),
-            (Template::SharedMemory, _) => Some("%_ptr_Workgroup_v4float "),
-            _ => None,
-        };
-        if let Some(op) = image_op {
-            assert_eq!(
-                count(&body, op),
-                1,
-                "{name}: `{op}` in the loop:\n{}",
-                body.join("\n")
-            );
-            // One fetch site in the whole kernel: nothing hoisted out or duplicated.
-            assert_eq!(count(&all_lines, op), 1, "{name}: `{op}` outside the loop");
-        } else if let Some(ptr) = pointer {
-            let want = if k.template == Template::RawBuffer {
-                k.width as usize
-            } else {
-                1
-            };
-            let chains: Vec<&str> = body
-                .iter()
-                .copied()
-                .filter(|l| l.contains(&format!("OpAccessChain {ptr}")))
-                .collect();
-            assert_eq!(
-                chains.len(),
-                want,
-                "{name}: loads in the loop:\n{}",
-                body.join("\n")
-            );
-            // Every access of this type is in the loop (none hoisted out), except the
-            // shared-memory kernel's fill and the output write-out through dummyLDS.
-            let outside = match k.template {
-                Template::SharedMemory => 3, // table[j] = …; dummyLDS[i] = sum; dummyLDS[slot]
-                _ => 0,
-            };
-            let uses = count(&all_lines, &format!("OpAccessChain {ptr}"));
-            let write_out = if ptr == "%_ptr_StorageBuffer_v4float " {
-                1
-            } else {
-                0
-            };
-            assert_eq!(
-                uses,
-                want + outside + write_out,
-                "{name}: {ptr} accessed outside the loop"
-            );
-            for c in &chains {
-                let id = c.split_whitespace().next().unwrap();
-                let loaded = body
+            Load::Pointer {
+                ptr,
+                count: want,
+                outside,
+            } => {
+                let chains: Vec<&str> = body
                     .iter()
-                    .any(|l| l.contains("OpLoad") && l.split_whitespace().nth(4) == Some(id));
-                assert!(loaded, "{name}: {id} is not loaded");
+                    .copied()
+                    .filter(|l| l.contains(&format!("OpAccessChain {ptr}")))
+                    .collect();
+                assert_eq!(
+                    chains.len(),
+                    want,
+                    "{name}: loads in the loop:\n{}",
+                    body.join("\n")
+                );
+                // Every access of this type is in the loop (none hoisted out), except the
+                // shared-memory kernel's fill and the output write-out.
+                let uses = count(&all_lines, &format!("OpAccessChain {ptr}"));
+                let write_out = usize::from(ptr == "%_ptr_StorageBuffer_v4float ");
+                assert_eq!(
+                    uses,
+                    want + outside + write_out,
+                    "{name}: {ptr} accessed outside the loop"
+                );
+                for c in &chains {
+                    let id = c.split_whitespace().next().unwrap();
+                    let loaded = body
+                        .iter()
+                        .any(|l| l.contains("OpLoad") && l.split_whitespace().nth(4) == Some(id));
+                    assert!(loaded, "{name}: {id} is not loaded");
+                }
             }
-        } else {
-            // The control loop reads nothing: no fetch, no sample, no buffer access.
-            for op in [
-                "OpImageFetch",
-                "OpImageSample",
-                "_ptr_StorageBuffer",
-                "_ptr_Uniform_",
-            ] {
-                assert_eq!(count(&body, op), 0, "{name}: `{op}` in a control loop");
+            Load::Nothing => {
+                // The control loop reads nothing: no fetch, no sample, no buffer access.
+                for op in [
+                    "OpImageFetch",
+                    "OpImageSample",
+                    "_ptr_StorageBuffer",
+                    "_ptr_Uniform_",
+                ] {
+                    assert_eq!(count(&body, op), 0, "{name}: `{op}` in a control loop");
+                }
+                assert!(
+                    count(&body, "OpConvertUToF") >= 1,
+                    "{name}: no arithmetic on the index"
+                );
             }
-            assert!(
-                count(&body, "OpConvertUToF") >= 1,
-                "{name}: no arithmetic on the index"
-            );
         }
-        if k.pattern == perftest::kernels::Pattern::UniformBroadcast {
+        if name.ends_with("_broadcast") {
             assert_eq!(count(&body, "OpGroupNonUniformElect"), 1, "{name}");
             assert!(
                 count(&body, "OpGroupNonUniformBroadcastFirst") >= 1,
@@ -202,11 +254,8 @@ fn every_loop_is_kept_and_holds_its_loads() {
 
 #[test]
 fn the_clock_kernel_reads_the_subgroup_clock_around_its_loop() {
-    let k = all()
-        .into_iter()
-        .find(|k| k.template == Template::Clock)
-        .unwrap();
-    let asm = SPIRV_ASM[k.index()];
+    let k = kernels("clock_").next().unwrap();
+    let asm = k.asm;
     assert_eq!(
         asm.matches("OpReadClockKHR %v2uint %uint_3").count(),
         2,

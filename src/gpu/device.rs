@@ -55,7 +55,7 @@ impl<'i> Gpu<'i> {
         let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(f.pipeline_executable_info);
         let core = vk::PhysicalDeviceFeatures::default()
-            .shader_storage_image_extended_formats(f.storage_image_extended_formats);
+            .shader_storage_image_extended_formats(f.shader_storage_extended_formats);
         let is_12 = info.api_version >= vk::API_VERSION_1_2;
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);

@@ -95,7 +95,7 @@ pub struct Features {
     /// `VK_KHR_pipeline_executable_properties`: driver statistics per kernel.
     pub pipeline_executable_info: bool,
     /// `shaderStorageImageExtendedFormats`: storage images/texel buffers of r8, rg16f…
-    pub storage_image_extended_formats: bool,
+    pub shader_storage_extended_formats: bool,
     /// `storageBuffer8BitAccess` (Vulkan 1.2).
     pub storage_buffer_8bit: bool,
     /// `storageBuffer16BitAccess` (Vulkan 1.1).
@@ -407,7 +407,7 @@ impl Instance {
             let features = Features {
                 shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
                 pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
-                storage_image_extended_formats: core.shader_storage_image_extended_formats
+                shader_storage_extended_formats: core.shader_storage_image_extended_formats
                     == vk::TRUE,
                 storage_buffer_8bit: is_12 && v12.storage_buffer8_bit_access == vk::TRUE,
                 storage_buffer_16bit: if is_12 {

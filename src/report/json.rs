@@ -69,7 +69,7 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
         "features": {
             "shaderSubgroupClock": d.features.shader_subgroup_clock,
             "pipelineExecutableInfo": d.features.pipeline_executable_info,
-            "shaderStorageImageExtendedFormats": d.features.storage_image_extended_formats,
+            "shaderStorageImageExtendedFormats": d.features.shader_storage_extended_formats,
             "storageBuffer8BitAccess": d.features.storage_buffer_8bit,
             "storageBuffer16BitAccess": d.features.storage_buffer_16bit,
             "scalarBlockLayout": d.features.scalar_block_layout,
@@ -155,8 +155,8 @@ impl Reporter for Json {
 
     fn finish(&mut self, interrupted: bool) -> Result<()> {
         let kernels: Map<String, Value> = kernels::all()
-            .into_iter()
-            .map(|k| (k.stem(), json!(provenance::spirv_hash(k))))
+            .iter()
+            .map(|k| (k.name.to_string(), json!(provenance::spirv_hash(k))))
             .collect();
         let doc = json!({
             "tool": "perftest",

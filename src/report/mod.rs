@@ -37,7 +37,7 @@ impl Row<'_> {
 
     /// Bytes loaded per second, in billions (bytes per load × loads/s), when timed.
     pub fn gbytes_per_s(&self) -> Option<f64> {
-        Some(self.gloads_per_s()? * self.measurement.test.family.bytes_per_load()? as f64)
+        Some(self.gloads_per_s()? * self.measurement.test.bytes_per_load()? as f64)
     }
 
     /// Loads per shader clock per compute unit, when the clock and the unit count are known.
@@ -48,7 +48,7 @@ impl Row<'_> {
 
     /// Bytes per shader clock per compute unit.
     pub fn bytes_per_clk_per_cu(&self) -> Option<f64> {
-        Some(self.loads_per_clk_per_cu()? * self.measurement.test.family.bytes_per_load()? as f64)
+        Some(self.loads_per_clk_per_cu()? * self.measurement.test.bytes_per_load()? as f64)
     }
 }
 
@@ -208,6 +208,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
     let d = row.device;
     let m = row.measurement;
     let t: &TestCase = &m.test;
+    let columns = t.columns();
     let s = m.stats;
     vec![
         d.index.to_string(),
@@ -219,10 +220,10 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         d.api_version_string(),
         row.test_index.to_string(),
         t.name(),
-        t.family.id().to_string(),
-        t.family.resource_name().to_string(),
-        t.family.format_name(),
-        t.pattern.name().to_string(),
+        columns.family.to_string(),
+        columns.resource.to_string(),
+        columns.format,
+        t.pattern().name().to_string(),
         match row.mode {
             Mode::Time => "time".into(),
             Mode::Verify => "verify".into(),
@@ -258,7 +259,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         crate::provenance::TOOL_VERSION.to_string(),
         crate::provenance::GIT_COMMIT.to_string(),
         crate::provenance::SHADERC_VERSION.to_string(),
-        crate::provenance::spirv_hash(t.kernel()),
+        crate::kernels::get(&t.kernel()).map_or_else(String::new, crate::provenance::spirv_hash),
         d.driver_version_string(),
         format!("{}", d.timestamp_period),
         d.compute_queue

@@ -1,11 +1,12 @@
 //! One device, many tests: builds the inputs once, then verifies or times each test.
 
-use crate::catalog::{Family, Filter, Format, Pattern, TestCase};
+use crate::catalog::{Pattern, TestCase};
 use crate::data;
+use crate::families::{Bound, Shared, REGISTRY};
 use crate::gpu::{Gpu, Instance};
-use crate::kernels::KERNEL_COUNT;
+use crate::kernels;
 use crate::pipeline::{Binding, Pipeline, PushConstants};
-use crate::resources::{record_copy, Buffer, BufferView, Image, Memory, Sampler};
+use crate::resources::{record_copy, Buffer, Memory};
 use anyhow::{Context as _, Result};
 use ash::vk;
 use std::collections::HashMap;
@@ -14,12 +15,6 @@ mod measurement;
 mod timing;
 pub use measurement::{Fault, Measurement, Mode, Settings, Stats, Status};
 pub use timing::Calibration;
-
-mod table {
-    include!(concat!(env!("OUT_DIR"), "/kernel_table.rs"));
-}
-pub use table::{SPIRV, SPIRV_ASM};
-const _: () = assert!(SPIRV.len() == KERNEL_COUNT);
 
 /// A pipeline built up front (borrowed) or just now (owned).
 pub(crate) enum PipelineRef<'a, 'g> {
@@ -37,12 +32,6 @@ impl<'g> std::ops::Deref for PipelineRef<'_, 'g> {
     }
 }
 
-/// Whether a shader may declare `f` for a storage image or texel buffer on this device
-/// (the extended formats need `shaderStorageImageExtendedFormats`).
-fn storage_format_declarable(gpu: &Gpu<'_>, f: Format) -> bool {
-    !f.is_extended_storage_format() || gpu.info.features.storage_image_extended_formats
-}
-
 /// Whether `e` (or anything it wraps) is VK_ERROR_DEVICE_LOST.
 pub fn is_device_lost(e: &anyhow::Error) -> bool {
     e.chain()
@@ -52,21 +41,11 @@ pub fn is_device_lost(e: &anyhow::Error) -> bool {
 /// Everything the tests read, created once per device.
 pub struct Runner<'g> {
     gpu: &'g Gpu<'g>,
-    instance: &'g Instance,
     settings: Settings,
-    data: Vec<u8>,
-    input: Buffer<'g>,
-    views: HashMap<Format, BufferView<'g>>,
-    images: HashMap<Format, Image<'g>>,
-    /// A copy of the input for storage texel buffer views (a view's format must support
-    /// every texel usage of its buffer, so these cannot share the uniform one).
-    _storage_input: Buffer<'g>,
-    storage_views: HashMap<Format, BufferView<'g>>,
-    storage_images: HashMap<Format, Image<'g>>,
-    /// Device address of the input, where buffer device addresses are enabled.
-    address: u64,
-    nearest: Sampler<'g>,
-    linear: Sampler<'g>,
+    /// The input and what every family reads it through.
+    shared: Shared<'g>,
+    /// Each family's resources, in registry order.
+    bound: Vec<Box<dyn Bound<'g> + 'g>>,
     output: Buffer<'g>,
     /// Dispatch size, clock and warm-up decided for this device.
     pub calibration: Calibration,
@@ -78,7 +57,7 @@ pub struct Runner<'g> {
 static TESTS_RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl<'g> Runner<'g> {
-    /// Uploads the input and creates every view, image and sampler the device supports.
+    /// Uploads the input and lets every family create its views, images and samplers.
     /// Builds the pipelines of `tests` up front (so no driver compilation idles the GPU
     /// between timed tests and lets its clocks drop), then calibrates and warms up.
     pub fn new(
@@ -87,6 +66,40 @@ impl<'g> Runner<'g> {
         settings: Settings,
         tests: &[TestCase],
     ) -> Result<Self> {
+        let output = Self::output_buffer(gpu, &settings)?;
+        let shared = Self::upload_input(gpu, instance, &settings)?;
+        let bound = REGISTRY
+            .iter()
+            .map(|family| family.bind(&shared))
+            .collect::<Result<Vec<_>>>()?;
+        gpu.submit(|d, cmd| {
+            for b in &bound {
+                b.record_upload(&shared, d, cmd);
+            }
+        })
+        .context("filling the views and images from the input")?;
+        let mut runner = Runner {
+            gpu,
+            settings,
+            shared,
+            bound,
+            output,
+            calibration: Calibration::default(),
+            pipelines: HashMap::new(),
+        };
+        runner.pipelines = runner.build_pipelines(tests);
+        runner.calibration = runner
+            .calibrate()
+            .context("calibrating the dispatch size")?;
+        Ok(runner)
+    }
+
+    /// The 16 KB input in device-local memory, usable as every kind of buffer.
+    fn upload_input(
+        gpu: &'g Gpu<'g>,
+        instance: &'g Instance,
+        settings: &Settings,
+    ) -> Result<Shared<'g>> {
         let data = data::input();
         let size = data.len() as u64;
         let mut usage = vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
@@ -98,13 +111,6 @@ impl<'g> Runner<'g> {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }
         let input = Buffer::new(gpu, "input", size, usage, Memory::DeviceLocal)?;
-        let storage_input = Buffer::new(
-            gpu,
-            "storage input",
-            size,
-            vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            Memory::DeviceLocal,
-        )?;
         let address = if gpu.info.features.buffer_device_address {
             input.device_address()
         } else {
@@ -118,7 +124,20 @@ impl<'g> Runner<'g> {
             Memory::Upload,
         )?;
         staging.write(&data)?;
-        // Room for the largest dispatch any test may run (verify writes one vec4 per thread).
+        gpu.submit(|d, cmd| record_copy(d, cmd, &staging, &input, size))
+            .context("uploading the input data")?;
+        Ok(Shared {
+            gpu,
+            instance,
+            data,
+            input,
+            address,
+            fault: settings.fault,
+        })
+    }
+
+    /// Room for the largest dispatch any test may run (verify writes one vec4 per thread).
+    fn output_buffer(gpu: &'g Gpu<'g>, settings: &Settings) -> Result<Buffer<'g>> {
         let max_groups = settings
             .groups
             .unwrap_or(timing::FULL_GROUPS)
@@ -132,156 +151,23 @@ impl<'g> Runner<'g> {
                 bindable / 4096
             );
         }
-        let output = Buffer::new(
+        Buffer::new(
             gpu,
             "output",
             output_size,
             vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
             Memory::Readback,
-        )?;
-
-        let mut views = HashMap::new();
-        let mut images = HashMap::new();
-        let mut storage_views = HashMap::new();
-        let mut storage_images = HashMap::new();
-        for f in Format::ALL {
-            let props = instance.format_properties(gpu.info, f.vk());
-            if props
-                .buffer_features
-                .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
-            {
-                views.insert(
-                    f,
-                    BufferView::new(gpu, &input, f.vk(), 1024 * f.bytes() as u64)?,
-                );
-            }
-            let needed =
-                vk::FormatFeatureFlags::SAMPLED_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST;
-            if props.optimal_tiling_features.contains(needed) {
-                images.insert(
-                    f,
-                    Image::new_sampled(gpu, f.vk_name(), f.vk(), data::TEXTURE_SIZE)?,
-                );
-            }
-            let declarable = storage_format_declarable(gpu, f);
-            if declarable
-                && props
-                    .buffer_features
-                    .contains(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)
-            {
-                storage_views.insert(
-                    f,
-                    BufferView::new(gpu, &storage_input, f.vk(), 1024 * f.bytes() as u64)?,
-                );
-            }
-            let needed =
-                vk::FormatFeatureFlags::STORAGE_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST;
-            if declarable && props.optimal_tiling_features.contains(needed) {
-                storage_images.insert(
-                    f,
-                    Image::new_storage(gpu, f.vk_name(), f.vk(), data::TEXTURE_SIZE)?,
-                );
-            }
-        }
-        gpu.submit(|d, cmd| {
-            record_copy(d, cmd, &staging, &input, size);
-            record_copy(d, cmd, &staging, &storage_input, size);
-            for image in images.values().chain(storage_images.values()) {
-                image.record_fill(d, cmd, &input);
-            }
-        })
-        .context("uploading the input data")?;
-        let mut runner = Runner {
-            gpu,
-            instance,
-            settings,
-            data,
-            input,
-            views,
-            images,
-            _storage_input: storage_input,
-            storage_views,
-            storage_images,
-            address,
-            nearest: Sampler::new(gpu, vk::Filter::NEAREST)?,
-            linear: Sampler::new(gpu, vk::Filter::LINEAR)?,
-            output,
-            calibration: Calibration::default(),
-            pipelines: HashMap::new(),
-        };
-        runner.pipelines = runner.build_pipelines(tests);
-        runner.calibration = runner
-            .calibrate()
-            .context("calibrating the dispatch size")?;
-        Ok(runner)
+        )
     }
 
     /// Why `test` cannot run on this device, if it cannot.
     pub fn unsupported_reason(&self, test: &TestCase) -> Option<String> {
-        let features = self.gpu.info.features;
-        if test.pattern == Pattern::UniformBroadcast && !features.subgroup_ballot {
+        if test.pattern() == Pattern::UniformBroadcast && !self.gpu.info.features.subgroup_ballot {
             return Some(
                 "subgroup BASIC + BALLOT operations are not supported in compute shaders".into(),
             );
         }
-        let feature = |ok: bool, name: &str| (!ok).then(|| format!("the device lacks {name}"));
-        match test.family {
-            Family::PackedFloat3 => {
-                return feature(features.scalar_block_layout, "scalarBlockLayout")
-            }
-            Family::SmallType { bits: 8 } => {
-                return feature(features.storage_buffer_8bit, "storageBuffer8BitAccess")
-            }
-            Family::SmallType { .. } => {
-                return feature(features.storage_buffer_16bit, "storageBuffer16BitAccess")
-            }
-            Family::BufferReference { .. } => {
-                return feature(
-                    features.buffer_device_address,
-                    "bufferDeviceAddress (Vulkan 1.2)",
-                )
-            }
-            _ => {}
-        }
-        let f = test.family.format()?;
-        let props = self.instance.format_properties(self.gpu.info, f.vk());
-        let lacks =
-            |what: &str, list: &str| Some(format!("{} lacks {what} in {list}", f.vk_name()));
-        match test.family {
-            Family::TypedBuffer(_) if !self.views.contains_key(&f) => {
-                lacks("UNIFORM_TEXEL_BUFFER", "bufferFeatures")
-            }
-            Family::TextureLoad(_) | Family::TextureSample(..) if !self.images.contains_key(&f) => {
-                lacks("SAMPLED_IMAGE or TRANSFER_DST", "optimalTilingFeatures")
-            }
-            Family::TextureSample(_, Filter::Bilinear)
-                if !props
-                    .optimal_tiling_features
-                    .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR)
-                    || (self.settings.fault == Some(Fault::NoLinearFilter)
-                        && f.channel_type() == crate::catalog::ChannelType::Float32) =>
-            {
-                Some(format!(
-                    "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
-                    f.vk_name()
-                ))
-            }
-            Family::StorageTexelBuffer(_) | Family::StorageImage(_)
-                if !storage_format_declarable(self.gpu, f) =>
-            {
-                Some(format!(
-                    "{} in a shader needs shaderStorageImageExtendedFormats, which the device lacks",
-                    f.vk_name()
-                ))
-            }
-            Family::StorageTexelBuffer(_) if !self.storage_views.contains_key(&f) => {
-                lacks("STORAGE_TEXEL_BUFFER", "bufferFeatures")
-            }
-            Family::StorageImage(_) if !self.storage_images.contains_key(&f) => {
-                lacks("STORAGE_IMAGE or TRANSFER_DST", "optimalTilingFeatures")
-            }
-            _ => None,
-        }
+        self.bound[test.family_index()].unsupported(&self.shared, test.index())
     }
 
     /// Runs one test in the configured mode; failures become rows, never panics.
@@ -391,81 +277,22 @@ impl<'g> Runner<'g> {
     }
 
     pub(crate) fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
-        let spirv = SPIRV[test.kernel().index()];
-        let out = (2, Binding::StorageBuffer(&self.output, self.output.size));
-        let size = self.input.size;
-        let bindings: Vec<(u32, Binding<'_, 'g>)> = match test.family {
-            Family::TypedBuffer(f) => vec![(0, Binding::TexelBuffer(&self.views[&f])), out],
-            Family::RawBuffer { .. } => vec![(0, Binding::StorageBuffer(&self.input, size)), out],
-            // 1024 elements of the type: std430 strides 4, 8, 16 (vec3 too) and 16 bytes.
-            Family::StructuredBuffer { width } => {
-                let stride = if width == 3 { 16 } else { 4 * width as u64 };
-                vec![(0, Binding::StorageBuffer(&self.input, 1024 * stride)), out]
-            }
-            Family::PackedFloat3 => vec![(0, Binding::StorageBuffer(&self.input, 1024 * 12)), out],
-            Family::SmallType { bits } => vec![
-                (
-                    0,
-                    Binding::StorageBuffer(&self.input, 1024 * bits as u64 / 8),
-                ),
-                out,
-            ],
-            Family::SharedMemory => vec![(0, Binding::StorageBuffer(&self.input, size)), out],
-            Family::BufferReference { .. } | Family::PushConstant => vec![out],
-            Family::StorageTexelBuffer(f) => {
-                vec![
-                    (0, Binding::StorageTexelBuffer(&self.storage_views[&f])),
-                    out,
-                ]
-            }
-            Family::StorageImage(f) => {
-                vec![(0, Binding::StorageImage(&self.storage_images[&f])), out]
-            }
-            Family::ConstantBuffer => vec![(0, Binding::UniformBuffer(&self.input, size)), out],
-            Family::Control(_) => vec![out],
-            Family::TextureLoad(f) => vec![(0, Binding::SampledImage(&self.images[&f])), out],
-            Family::TextureSample(f, filter) => {
-                let sampler = match filter {
-                    Filter::Nearest => &self.nearest,
-                    Filter::Bilinear => &self.linear,
-                };
-                vec![
-                    (0, Binding::SampledImage(&self.images[&f])),
-                    (1, Binding::Sampler(sampler)),
-                    out,
-                ]
-            }
-        };
-        Pipeline::new(self.gpu, spirv, &bindings)
+        let kernel = kernels::named(&test.kernel())?;
+        let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
+        bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
+        Pipeline::new(self.gpu, kernel.spirv, &bindings)
             .with_context(|| format!("building the pipeline for {}", test.name()))
     }
 
     pub(crate) fn constants(&self, test: &TestCase, write_index: u32) -> PushConstants {
         let mut array = [0u8; 96];
-        array.copy_from_slice(&self.data[..96]);
+        array.copy_from_slice(&self.shared.data[..96]);
         PushConstants {
             elements_mask: 0,
             write_index,
-            read_start: test.family.read_start(),
-            address: self.address,
+            read_start: test.read_start(),
+            address: self.shared.address,
             array,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_kernel_has_spirv_and_assembly() {
-        for k in crate::kernels::all() {
-            assert!(SPIRV[k.index()].len() > 100, "{}", k.stem());
-            assert!(
-                SPIRV_ASM[k.index()].contains("OpEntryPoint GLCompute"),
-                "{}",
-                k.stem()
-            );
         }
     }
 }

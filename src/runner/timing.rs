@@ -1,9 +1,9 @@
 //! Work sizing, warm-up, the shader-clock calibration, and timing or verifying one test.
 
 use super::{Fault, Mode, Runner, Stats};
-use crate::catalog::{TestCase, BASELINE};
+use crate::catalog::{self, Suite, TestCase};
 use crate::data;
-use crate::kernels::{Kernel, Pattern, Template};
+use crate::kernels;
 use crate::pipeline::{
     record_compute_barrier, record_invalid_barrier, Binding, Pipeline, PushConstants,
 };
@@ -134,10 +134,11 @@ impl<'g> Runner<'g> {
     /// Decides the dispatch size for this device and brings its clocks up.
     pub(super) fn calibrate(&self) -> Result<Calibration> {
         // The baseline is a mandatory format; the 1-D control kernel reads nothing at all.
-        let test = if self.unsupported_reason(&BASELINE).is_none() {
-            BASELINE
+        let baseline = catalog::baseline();
+        let test = if self.unsupported_reason(&baseline).is_none() {
+            baseline
         } else {
-            crate::catalog::control_suite()[0]
+            catalog::suite(Suite::Control)[0]
         };
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
@@ -214,15 +215,10 @@ impl<'g> Runner<'g> {
         {
             return Ok(None);
         }
-        let kernel = Kernel {
-            template: Template::Clock,
-            width: 1,
-            format: None,
-            pattern: Pattern::Uniform,
-        };
+        let kernel = kernels::named("clock_w1_uniform")?;
         let groups = self.probe_groups();
         let bindings = [(0, Binding::StorageBuffer(&self.output, groups as u64 * 8))];
-        let pipeline = Pipeline::new(self.gpu, super::SPIRV[kernel.index()], &bindings)?;
+        let pipeline = Pipeline::new(self.gpu, kernel.spirv, &bindings)?;
         let run = |iterations: u32| -> Result<(f64, u64)> {
             // The clock kernel's block mirrors the first two words of the common header.
             let constants = PushConstants {
@@ -322,12 +318,12 @@ impl<'g> Runner<'g> {
         let output = self.output.read_vec4(groups as usize * 256)?;
         let reference = match self.settings.fault {
             Some(Fault::Reference) => {
-                let mut corrupted = self.data.clone();
+                let mut corrupted = self.shared.data.clone();
                 corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
-                data::reference(test, &corrupted)
+                test.reference(&corrupted)
             }
-            _ => data::reference(test, &self.data),
+            _ => test.reference(&self.shared.data),
         };
-        Ok(data::compare(test.family, &reference, &output))
+        Ok(data::compare(test.tolerance(), &reference, &output))
     }
 }

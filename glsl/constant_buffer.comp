@@ -1,4 +1,6 @@
 // cbuffer{float4} load: one vec4 of a 16 KB uniform-buffer array per iteration.
+// Kernels built from this template (see build.rs):
+// @kernels constant_buffer_w{WIDTH}_{PATTERN}: WIDTH=4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 #version 450
 #include "common.glsl"
 

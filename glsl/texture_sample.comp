@@ -1,5 +1,7 @@
 // Texture2D<F>.Sample: one sample per iteration at a texel centre, LOD 0; the bound sampler
 // (nearest or linear, REPEAT) decides which test this is.
+// Kernels built from this template (see build.rs):
+// @kernels texture_sample_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 #version 450
 #include "common.glsl"
 

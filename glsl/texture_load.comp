@@ -1,4 +1,6 @@
 // Texture2D<F>.Load: one texel of mip 0 per iteration, 16×16 texels per thread, from a sampled image.
+// Kernels built from this template (see build.rs):
+// @kernels texture_load_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 #version 450
 #extension GL_EXT_samplerless_texture_functions : require
 #include "common.glsl"

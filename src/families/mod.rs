@@ -1,0 +1,301 @@
+//! Test families: the [`Spec`] each family module implements, and the registry the rest of
+//! the crate iterates (the runner, the catalog and the reporters never name a family).
+
+use crate::catalog::{Pattern, Suite};
+use crate::data::ThreadSum;
+use crate::data::TEXTURE_SIZE;
+use crate::format::Format;
+use crate::gpu::{Gpu, Instance};
+use crate::pipeline::Binding;
+use crate::resources::{Buffer, Image};
+use crate::runner::Fault;
+use anyhow::Result;
+use ash::vk;
+use std::collections::HashMap;
+
+/// Declares the family modules and the registry, one line per family, in run order within
+/// each suite (an extended run puts every family's subgroup-broadcast probes last).
+macro_rules! registry {
+    ($($module:ident :: $family:ident,)*) => {
+        $(mod $module;)*
+        /// Every family, in run order.
+        pub static REGISTRY: &[&dyn Family] = &[$(&$module::$family,)*];
+    };
+}
+
+registry! {
+    storage_texel_buffer::StorageTexelBuffer,
+    storage_image::StorageImage,
+    typed_buffer::TypedBuffer,
+    raw_buffer::RawBuffer,
+    structured_buffer::StructuredBuffer,
+    constant_buffer::ConstantBuffer,
+    texture_load::TextureLoad,
+    texture_sample::TextureSample,
+    control::Control,
+    small_type_buffer::SmallTypeBuffer,
+    buffer_reference::BufferReference,
+    push_constant::PushConstant,
+    shared_memory::SharedMemory,
+}
+
+/// The CSV's description of a test's source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Columns {
+    /// The `family` column, e.g. `typed_buffer`.
+    pub family: &'static str,
+    /// The `resource` column: the Vulkan descriptor type (or `none`, `push constants` …).
+    pub resource: &'static str,
+    /// The `format` column: a Vulkan format, or the GLSL type read from a plain buffer.
+    pub format: String,
+}
+
+/// What every family reads from on one device: the input, uploaded once, and how to reach it.
+pub struct Shared<'g> {
+    pub gpu: &'g Gpu<'g>,
+    pub instance: &'g Instance,
+    /// The 16 KB of input bytes (see [`crate::data::input`]).
+    pub data: Vec<u8>,
+    /// The input in device-local memory, usable as every kind of buffer and as a copy source.
+    pub input: Buffer<'g>,
+    /// The input's device address, where buffer device addresses are enabled (else 0).
+    pub address: u64,
+    /// An injected fault, if any.
+    pub fault: Option<Fault>,
+}
+
+impl Shared<'_> {
+    /// The device's support for `format`.
+    pub fn format_properties(&self, format: Format) -> vk::FormatProperties {
+        self.instance.format_properties(self.gpu.info, format.vk())
+    }
+
+    /// Why `format` cannot be declared in a storage image or texel buffer here, if it cannot
+    /// (the extended formats need `shaderStorageImageExtendedFormats`).
+    pub fn storage_format_undeclarable(&self, format: Format) -> Option<String> {
+        (format.is_extended_storage_format()
+            && !self.gpu.info.features.shader_storage_extended_formats)
+            .then(|| {
+                format!(
+                    "{} in a shader needs shaderStorageImageExtendedFormats, which the device lacks",
+                    format.vk_name()
+                )
+            })
+    }
+}
+
+/// `Some("the device lacks NAME")` when `ok` is false.
+pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
+    (!ok).then(|| format!("the device lacks {name}"))
+}
+
+// Shared by the texture families (`Texture2D<F>`): sampled 32×32 images filled from the input.
+/// One sampled image per format the device can sample and copy into.
+pub fn sampled_images<'g>(shared: &Shared<'g>) -> Result<HashMap<Format, Image<'g>>> {
+    let mut images = HashMap::new();
+    let needed = vk::FormatFeatureFlags::SAMPLED_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST;
+    for f in Format::ALL {
+        if shared
+            .format_properties(f)
+            .optimal_tiling_features
+            .contains(needed)
+        {
+            let image = Image::new_sampled(shared.gpu, f.vk_name(), f.vk(), TEXTURE_SIZE)?;
+            images.insert(f, image);
+        }
+    }
+    Ok(images)
+}
+
+/// Why `images` has no image of `f`, if it has none.
+pub fn missing_image(images: &HashMap<Format, Image<'_>>, f: Format) -> Option<String> {
+    (!images.contains_key(&f)).then(|| {
+        format!(
+            "{} lacks SAMPLED_IMAGE or TRANSFER_DST in optimalTilingFeatures",
+            f.vk_name()
+        )
+    })
+}
+
+/// What a family module implements: its tests, kernels, resources and CPU reference.
+pub trait Spec: Sync + 'static {
+    /// One variant of the family (a format, a width …); each test is a variant and a pattern.
+    type Variant: Copy + std::fmt::Debug + PartialEq;
+    /// What the family creates on a device (views, images, samplers), borrowing the device.
+    type Resources<'g>: Sync
+    where
+        Self: 'g;
+
+    /// Every test of the family, in run order, with the suite it belongs to.
+    fn tests(&self) -> Vec<(Suite, Self::Variant, Pattern)>;
+    /// The name without the pattern, e.g. `Buffer<RGBA8>.Load`.
+    fn name(&self, v: Self::Variant) -> String;
+    /// The full test name, byte for byte as users know it.
+    fn test_name(&self, v: Self::Variant, p: Pattern) -> String {
+        format!("{} {}", self.name(v), p.name())
+    }
+    /// The CSV's `family`, `resource` and `format` columns.
+    fn columns(&self, v: Self::Variant) -> Columns;
+    /// Bytes each load brings into the shader (for bytes/s figures); `None` when it reads nothing.
+    fn bytes_per_load(&self, v: Self::Variant) -> Option<u32>;
+    /// The name of the kernel that runs the test (declared by the family's GLSL template).
+    fn kernel(&self, v: Self::Variant, p: Pattern) -> String;
+    /// The `readStart` push constant: byte offset of the first read.
+    fn read_start(&self, _v: Self::Variant) -> u32 {
+        0
+    }
+    /// Whether this is the test every ratio is relative to (exactly one in the registry).
+    fn is_baseline(&self, _v: Self::Variant, _p: Pattern) -> bool {
+        false
+    }
+    /// What each of the 256 threads of a workgroup sums, computed on the CPU from `input`.
+    fn reference(&self, v: Self::Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum>;
+    /// Relative tolerance of the sums against the reference, as a fraction of Σ|term|.
+    fn tolerance(&self, _v: Self::Variant) -> f32 {
+        1e-5
+    }
+    /// Creates the family's resources on a device.
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Self::Resources<'g>>;
+    /// Records the copies that fill the resources from `shared.input` (already uploaded).
+    fn record_upload(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _d: &ash::Device,
+        _cmd: vk::CommandBuffer,
+    ) {
+    }
+    /// Why the variant cannot run on this device, if it cannot (the row's `unsupported` reason).
+    fn unsupported(
+        &self,
+        res: &Self::Resources<'_>,
+        shared: &Shared<'_>,
+        v: Self::Variant,
+    ) -> Option<String>;
+    /// The descriptor bindings 0 and 1 of the kernel (binding 2, the output, is the runner's).
+    fn bindings<'a, 'g>(
+        &self,
+        res: &'a Self::Resources<'g>,
+        shared: &'a Shared<'g>,
+        v: Self::Variant,
+    ) -> Vec<(u32, Binding<'a, 'g>)>;
+}
+
+/// A family as the rest of the crate sees it: tests addressed by their index in the family.
+pub trait Family: Sync {
+    /// How many tests the family has.
+    fn count(&self) -> usize;
+    /// The suite of test `i`.
+    fn suite(&self, i: usize) -> Suite;
+    /// The access pattern of test `i`.
+    fn pattern(&self, i: usize) -> Pattern;
+    /// The name of test `i`.
+    fn test_name(&self, i: usize) -> String;
+    /// The CSV columns of test `i`.
+    fn columns(&self, i: usize) -> Columns;
+    /// Bytes per load of test `i`.
+    fn bytes_per_load(&self, i: usize) -> Option<u32>;
+    /// The kernel of test `i`.
+    fn kernel(&self, i: usize) -> String;
+    /// The `readStart` push constant of test `i`.
+    fn read_start(&self, i: usize) -> u32;
+    /// Whether test `i` is the baseline.
+    fn is_baseline(&self, i: usize) -> bool;
+    /// The CPU reference of test `i`.
+    fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum>;
+    /// The tolerance of test `i`.
+    fn tolerance(&self, i: usize) -> f32;
+    /// Creates the family's resources on a device.
+    fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>>;
+}
+
+/// A family's resources on one device.
+pub trait Bound<'g>: Sync {
+    /// Records the copies that fill the resources from the uploaded input.
+    fn record_upload(&self, shared: &Shared<'g>, d: &ash::Device, cmd: vk::CommandBuffer);
+    /// Why test `i` cannot run here, if it cannot.
+    fn unsupported(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
+    /// The bindings of test `i`'s kernel.
+    fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)>;
+}
+
+/// Test `i` of `spec`.
+fn at<S: Spec>(spec: &S, i: usize) -> (Suite, S::Variant, Pattern) {
+    spec.tests()[i]
+}
+
+impl<S: Spec> Family for S {
+    fn count(&self) -> usize {
+        self.tests().len()
+    }
+    fn suite(&self, i: usize) -> Suite {
+        at(self, i).0
+    }
+    fn pattern(&self, i: usize) -> Pattern {
+        at(self, i).2
+    }
+    fn test_name(&self, i: usize) -> String {
+        let (_, v, p) = at(self, i);
+        Spec::test_name(self, v, p)
+    }
+    fn columns(&self, i: usize) -> Columns {
+        Spec::columns(self, at(self, i).1)
+    }
+    fn bytes_per_load(&self, i: usize) -> Option<u32> {
+        Spec::bytes_per_load(self, at(self, i).1)
+    }
+    fn kernel(&self, i: usize) -> String {
+        let (_, v, p) = at(self, i);
+        Spec::kernel(self, v, p)
+    }
+    fn read_start(&self, i: usize) -> u32 {
+        Spec::read_start(self, at(self, i).1)
+    }
+    fn is_baseline(&self, i: usize) -> bool {
+        let (_, v, p) = at(self, i);
+        Spec::is_baseline(self, v, p)
+    }
+    fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum> {
+        let (_, v, p) = at(self, i);
+        Spec::reference(self, v, p, input)
+    }
+    fn tolerance(&self, i: usize) -> f32 {
+        Spec::tolerance(self, at(self, i).1)
+    }
+    fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>> {
+        Ok(Box::new(Resources {
+            spec: self,
+            res: self.create(shared)?,
+        }))
+    }
+}
+
+/// A family's resources together with the family that interprets them.
+struct Resources<'g, S: Spec> {
+    spec: &'static S,
+    res: S::Resources<'g>,
+}
+
+impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
+    fn record_upload(&self, shared: &Shared<'g>, d: &ash::Device, cmd: vk::CommandBuffer) {
+        self.spec.record_upload(&self.res, shared, d, cmd);
+    }
+    fn unsupported(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
+        self.spec.unsupported(&self.res, shared, at(self.spec, i).1)
+    }
+    fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)> {
+        self.spec.bindings(&self.res, shared, at(self.spec, i).1)
+    }
+}
+
+/// Every test of a family that has one test per pattern of `patterns` for each of `variants`.
+pub fn each<V: Copy>(
+    suite: Suite,
+    variants: impl IntoIterator<Item = V>,
+    patterns: &[Pattern],
+) -> Vec<(Suite, V, Pattern)> {
+    variants
+        .into_iter()
+        .flat_map(|v| patterns.iter().map(move |&p| (suite, v, p)))
+        .collect()
+}
