@@ -67,6 +67,13 @@ pub struct Args {
     #[arg(long)]
     pub shuffle: bool,
 
+    /// How far (%, either way) the baseline may drift from its start-of-run time before the
+    /// rows around it are timed again or flagged `disturbed` (it is re-timed after every block
+    /// of tests). Default: five times its spread at the start, between 2 and 50 %; `off`
+    /// disables the check.
+    #[arg(long, value_name = "PCT|off", value_parser = parse_drift_limit)]
+    pub drift_limit: Option<DriftLimit>,
+
     /// Seed for `--shuffle`.
     #[arg(long, value_name = "N", requires = "shuffle")]
     pub seed: Option<u64>,
@@ -90,7 +97,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = crate::report::TerminalFormat::Original)]
     pub format: crate::report::TerminalFormat,
 
-    /// Count unsupported tests as failures (exit 1), for CI.
+    /// Count unsupported tests and rows timed while the baseline drifted (`disturbed`) as
+    /// failures (exit 1), for CI.
     #[arg(long)]
     pub strict: bool,
 
@@ -107,6 +115,25 @@ pub struct Args {
     /// Inject a fault, to test that failures are detected.
     #[arg(long, hide = true, value_enum)]
     pub fault: Option<Fault>,
+}
+
+/// `--drift-limit`: a percentage, or no check at all.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DriftLimit {
+    Pct(f64),
+    Off,
+}
+
+fn parse_drift_limit(s: &str) -> Result<DriftLimit, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(DriftLimit::Off);
+    }
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p.is_finite() && p > 0.0 && p <= 1000.0 => Ok(DriftLimit::Pct(p)),
+        _ => Err(format!(
+            "`{s}` is not a percentage between 0 and 1000 (or `off`)"
+        )),
+    }
 }
 
 /// Subcommands; without one, perftest runs the benchmark.

@@ -112,7 +112,11 @@ pub fn run(args: cli::Args) -> Result<i32> {
         return Ok(EXIT_INTERRUPTED);
     }
     let failed = tally.failed
-        + if args.strict { tally.unsupported } else { 0 }
+        + if args.strict {
+            tally.unsupported + tally.disturbed
+        } else {
+            0
+        }
         + usize::from(outputs_failed);
     Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
 }
@@ -189,11 +193,20 @@ struct Tally {
     ok: usize,
     unsupported: usize,
     failed: usize,
+    /// Rows timed while the baseline was off (also counted as ok).
+    disturbed: usize,
+    /// Rows timed again after the baseline drifted (also counted as ok).
+    remeasured: usize,
 }
 
 impl Tally {
-    fn add(&mut self, status: Status) {
-        match status {
+    fn add(&mut self, m: &Measurement) {
+        match m.conditions {
+            runner::Conditions::Disturbed => self.disturbed += 1,
+            runner::Conditions::Remeasured => self.remeasured += 1,
+            _ => {}
+        }
+        match m.status {
             Status::Ok => self.ok += 1,
             Status::Unsupported => self.unsupported += 1,
             Status::Mismatch | Status::Error => self.failed += 1,
@@ -202,10 +215,17 @@ impl Tally {
     }
 
     fn summary(&self) -> String {
-        format!(
+        let mut s = format!(
             "{} ok, {} unsupported, {} failed",
             self.ok, self.unsupported, self.failed
-        )
+        );
+        if self.disturbed + self.remeasured > 0 {
+            s += &format!(
+                "; {} disturbed, {} re-measured after the baseline drifted",
+                self.disturbed, self.remeasured
+            );
+        }
+        s
     }
 }
 
@@ -377,7 +397,54 @@ impl Baseline {
     }
 }
 
-/// Runs (or, after a lost device, skips) every test of `order` and emits its row.
+/// Tests timed between two drift checks: a run of tests of one family, at most this many
+/// (in a shuffled order, families do not form runs: blocks are then this long).
+const MAX_BLOCK: usize = 16;
+
+/// Splits the run order into blocks of consecutive tests of the same family.
+fn blocks(order: &[(usize, TestCase)], shuffled: bool) -> Vec<&[(usize, TestCase)]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=order.len() {
+        let end = i == order.len()
+            || i - start >= MAX_BLOCK
+            || (!shuffled && order[i].1.family_index() != order[start].1.family_index());
+        if end {
+            out.push(&order[start..i]);
+            start = i;
+        }
+    }
+    out
+}
+
+/// The drift reference for a timed run, unless `--drift-limit off` (a failure to measure it
+/// costs only the check).
+fn drift_reference(runner: &Runner<'_>, config: &Config) -> Option<runner::Drift> {
+    let limit = match config.args.drift_limit {
+        Some(cli::DriftLimit::Off) => return None,
+        Some(cli::DriftLimit::Pct(p)) => Some(p),
+        None => None,
+    };
+    if config.mode != Mode::Time {
+        return None;
+    }
+    match runner.drift_reference(limit) {
+        Ok(d) => {
+            eprintln!(
+                "perftest: drift check: baseline {:.4} ms (spread {:.2} %), limit ±{:.1} %",
+                d.reference_ms, d.spread_pct, d.limit_pct
+            );
+            Some(d)
+        }
+        Err(e) => {
+            eprintln!("perftest: no drift check: {e:#}");
+            None
+        }
+    }
+}
+
+/// Runs (or, after a lost device, skips) every test of `order` block by block; after each
+/// block the drift check re-times the baseline, then the block's rows are emitted.
 fn run_tests(
     runner: &Runner<'_>,
     order: &[(usize, TestCase)],
@@ -385,56 +452,76 @@ fn run_tests(
     out: &mut Out<'_>,
 ) -> Result<DeviceOutcome> {
     let cal = runner.calibration;
-    let baseline = out
-        .progress
-        .suspend(|| Baseline::measure(runner, order, config.mode));
+    let (baseline, drift) = out.progress.suspend(|| {
+        let b = Baseline::measure(runner, order, config.mode);
+        (b, drift_reference(runner, config))
+    });
     let mut lost: Option<String> = baseline
         .measurement
         .as_ref()
         .filter(|b| b.device_lost)
         .map(|b| b.test.name());
-    for (position, (test_index, test)) in order.iter().enumerate() {
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            let m = Measurement::not_run(
-                *test,
-                Status::Interrupted,
-                format!(
-                    "run interrupted (Ctrl-C) after {position} of {} tests on this device",
-                    order.len()
+    let mut before = 0.0;
+    let mut done = 0;
+    for (number, block) in blocks(order, config.args.shuffle).into_iter().enumerate() {
+        runner.inject_disturbance(number);
+        let mut rows: Vec<(usize, Measurement)> = Vec::with_capacity(block.len());
+        for (test_index, test) in block {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                let m = Measurement::not_run(
+                    *test,
+                    Status::Interrupted,
+                    format!(
+                        "run interrupted (Ctrl-C) after {} of {} tests on this device",
+                        done + rows.len(),
+                        order.len()
+                    ),
+                );
+                rows.push((*test_index, m));
+                out.emit_block(&rows, &baseline, cal.clock_mhz, config.args.shader_stats)?;
+                return Ok(DeviceOutcome::Interrupted);
+            }
+            out.progress
+                .set_message(format!("{}: {}", out.device.name, test.name()));
+            let m = match (&lost, &baseline.measurement) {
+                (_, Some(b)) if *test == baseline.test => b.clone(),
+                (Some(during), _) => Measurement::not_run(
+                    *test,
+                    Status::Error,
+                    format!("not run: the device was lost during {during}"),
                 ),
-            );
-            out.emit(&m, *test_index, None, cal.clock_mhz)?;
-            return Ok(DeviceOutcome::Interrupted);
+                (None, _) => runner.run(test),
+            };
+            if m.device_lost && lost.as_deref().is_none_or(|l| l == test.name()) {
+                lost = Some(test.name());
+                out.note(&format!(
+                    "device {} ({}) was lost during {}; its remaining tests are skipped",
+                    out.device.index,
+                    out.device.name,
+                    test.name()
+                ));
+            }
+            // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
+            // explicit --groups is a warning.
+            if m.status == Status::Ok && !m.reason.is_empty() && !cal.auto {
+                out.note(&format!("{}: {}", m.test.name(), m.reason));
+            }
+            rows.push((*test_index, m));
         }
-        out.progress
-            .set_message(format!("{}: {}", out.device.name, test.name()));
-        let m = match (&lost, &baseline.measurement) {
-            (_, Some(b)) if *test == baseline.test => b.clone(),
-            (Some(during), _) => Measurement::not_run(
-                *test,
-                Status::Error,
-                format!("not run: the device was lost during {during}"),
-            ),
-            (None, _) => runner.run(test),
-        };
-        if m.device_lost && lost.as_deref().is_none_or(|l| l == test.name()) {
-            lost = Some(test.name());
-            out.note(&format!(
-                "device {} ({}) was lost during {}; its remaining tests are skipped",
-                out.device.index,
-                out.device.name,
-                test.name()
-            ));
+        if let (Some(drift), None) = (&drift, &lost) {
+            let mut ms: Vec<Measurement> = rows.iter().map(|(_, m)| m.clone()).collect();
+            match runner.settle(drift, before, &mut ms, |text| out.note(text)) {
+                Ok(check) => {
+                    before = check;
+                    for ((_, row), m) in rows.iter_mut().zip(ms) {
+                        *row = m;
+                    }
+                }
+                Err(e) => out.note(&format!("drift check failed: {e:#}")),
+            }
         }
-        // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
-        // explicit --groups is a warning.
-        if m.status == Status::Ok && !m.reason.is_empty() && !cal.auto {
-            out.note(&format!("{}: {}", m.test.name(), m.reason));
-        }
-        out.emit(&m, *test_index, baseline.ratio(&m), cal.clock_mhz)?;
-        if config.args.shader_stats {
-            out.progress.suspend(|| print_shader_stats(&m));
-        }
+        done += rows.len();
+        out.emit_block(&rows, &baseline, cal.clock_mhz, config.args.shader_stats)?;
     }
     Ok(DeviceOutcome::Done)
 }
@@ -450,6 +537,31 @@ struct Out<'a> {
 }
 
 impl Out<'_> {
+    /// Emits a block's rows, warning on stderr about each disturbed one.
+    fn emit_block(
+        &mut self,
+        rows: &[(usize, Measurement)],
+        baseline: &Baseline,
+        clock: Option<f64>,
+        shader_stats: bool,
+    ) -> Result<()> {
+        for (test_index, m) in rows {
+            if m.conditions == runner::Conditions::Disturbed {
+                self.note(&format!(
+                    "{}: disturbed — the baseline was {:+.1} % off its start-of-run time \
+                     around this test; its time is not comparable",
+                    m.test.name(),
+                    m.drift_pct.unwrap_or(f64::NAN)
+                ));
+            }
+            self.emit(m, *test_index, baseline.ratio(m), clock)?;
+            if shader_stats {
+                self.progress.suspend(|| print_shader_stats(m));
+            }
+        }
+        Ok(())
+    }
+
     /// A line on stderr, above the progress bar.
     fn note(&self, text: &str) {
         self.progress.suspend(|| eprintln!("perftest: {text}"));
@@ -479,7 +591,7 @@ impl Out<'_> {
         ratio: Option<f64>,
         clock: Option<f64>,
     ) -> Result<()> {
-        self.tally.add(m.status);
+        self.tally.add(m);
         let row = Row {
             device: self.device,
             test_index,

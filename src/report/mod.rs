@@ -176,6 +176,8 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("driver_version", Text),
     ("timestamp_period_ns", Number),
     ("timestamp_valid_bits", Number),
+    ("conditions", Text),
+    ("drift_pct", Number),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -265,6 +267,8 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         d.compute_queue
             .map(|(_, b)| b.to_string())
             .unwrap_or_default(),
+        m.conditions.name().to_string(),
+        num(m.drift_pct, 2),
     ]
 }
 

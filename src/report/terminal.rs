@@ -2,7 +2,7 @@
 
 use super::{num, Reporter, Row};
 use crate::gpu::DeviceInfo;
-use crate::runner::{Calibration, Mode, Status};
+use crate::runner::{Calibration, Conditions, Mode, Status};
 use anyhow::Result;
 use std::io::Write;
 
@@ -38,9 +38,16 @@ pub fn terminal_line(row: &Row<'_>) -> String {
         (Status::Ok, Mode::Verify) => format!("{name}: ok"),
         (Status::Ok, Mode::Time) => {
             let ms = m.stats.map(|s| s.median_ms).unwrap_or_default();
-            match row.ratio {
+            let line = match row.ratio {
                 Some(r) => format!("{name}: {ms:.3}ms {r:.3}x"),
                 None => format!("{name}: {ms:.3}ms"),
+            };
+            match m.conditions {
+                Conditions::Disturbed => format!(
+                    "{line} DISTURBED (baseline {:+.1} %)",
+                    m.drift_pct.unwrap_or(f64::NAN)
+                ),
+                _ => line,
             }
         }
         (Status::Unsupported, _) => format!("{name}: unsupported ({})", m.reason),
@@ -54,6 +61,10 @@ pub fn terminal_line(row: &Row<'_>) -> String {
 fn cells(row: &Row<'_>) -> [String; 6] {
     let m = row.measurement;
     let status = match m.status {
+        Status::Ok if m.conditions == Conditions::Disturbed => format!(
+            "disturbed: baseline {:+.1} %",
+            m.drift_pct.unwrap_or(f64::NAN)
+        ),
         Status::Ok => "ok".to_string(),
         s => format!("{}: {}", s.name(), m.reason),
     };

@@ -19,6 +19,12 @@ pub enum Fault {
     Reference,
     /// Record an invalid barrier: the validation layer must object.
     InvalidBarrier,
+    /// Slow every timing down 3× from the second block of tests on, for good: the drift
+    /// check must flag those rows.
+    Drift,
+    /// As `drift`, until the run re-checks the baseline: the drift check must re-measure
+    /// the block and find it steady.
+    TransientDrift,
     /// Report VK_ERROR_DEVICE_LOST on the second test: the device must be abandoned cleanly.
     DeviceLost,
     /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
@@ -129,6 +135,10 @@ pub struct Measurement {
     pub shader_stats: Vec<ShaderStatistic>,
     /// The device was lost during this test: nothing more can run on it.
     pub device_lost: bool,
+    /// Whether the baseline held steady around this test (time mode).
+    pub conditions: super::Conditions,
+    /// The baseline's deviation from its start-of-run time at the check after this test, %.
+    pub drift_pct: Option<f64>,
 }
 
 impl Measurement {
@@ -142,6 +152,8 @@ impl Measurement {
             groups: 0,
             shader_stats: Vec::new(),
             device_lost: false,
+            conditions: super::Conditions::Unchecked,
+            drift_pct: None,
         }
     }
 }

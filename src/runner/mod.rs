@@ -11,8 +11,10 @@ use anyhow::{Context as _, Result};
 use ash::vk;
 use std::collections::HashMap;
 
+mod drift;
 mod measurement;
 mod timing;
+pub use drift::{Conditions, Drift};
 pub use measurement::{Fault, Measurement, Mode, Settings, Stats, Status};
 pub use timing::Calibration;
 
@@ -51,6 +53,8 @@ pub struct Runner<'g> {
     pub calibration: Calibration,
     /// Pipelines built up front, or why building one failed.
     pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    /// Whether an injected disturbance (`--fault drift`) is slowing timings down now.
+    disturbed: std::sync::atomic::AtomicBool,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -86,6 +90,7 @@ impl<'g> Runner<'g> {
             output,
             calibration: Calibration::default(),
             pipelines: HashMap::new(),
+            disturbed: false.into(),
         };
         runner.pipelines = runner.build_pipelines(tests);
         runner.calibration = runner
@@ -180,6 +185,8 @@ impl<'g> Runner<'g> {
             groups: self.calibration.groups,
             shader_stats: Vec::new(),
             device_lost: false,
+            conditions: Conditions::Unchecked,
+            drift_pct: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;

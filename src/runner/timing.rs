@@ -68,7 +68,7 @@ impl<'g> Runner<'g> {
     /// Records `warmup` untimed then `samples` timed dispatches of `groups`; returns the timed
     /// durations in ms. At most [`DISPATCHES_PER_SUBMIT`] dispatches go into one submission,
     /// so even the largest `--samples` never keeps one submission near the hang timeout.
-    fn dispatches(
+    pub(super) fn dispatches(
         &self,
         pipeline: &Pipeline<'g>,
         constants: &PushConstants,
@@ -128,7 +128,9 @@ impl<'g> Runner<'g> {
                 record_invalid_barrier(d, cmd);
             }
         })?;
-        timer.map_or(Ok(Vec::new()), |t| t.read_ms())
+        let mut times = timer.map_or(Ok(Vec::new()), |t| t.read_ms())?;
+        self.disturb(&mut times);
+        Ok(times)
     }
 
     /// Decides the dispatch size for this device and brings its clocks up.

@@ -1,0 +1,136 @@
+//! The drift check: rows timed while the baseline is off are flagged or timed again.
+
+mod common;
+use common::*;
+
+/// (test name, conditions, drift_pct) of every row of a CSV.
+fn rows(csv: &std::path::Path) -> Vec<(String, String, String)> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let (t, c, d) = (col("test"), col("conditions"), col("drift_pct"));
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[t].to_string(), r[c].to_string(), r[d].to_string())
+        })
+        .collect()
+}
+
+/// Two families: `Buffer<R8>` (block 1) and `cbuffer` (block 2).
+fn args<'a>(csv: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec![
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<R8>",
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "16",
+        "--samples",
+        "5",
+        "--csv",
+        csv,
+    ];
+    a.extend_from_slice(extra);
+    a
+}
+
+#[test]
+fn a_lasting_disturbance_flags_the_rows_and_strict_fails_the_run() {
+    let dir = tempdir("drift");
+    let csv = dir.join("drift.csv");
+    let o = run(&args(csv.to_str().unwrap(), &["--fault", "drift"]));
+    // Flagged rows are still timed: not a failure without --strict.
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 6);
+    let cbuffer: Vec<_> = rows.iter().filter(|r| r.0.starts_with("cbuffer")).collect();
+    assert_eq!(cbuffer.len(), 3);
+    for (name, conditions, drift) in &cbuffer {
+        assert_eq!(conditions, "disturbed", "{name}");
+        // Timings slowed 3×: the baseline is about +200 % off.
+        let pct: f64 = drift.parse().unwrap();
+        assert!(pct > 100.0, "{name}: drift {pct}");
+    }
+    let err = stderr(&o);
+    for (name, ..) in &cbuffer {
+        assert!(err.contains(&format!("{name}: disturbed")), "{err}");
+    }
+    assert!(
+        err.contains("disturbed, "),
+        "the summary counts them: {err}"
+    );
+    assert!(
+        stdout(&o).contains("cbuffer{float4} load linear: ") && stdout(&o).contains("DISTURBED"),
+        "{}",
+        stdout(&o)
+    );
+    let strict = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "drift", "--strict"],
+    ));
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_passing_disturbance_is_timed_again_once_it_is_over() {
+    let dir = tempdir("drift");
+    let csv = dir.join("transient.csv");
+    // A limit of 100 %: the injected slowdown (+200 %) is far beyond it, the noise of a busy
+    // CPU running other tests is not.
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &[
+            "--fault",
+            "transient-drift",
+            "--drift-limit",
+            "100",
+            "--strict",
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows(&csv);
+    for (name, conditions, drift) in &rows {
+        let want = if name.starts_with("cbuffer") {
+            "re-measured"
+        } else {
+            "steady"
+        };
+        assert_eq!(conditions, want, "{name}");
+        assert!(
+            drift.parse::<f64>().unwrap().abs() < 100.0,
+            "{name}: {drift}"
+        );
+    }
+    assert!(
+        stderr(&o).contains("timing its 3 test(s) again"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_check_can_be_turned_off_and_verify_has_none() {
+    let dir = tempdir("drift");
+    let csv = dir.join("off.csv");
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "drift", "--drift-limit", "off", "--strict"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(rows(&csv).iter().all(|r| r.1.is_empty() && r.2.is_empty()));
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--verify", "--fault", "drift"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(rows(&csv).iter().all(|r| r.1.is_empty()));
+    let bad = run(&["--drift-limit", "-3", "--list-devices"]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
