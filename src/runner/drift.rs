@@ -64,8 +64,8 @@ pub struct Drift {
 impl Drift {
     /// Whether a check's deviation (%) is beyond the limit.
     pub fn is_off(&self, deviation_pct: f64) -> bool {
-        // Written so that a NaN counts as off.
-        !(deviation_pct.abs() <= self.limit_pct)
+        // A NaN counts as off.
+        deviation_pct.is_nan() || deviation_pct.abs() > self.limit_pct
     }
 }
 
