@@ -431,8 +431,9 @@ fn drift_reference(runner: &Runner<'_>, config: &Config) -> Option<runner::Drift
     match runner.drift_reference(limit) {
         Ok(d) => {
             eprintln!(
-                "perftest: drift check: baseline {:.4} ms (spread {:.2} %), limit ±{:.1} %",
-                d.reference_ms, d.spread_pct, d.limit_pct
+                "perftest: drift check: baseline {:.4} ms, {:.4} ms apart (spread {:.2} %), \
+                 limit ±{:.1} %",
+                d.reference_ms, d.reference_span_ms, d.spread_pct, d.limit_pct
             );
             Some(d)
         }

@@ -57,8 +57,16 @@ impl<'g> Timer<'g> {
 
     /// Reads every interval, in milliseconds, after the submission completed.
     pub fn read_ms(&self) -> Result<Vec<f64>> {
+        Ok(self.read()?.0)
+    }
+
+    /// The duration of every pair, and the span from the first pair's start to the last
+    /// pair's end (which also counts any time the GPU spent between the pairs, e.g. on
+    /// another process's work), in milliseconds.
+    pub fn read(&self) -> Result<(Vec<f64>, f64)> {
         let mut ticks = vec![0u64; 2 * self.pairs as usize];
-        // SAFETY: the submission that wrote the queries has been waited for.
+        // SAFETY: the pool has 2 × pairs queries, all written by the submission that was
+        // waited for; WAIT makes the call return only when every result is available.
         unsafe {
             self.gpu.device().get_query_pool_results(
                 self.pool,
@@ -68,17 +76,20 @@ impl<'g> Timer<'g> {
             )
         }
         .context("vkGetQueryPoolResults")?;
-        Ok(ticks
-            .chunks_exact(2)
-            .map(|p| {
-                ticks_to_ms(
-                    p[0],
-                    p[1],
-                    self.gpu.timestamp_valid_bits,
-                    self.gpu.info.timestamp_period,
-                )
-            })
-            .collect())
+        let ms = |start: u64, end: u64| {
+            ticks_to_ms(
+                start,
+                end,
+                self.gpu.timestamp_valid_bits,
+                self.gpu.info.timestamp_period,
+            )
+        };
+        let times = ticks.chunks_exact(2).map(|p| ms(p[0], p[1])).collect();
+        let span = match (ticks.first(), ticks.last()) {
+            (Some(&first), Some(&last)) => ms(first, last),
+            _ => 0.0,
+        };
+        Ok((times, span))
     }
 }
 

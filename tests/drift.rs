@@ -107,7 +107,7 @@ fn a_passing_disturbance_is_timed_again_once_it_is_over() {
         );
     }
     assert!(
-        stderr(&o).contains("timing its 3 test(s) again"),
+        stderr(&o).contains("timing 3 test(s) from cbuffer{float4} load uniform on again"),
         "{}",
         stderr(&o)
     );

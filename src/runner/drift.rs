@@ -55,6 +55,8 @@ impl Conditions {
 pub struct Drift {
     /// Median of the reference checks, ms per dispatch.
     pub reference_ms: f64,
+    /// Median of the reference checks' span per dispatch (dispatch and the gap to the next), ms.
+    pub reference_span_ms: f64,
     /// Relative spread (max − min over median) of the reference checks, %.
     pub spread_pct: f64,
     /// A check further than this from the reference (%, either way) means drift.
@@ -75,9 +77,12 @@ pub fn limit_for(spread_pct: f64) -> f64 {
 }
 
 impl Runner<'_> {
-    /// One check: the median time of the baseline (or, where it is unsupported, the 1-D
-    /// control kernel) at the calibrated dispatch size.
-    fn check_ms(&self) -> Result<f64> {
+    /// One check of the baseline (or, where it is unsupported, the 1-D control kernel) at the
+    /// calibrated dispatch size: the median time of its dispatches, and their span per
+    /// dispatch. The span also counts what runs between the dispatches: a GPU shared with
+    /// another process switches to it between short dispatches, which leaves their own
+    /// times (and the median) untouched while longer dispatches of the tests are slowed.
+    fn check_ms(&self) -> Result<(f64, f64)> {
         let baseline = catalog::baseline();
         let test = if self.unsupported_reason(&baseline).is_none() {
             baseline
@@ -86,30 +91,48 @@ impl Runner<'_> {
         };
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
-        let times = self.dispatches(&pipeline, &constants, self.calibration.groups, 1, SAMPLES)?;
-        Stats::from_times(&times)
+        let (times, span) =
+            self.submit_dispatches(&pipeline, &constants, self.calibration.groups, 1, SAMPLES)?;
+        let median = Stats::from_times(&times)
             .map(|s| s.median_ms)
-            .ok_or_else(|| anyhow::anyhow!("the drift check's timestamps gave no duration"))
+            .filter(|_| span > 0.0)
+            .ok_or_else(|| anyhow::anyhow!("the drift check's timestamps gave no duration"))?;
+        Ok((median, span / SAMPLES as f64))
     }
 
     /// The reference at the start of the run; `limit_pct` overrides the automatic limit.
     pub fn drift_reference(&self, limit_pct: Option<f64>) -> Result<Drift> {
-        let mut checks = (0..REFERENCE_CHECKS)
+        let checks = (0..REFERENCE_CHECKS)
             .map(|_| self.check_ms())
-            .collect::<Result<Vec<f64>>>()?;
-        checks.sort_by(f64::total_cmp);
-        let reference_ms = checks[checks.len() / 2];
-        let spread_pct = 100.0 * (checks[checks.len() - 1] - checks[0]) / reference_ms;
+            .collect::<Result<Vec<(f64, f64)>>>()?;
+        let middle = |pick: fn(&(f64, f64)) -> f64| {
+            let mut v: Vec<f64> = checks.iter().map(pick).collect();
+            v.sort_by(f64::total_cmp);
+            let median = v[v.len() / 2];
+            (median, 100.0 * (v[v.len() - 1] - v[0]) / median)
+        };
+        let (reference_ms, spread) = middle(|c| c.0);
+        let (reference_span_ms, span_spread) = middle(|c| c.1);
+        let spread_pct = spread.max(span_spread);
         Ok(Drift {
             reference_ms,
+            reference_span_ms,
             spread_pct,
             limit_pct: limit_pct.unwrap_or_else(|| limit_for(spread_pct)),
         })
     }
 
-    /// How far the baseline is from the reference now, in % (positive = slower).
+    /// How far the baseline is from the reference now, in % (positive = slower): the larger
+    /// deviation of its median and of its span per dispatch.
     pub fn drift_pct(&self, drift: &Drift) -> Result<f64> {
-        Ok(100.0 * (self.check_ms()? / drift.reference_ms - 1.0))
+        let (median, span) = self.check_ms()?;
+        let by_median = 100.0 * (median / drift.reference_ms - 1.0);
+        let by_span = 100.0 * (span / drift.reference_span_ms - 1.0);
+        Ok(if by_span.abs() > by_median.abs() {
+            by_span
+        } else {
+            by_median
+        })
     }
 
     /// As [`Runner::drift_pct`], while waiting for conditions to come back.
@@ -122,7 +145,7 @@ impl Runner<'_> {
     }
 
     /// The check after a block of tests whose rows are `rows`, `before` being the check
-    /// before it. Where either check is off (or a row's own samples spread beyond the limit),
+    /// before it. Where either check is off, or a row's own samples spread beyond the limit,
     /// waits for the baseline to come back, times the block again and checks once more; marks
     /// every timed row steady, re-measured or disturbed. Returns the last check (%).
     pub fn settle(
@@ -135,44 +158,58 @@ impl Runner<'_> {
         let timed = |m: &Measurement| m.status == Status::Ok && m.stats.is_some();
         let noisy = |m: &Measurement| m.stats.is_some_and(|s| drift.is_off(s.cv_pct));
         let first = self.drift_pct(drift)?;
-        let mut check = first;
-        let suspect = drift.is_off(before) || drift.is_off(first) || rows.iter().any(noisy);
-        let mut conditions = Conditions::Steady;
-        if suspect {
-            let mut tries = 0;
-            while drift.is_off(check) && tries < RECHECKS {
-                std::thread::sleep(RECHECK_PAUSE);
-                check = self.recheck_drift_pct(drift)?;
-                tries += 1;
-            }
-            if drift.is_off(check) {
-                conditions = Conditions::Disturbed;
-                // Report the worse of the two, with its sign.
-                if first.abs() > check.abs() {
-                    check = first;
-                }
+        let why = if drift.is_off(first) || drift.is_off(before) {
+            let worst = if first.abs() >= before.abs() {
+                first
             } else {
-                note(&format!(
-                    "baseline {:+.1} % from its start-of-run time around this block (limit \
-                     ±{:.1} %); timing its {} test(s) again",
-                    if drift.is_off(first) { first } else { before },
-                    drift.limit_pct,
-                    rows.iter().filter(|m| timed(m)).count()
-                ));
-                for m in rows.iter_mut().filter(|m| timed(m)) {
-                    *m = self.run(&m.test);
+                before
+            };
+            format!("the baseline was {worst:+.1} % off its start-of-run time")
+        } else {
+            match rows.iter().filter(|m| noisy(m)).count() {
+                0 => {
+                    mark(rows, Conditions::Steady, first);
+                    return Ok(first);
                 }
-                check = self.drift_pct(drift)?;
-                conditions = if drift.is_off(check) {
-                    Conditions::Disturbed
-                } else {
-                    Conditions::Remeasured
-                };
+                n => format!("{n} test(s) had samples spread (CV) beyond the limit"),
             }
+        };
+        let mut check = first;
+        let mut tries = 0;
+        while drift.is_off(check) && tries < RECHECKS {
+            std::thread::sleep(RECHECK_PAUSE);
+            check = self.recheck_drift_pct(drift)?;
+            tries += 1;
         }
+        if drift.is_off(check) {
+            // Report the worse of the two, with its sign.
+            let worst = if first.abs() > check.abs() {
+                first
+            } else {
+                check
+            };
+            mark(rows, Conditions::Disturbed, worst);
+            return Ok(check);
+        }
+        note(&format!(
+            "{why} (limit ±{:.1} %); timing {} test(s) from {} on again",
+            drift.limit_pct,
+            rows.iter().filter(|m| timed(m)).count(),
+            rows.first().map(|m| m.test.name()).unwrap_or_default(),
+        ));
         for m in rows.iter_mut().filter(|m| timed(m)) {
-            m.conditions = conditions;
-            m.drift_pct = Some(check);
+            *m = self.run(&m.test);
+        }
+        let check = self.drift_pct(drift)?;
+        let conditions = if drift.is_off(check) {
+            Conditions::Disturbed
+        } else {
+            Conditions::Remeasured
+        };
+        mark(rows, conditions, check);
+        // A row still spread beyond the limit was disturbed while it was timed again.
+        for m in rows.iter_mut().filter(|m| noisy(m)) {
+            m.conditions = Conditions::Disturbed;
         }
         Ok(check)
     }
@@ -198,6 +235,17 @@ impl Runner<'_> {
     }
 }
 
+/// Marks every timed row of `rows` with `conditions` and the check `drift_pct`.
+fn mark(rows: &mut [Measurement], conditions: Conditions, drift_pct: f64) {
+    for m in rows
+        .iter_mut()
+        .filter(|m| m.status == Status::Ok && m.stats.is_some())
+    {
+        m.conditions = conditions;
+        m.drift_pct = Some(drift_pct);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +261,7 @@ mod tests {
     fn off_means_beyond_the_limit_either_way() {
         let d = Drift {
             reference_ms: 1.0,
+            reference_span_ms: 1.0,
             spread_pct: 0.1,
             limit_pct: 2.0,
         };

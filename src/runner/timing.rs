@@ -81,7 +81,10 @@ impl<'g> Runner<'g> {
         loop {
             let warm = warm_left.min(DISPATCHES_PER_SUBMIT);
             let timed = left.min(DISPATCHES_PER_SUBMIT - warm);
-            times.extend(self.submit_dispatches(pipeline, constants, groups, warm, timed)?);
+            times.extend(
+                self.submit_dispatches(pipeline, constants, groups, warm, timed)?
+                    .0,
+            );
             warm_left -= warm;
             left -= timed;
             if warm_left == 0 && left == 0 {
@@ -90,15 +93,16 @@ impl<'g> Runner<'g> {
         }
     }
 
-    /// One submission of `warmup` untimed and `samples` timed dispatches.
-    fn submit_dispatches(
+    /// One submission of `warmup` untimed and `samples` timed dispatches: their durations,
+    /// and the span from the first timed dispatch's start to the last one's end.
+    pub(super) fn submit_dispatches(
         &self,
         pipeline: &Pipeline<'g>,
         constants: &PushConstants,
         groups: u32,
         warmup: u32,
         samples: u32,
-    ) -> Result<Vec<f64>> {
+    ) -> Result<(Vec<f64>, f64)> {
         let timer = if samples > 0 {
             Some(Timer::new(self.gpu, samples)?)
         } else {
@@ -128,9 +132,11 @@ impl<'g> Runner<'g> {
                 record_invalid_barrier(d, cmd);
             }
         })?;
-        let mut times = timer.map_or(Ok(Vec::new()), |t| t.read_ms())?;
+        let (mut times, span) = timer.map_or(Ok((Vec::new(), 0.0)), |t| t.read())?;
+        let mut span = [span];
         self.disturb(&mut times);
-        Ok(times)
+        self.disturb(&mut span);
+        Ok((times, span[0]))
     }
 
     /// Decides the dispatch size for this device and brings its clocks up.
