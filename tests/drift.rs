@@ -51,7 +51,7 @@ fn a_lasting_disturbance_flags_the_rows_and_strict_fails_the_run() {
     assert_eq!(cbuffer.len(), 3);
     for (name, conditions, drift) in &cbuffer {
         assert_eq!(conditions, "disturbed", "{name}");
-        // Timings slowed 3×: the baseline is about +200 % off.
+        // Timings slowed 10×: the baseline is about +900 % off.
         let pct: f64 = drift.parse().unwrap();
         assert!(pct > 100.0, "{name}: drift {pct}");
     }
@@ -80,7 +80,7 @@ fn a_lasting_disturbance_flags_the_rows_and_strict_fails_the_run() {
 fn a_passing_disturbance_is_timed_again_once_it_is_over() {
     let dir = tempdir("drift");
     let csv = dir.join("transient.csv");
-    // A limit of 100 %: the injected slowdown (+200 %) is far beyond it, the noise of a busy
+    // A limit of 100 %: the injected slowdown (+900 %) is far beyond it, the noise of a busy
     // CPU running other tests is not.
     let o = run(&args(
         csv.to_str().unwrap(),
@@ -95,12 +95,16 @@ fn a_passing_disturbance_is_timed_again_once_it_is_over() {
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = rows(&csv);
     for (name, conditions, drift) in &rows {
-        let want = if name.starts_with("cbuffer") {
-            "re-measured"
+        if name.starts_with("cbuffer") {
+            assert_eq!(conditions, "re-measured", "{name}");
         } else {
-            "steady"
-        };
-        assert_eq!(conditions, want, "{name}");
+            // Untouched by the injection (a CPU busy with other tests may still make a block
+            // worth timing again, never a disturbed one at this limit).
+            assert!(
+                conditions == "steady" || conditions == "re-measured",
+                "{name}: {conditions}"
+            );
+        }
         assert!(
             drift.parse::<f64>().unwrap().abs() < 100.0,
             "{name}: {drift}"

@@ -20,9 +20,12 @@ pub const MIN_LIMIT_PCT: f64 = 2.0;
 const MAX_LIMIT_PCT: f64 = 50.0;
 /// How often, and how far apart, a drifted baseline is re-checked before giving up.
 const RECHECKS: u32 = 4;
+/// How often a block is timed again before its rows are left disturbed.
+const ROUNDS: u32 = 2;
 const RECHECK_PAUSE: std::time::Duration = std::time::Duration::from_millis(250);
-/// Factor by which `--fault drift` / `--fault transient-drift` slow every timing down.
-const INJECTED_SLOWDOWN: f64 = 3.0;
+/// Factor by which `--fault drift` / `--fault transient-drift` slow every timing down (far beyond
+/// the noise of a CPU device busy with other work, so that tests of the check are not flaky).
+const INJECTED_SLOWDOWN: f64 = 10.0;
 
 /// Under what conditions a row was timed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -175,42 +178,45 @@ impl Runner<'_> {
             }
         };
         let mut check = first;
-        let mut tries = 0;
-        while drift.is_off(check) && tries < RECHECKS {
-            std::thread::sleep(RECHECK_PAUSE);
-            check = self.recheck_drift_pct(drift)?;
-            tries += 1;
-        }
-        if drift.is_off(check) {
-            // Report the worse of the two, with its sign.
-            let worst = if first.abs() > check.abs() {
-                first
+        let mut why = why;
+        for _ in 0..ROUNDS {
+            let mut tries = 0;
+            while drift.is_off(check) && tries < RECHECKS {
+                std::thread::sleep(RECHECK_PAUSE);
+                check = self.recheck_drift_pct(drift)?;
+                tries += 1;
+            }
+            if drift.is_off(check) {
+                break;
+            }
+            note(&format!(
+                "{why} (limit ±{:.1} %); timing {} test(s) from {} on again",
+                drift.limit_pct,
+                rows.iter().filter(|m| timed(m)).count(),
+                rows.first().map(|m| m.test.name()).unwrap_or_default(),
+            ));
+            for m in rows.iter_mut().filter(|m| timed(m)) {
+                *m = self.run(&m.test);
+            }
+            check = self.drift_pct(drift)?;
+            let still_noisy = rows.iter().filter(|m| noisy(m)).count();
+            if !drift.is_off(check) && still_noisy == 0 {
+                mark(rows, Conditions::Remeasured, check);
+                return Ok(check);
+            }
+            why = if drift.is_off(check) {
+                format!("the baseline was {check:+.1} % off again")
             } else {
-                check
+                format!("{still_noisy} test(s) had samples spread (CV) beyond the limit again")
             };
-            mark(rows, Conditions::Disturbed, worst);
-            return Ok(check);
         }
-        note(&format!(
-            "{why} (limit ±{:.1} %); timing {} test(s) from {} on again",
-            drift.limit_pct,
-            rows.iter().filter(|m| timed(m)).count(),
-            rows.first().map(|m| m.test.name()).unwrap_or_default(),
-        ));
-        for m in rows.iter_mut().filter(|m| timed(m)) {
-            *m = self.run(&m.test);
-        }
-        let check = self.drift_pct(drift)?;
-        let conditions = if drift.is_off(check) {
-            Conditions::Disturbed
+        // Conditions did not come back, or not for long enough to time the block.
+        let worst = if first.abs() > check.abs() {
+            first
         } else {
-            Conditions::Remeasured
+            check
         };
-        mark(rows, conditions, check);
-        // A row still spread beyond the limit was disturbed while it was timed again.
-        for m in rows.iter_mut().filter(|m| noisy(m)) {
-            m.conditions = Conditions::Disturbed;
-        }
+        mark(rows, Conditions::Disturbed, worst);
         Ok(check)
     }
 

@@ -19,7 +19,7 @@ pub enum Fault {
     Reference,
     /// Record an invalid barrier: the validation layer must object.
     InvalidBarrier,
-    /// Slow every timing down 3× from the second block of tests on, for good: the drift
+    /// Slow every timing down 10× from the second block of tests on, for good: the drift
     /// check must flag those rows.
     Drift,
     /// As `drift`, until the run re-checks the baseline: the drift check must re-measure
