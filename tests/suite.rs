@@ -134,7 +134,8 @@ fn the_whole_suite_times_under_validation() {
     assert_no_validation_messages(&o);
     let timed = stdout(&o)
         .lines()
-        .filter(|l| l.ends_with('x') && l.contains("ms "))
+        // A row timed while the CPU was busy with other tests may be flagged DISTURBED.
+        .filter(|l| l.contains("ms ") && (l.ends_with('x') || l.contains("x DISTURBED (")))
         .count();
     let expected = stdout(&run(&["--list-tests", "--suite", "all"]))
         .lines()
