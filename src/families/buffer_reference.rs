@@ -4,7 +4,6 @@
 use super::{each, lacks_feature, Columns, Shared, Spec};
 use crate::catalog::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
-use crate::pipeline::Binding;
 use anyhow::Result;
 
 /// Loads through a device address: no descriptor at all.
@@ -58,9 +57,5 @@ impl Spec for BufferReference {
             s.gpu.info.features.buffer_device_address,
             "bufferDeviceAddress (Vulkan 1.2)",
         )
-    }
-
-    fn bindings<'a, 'g>(&self, _: &'a (), _: &'a Shared<'g>, _: u32) -> Vec<(u32, Binding<'a, 'g>)> {
-        Vec::new()
     }
 }

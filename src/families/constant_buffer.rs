@@ -47,12 +47,8 @@ impl Spec for ConstantBuffer {
         Ok(())
     }
 
-    fn unsupported(&self, _: &(), _: &Shared<'_>, _: ()) -> Option<String> {
-        // 16 KB is the smallest maxUniformBufferRange Vulkan allows.
-        None
-    }
-
     fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: ()) -> Vec<(u32, Binding<'a, 'g>)> {
+        // 16 KB is the smallest maxUniformBufferRange Vulkan allows: supported everywhere.
         vec![(0, Binding::UniformBuffer(&s.input, s.input.size))]
     }
 }

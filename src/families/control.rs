@@ -4,7 +4,6 @@
 use super::{Columns, Shared, Spec};
 use crate::catalog::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
-use crate::pipeline::Binding;
 use anyhow::Result;
 
 /// The loops of the buffer (1-D) and texture (2-D) kernels, reading nothing.
@@ -72,11 +71,4 @@ impl Spec for Control {
         Ok(())
     }
 
-    fn unsupported(&self, _: &(), _: &Shared<'_>, _: Shape) -> Option<String> {
-        None
-    }
-
-    fn bindings<'a, 'g>(&self, _: &'a (), _: &'a Shared<'g>, _: Shape) -> Vec<(u32, Binding<'a, 'g>)> {
-        Vec::new()
-    }
 }

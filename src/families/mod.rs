@@ -165,20 +165,26 @@ pub trait Spec: Sync + 'static {
         _cmd: vk::CommandBuffer,
     ) {
     }
-    /// Why the variant cannot run on this device, if it cannot (the row's `unsupported` reason).
+    /// Why the variant cannot run on this device, if it cannot (the row's `unsupported`
+    /// reason); by default every variant runs everywhere.
     fn unsupported(
         &self,
-        res: &Self::Resources<'_>,
-        shared: &Shared<'_>,
-        v: Self::Variant,
-    ) -> Option<String>;
-    /// The descriptor bindings 0 and 1 of the kernel (binding 2, the output, is the runner's).
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Option<String> {
+        None
+    }
+    /// The descriptor bindings 0 and 1 of the kernel (binding 2, the output, is the
+    /// runner's); by default none (push constants, device addresses, or nothing to read).
     fn bindings<'a, 'g>(
         &self,
-        res: &'a Self::Resources<'g>,
-        shared: &'a Shared<'g>,
-        v: Self::Variant,
-    ) -> Vec<(u32, Binding<'a, 'g>)>;
+        _res: &'a Self::Resources<'g>,
+        _shared: &'a Shared<'g>,
+        _v: Self::Variant,
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        Vec::new()
+    }
 }
 
 /// A family as the rest of the crate sees it: tests addressed by their index in the family.

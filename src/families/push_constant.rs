@@ -4,7 +4,6 @@
 use super::{each, Columns, Shared, Spec};
 use crate::catalog::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
-use crate::pipeline::Binding;
 use anyhow::Result;
 
 /// The first 96 bytes of the input, pushed as `vec4[6]` with every dispatch.
@@ -44,13 +43,5 @@ impl Spec for PushConstant {
 
     fn create<'g>(&self, _: &Shared<'g>) -> Result<()> {
         Ok(())
-    }
-
-    fn unsupported(&self, _: &(), _: &Shared<'_>, _: ()) -> Option<String> {
-        None
-    }
-
-    fn bindings<'a, 'g>(&self, _: &'a (), _: &'a Shared<'g>, _: ()) -> Vec<(u32, Binding<'a, 'g>)> {
-        Vec::new()
     }
 }

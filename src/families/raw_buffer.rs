@@ -93,9 +93,6 @@ impl Spec for RawBuffer {
         Ok(())
     }
 
-    fn unsupported(&self, _: &(), _: &Shared<'_>, _: Load) -> Option<String> {
-        None
-    }
 
     fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: Load) -> Vec<(u32, Binding<'a, 'g>)> {
         // The whole 16 KB (the original bound 4 KB; see the README).

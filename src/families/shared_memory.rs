@@ -46,10 +46,6 @@ impl Spec for SharedMemory {
         Ok(())
     }
 
-    fn unsupported(&self, _: &(), _: &Shared<'_>, _: ()) -> Option<String> {
-        None
-    }
-
     fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: ()) -> Vec<(u32, Binding<'a, 'g>)> {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
