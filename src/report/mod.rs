@@ -176,6 +176,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("driver_version", Text),
     ("timestamp_period_ns", Number),
     ("timestamp_valid_bits", Number),
+    ("memory", Text),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -265,6 +266,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         d.compute_queue
             .map(|(_, b)| b.to_string())
             .unwrap_or_default(),
+        m.memory.clone(),
     ]
 }
 

@@ -129,6 +129,9 @@ pub struct Measurement {
     pub shader_stats: Vec<ShaderStatistic>,
     /// The device was lost during this test: nothing more can run on it.
     pub device_lost: bool,
+    /// The memory type the test's input lives in, where the family chooses it (the `memory`
+    /// column); else empty.
+    pub memory: String,
 }
 
 impl Measurement {
@@ -142,6 +145,7 @@ impl Measurement {
             groups: 0,
             shader_stats: Vec::new(),
             device_lost: false,
+            memory: String::new(),
         }
     }
 }

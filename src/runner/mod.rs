@@ -180,6 +180,9 @@ impl<'g> Runner<'g> {
             groups: self.calibration.groups,
             shader_stats: Vec::new(),
             device_lost: false,
+            memory: self.bound[test.family_index()]
+                .memory(&self.shared, test.index())
+                .unwrap_or_default(),
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
