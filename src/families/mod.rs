@@ -37,7 +37,14 @@ registry! {
     buffer_reference::BufferReference,
     push_constant::PushConstant,
     shared_memory::SharedMemory,
+    texture_dims::TextureDims,
+    format_buffer::FormatBuffer,
+    format_texture::FormatTexture,
+    memory_location::MemoryLocation,
 }
+
+/// The extended formats of the `formats` suite (shared by its families).
+mod ext_format;
 
 /// The CSV's description of a test's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
