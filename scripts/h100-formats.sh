@@ -8,7 +8,7 @@ set -uo pipefail
 out=${1:?output directory}
 mkdir -p "$out"
 B=target/release/perftest
-t() { timeout 100 /usr/bin/time -f "wall %e s" "$@"; }
+t() { timeout 60 /usr/bin/time -f "wall %e s" "$@"; }
 $B --list-devices > "$out/devices.txt" 2>&1
 # Every test checked against the CPU reference (unsupported rows name what is missing).
 t $B --suite formats --verify --csv "$out/formats-verify.csv" \

@@ -65,6 +65,31 @@ pub struct Placed<'g> {
     views: HashMap<Format, BufferView<'g>>,
 }
 
+/// The input in a buffer of kind `r`, with its typed views.
+fn place<'g>(shared: &Shared<'g>, r: Residence, usage: vk::BufferUsageFlags) -> Result<Placed<'g>> {
+    let name = format!("input ({})", residence_name(r));
+    let size = shared.data.len() as u64;
+    let mut buffer = Buffer::new(shared.gpu, &name, size, usage, Memory::In(r))?;
+    if r != Residence::Device {
+        // Host-visible and coherent: written here, visible to the first submission.
+        buffer.write(&shared.data)?;
+    }
+    let mut views = HashMap::new();
+    for l in LOADS {
+        if let Load::Typed(f) = l {
+            if shared
+                .format_properties(f)
+                .buffer_features
+                .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
+            {
+                let range = 1024 * f.bytes() as u64;
+                views.insert(f, BufferView::new(shared.gpu, &buffer, f.vk(), range)?);
+            }
+        }
+    }
+    Ok(Placed { buffer, views })
+}
+
 impl Spec for MemoryLocation {
     type Variant = (Load, Residence);
     type Resources<'g> = Resources<'g>;
@@ -147,31 +172,20 @@ impl Spec for MemoryLocation {
         let mut buffers = HashMap::new();
         let mut missing = HashMap::new();
         for r in RESIDENCES {
-            if let Err(why) = r.memory_type(shared.gpu, !0) {
-                missing.insert(r, why);
-                continue;
-            }
-            let name = format!("input ({})", residence_name(r));
-            let size = shared.data.len() as u64;
-            let mut buffer = Buffer::new(shared.gpu, &name, size, usage, Memory::In(r))?;
-            if r != Residence::Device {
-                // Host-visible and coherent: written here, visible to the first submission.
-                buffer.write(&shared.data)?;
-            }
-            let mut views = HashMap::new();
-            for l in LOADS {
-                if let Load::Typed(f) = l {
-                    if shared
-                        .format_properties(f)
-                        .buffer_features
-                        .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
-                    {
-                        let range = 1024 * f.bytes() as u64;
-                        views.insert(f, BufferView::new(shared.gpu, &buffer, f.vk(), range)?);
-                    }
+            // A kind the device lacks, or cannot place this buffer in, is an unsupported row,
+            // not a failure of the device's whole run.
+            match r
+                .memory_type(shared.gpu, !0)
+                .map_err(anyhow::Error::msg)
+                .and_then(|_| place(shared, r, usage))
+            {
+                Ok(placed) => {
+                    buffers.insert(r, placed);
+                }
+                Err(e) => {
+                    missing.insert(r, format!("{e:#}"));
                 }
             }
-            buffers.insert(r, Placed { buffer, views });
         }
         Ok(Resources { buffers, missing })
     }
