@@ -23,3 +23,8 @@ t $B --suite original,formats --csv "$out/formats-run2.csv" \
 echo "exit $?" >> "$out/formats-run2.err"
 python3 scripts/formats-analysis.py "$out/formats-run1.csv" "$out/formats-run2.csv" \
   > "$out/formats-analysis.md" 2>&1 || true
+# With the validation layers installed: the suite verified and timed under validation.
+if [ -n "${VK_LAYER_PATH:-}" ]; then
+  { t $B --suite formats --validation --verify; echo "exit $?";
+    t $B --suite formats --validation --samples 3; echo "exit $?"; } > "$out/formats-validation.txt" 2>&1
+fi
