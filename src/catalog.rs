@@ -49,6 +49,8 @@ pub enum Suite {
     Control,
     /// Vulkan-native ways to read the same data, and the subgroup-broadcast probe.
     Extended,
+    /// Every texture dimension, the extended formats, and where the data lives in memory.
+    Formats,
 }
 
 /// One test: a family of the registry and the test's index in that family.
@@ -157,7 +159,7 @@ pub fn suite(suite: Suite) -> Vec<TestCase> {
     out
 }
 
-/// Every test of the given suites, in run order (original, control, extended).
+/// Every test of the given suites, in run order (original, control, extended, formats).
 pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
     let mut selected = selected.to_vec();
     selected.sort();
@@ -167,7 +169,12 @@ pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
 
 /// Every test the tool knows, in run order.
 pub fn all_tests() -> Vec<TestCase> {
-    suites(&[Suite::Original, Suite::Control, Suite::Extended])
+    suites(&[
+        Suite::Original,
+        Suite::Control,
+        Suite::Extended,
+        Suite::Formats,
+    ])
 }
 
 /// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start

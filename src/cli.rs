@@ -37,7 +37,8 @@ pub struct Args {
 
     /// Which tests: `original` (the 138 of the Direct3D 11 tool, the default), `control`
     /// (the loops without loads), `extended` (Vulkan-native resources and the
-    /// subgroup-broadcast probe), or `all` (original, then control, then extended).
+    /// subgroup-broadcast probe), `formats` (1D/3D/array textures, the extended formats,
+    /// host-visible memory), or `all` (original, control, extended, then formats).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -157,6 +158,7 @@ pub enum SuiteArg {
     Original,
     Control,
     Extended,
+    Formats,
     All,
 }
 
@@ -226,7 +228,13 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Original => out.push(Suite::Original),
             SuiteArg::Control => out.push(Suite::Control),
             SuiteArg::Extended => out.push(Suite::Extended),
-            SuiteArg::All => out.extend([Suite::Original, Suite::Control, Suite::Extended]),
+            SuiteArg::Formats => out.push(Suite::Formats),
+            SuiteArg::All => out.extend([
+                Suite::Original,
+                Suite::Control,
+                Suite::Extended,
+                Suite::Formats,
+            ]),
         }
     }
     if args.is_empty() {

@@ -15,13 +15,109 @@ pub enum Memory {
     Upload,
     /// Written by the GPU, read by the host.
     Readback,
+    /// Read by shaders from a memory type chosen by its property flags (the type is recorded
+    /// in [`Buffer::memory_type`]); host-visible kinds are written through a mapping.
+    In(Residence),
+}
+
+/// Which kind of memory a shader-read buffer is placed in, chosen by property flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Residence {
+    /// `DEVICE_LOCAL`, preferably not `HOST_VISIBLE`: video memory.
+    Device,
+    /// `HOST_VISIBLE | HOST_COHERENT` without `DEVICE_LOCAL`, preferably not `HOST_CACHED`:
+    /// system memory the GPU reads over the bus (Direct3D 12's upload heap).
+    Host,
+    /// `DEVICE_LOCAL | HOST_VISIBLE | HOST_COHERENT`: video memory the host maps through
+    /// the PCIe BAR (all of it with resizable BAR).
+    DeviceHost,
+}
+
+impl Residence {
+    /// The flags the memory type must have, must not have, and had better not have.
+    fn flags(
+        self,
+    ) -> (
+        vk::MemoryPropertyFlags,
+        vk::MemoryPropertyFlags,
+        vk::MemoryPropertyFlags,
+    ) {
+        use vk::MemoryPropertyFlags as F;
+        match self {
+            Residence::Device => (F::DEVICE_LOCAL, F::empty(), F::HOST_VISIBLE),
+            Residence::Host => (
+                F::HOST_VISIBLE | F::HOST_COHERENT,
+                F::DEVICE_LOCAL,
+                F::HOST_CACHED,
+            ),
+            Residence::DeviceHost => (
+                F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT,
+                F::empty(),
+                F::empty(),
+            ),
+        }
+    }
+
+    /// The memory type of `gpu` for this kind among `allowed` (a `memoryTypeBits` mask), or
+    /// why there is none.
+    pub fn memory_type(self, gpu: &Gpu<'_>, allowed: u32) -> std::result::Result<u32, String> {
+        let props = memory_properties(gpu);
+        let (need, never, avoid) = self.flags();
+        let types = &props.memory_types[..props.memory_type_count as usize];
+        let fits = |i: usize, t: &vk::MemoryType| {
+            allowed & (1 << i) != 0
+                && t.property_flags.contains(need)
+                && !t.property_flags.intersects(never)
+        };
+        let candidates: Vec<usize> = (0..types.len()).filter(|&i| fits(i, &types[i])).collect();
+        candidates
+            .iter()
+            .find(|&&i| !types[i].property_flags.intersects(avoid))
+            .or(candidates.first())
+            .map(|&i| i as u32)
+            .ok_or_else(|| {
+                let without = if never.is_empty() {
+                    String::new()
+                } else {
+                    format!(" without {never:?}")
+                };
+                format!("the device offers no memory type that is {need:?}{without}")
+            })
+    }
+}
+
+/// The device's memory types and heaps.
+fn memory_properties(gpu: &Gpu<'_>) -> vk::PhysicalDeviceMemoryProperties {
+    // SAFETY: plain query on a valid physical device.
+    unsafe {
+        gpu.ash_instance()
+            .get_physical_device_memory_properties(gpu.info.handle)
+    }
+}
+
+/// Memory type `index` of `gpu` in words: `type 4 (DEVICE_LOCAL | HOST_VISIBLE | HOST_COHERENT),
+/// heap 0 (80 GiB, DEVICE_LOCAL)`, for the CSV's `memory` column.
+pub fn describe_memory_type(gpu: &Gpu<'_>, index: u32) -> String {
+    let props = memory_properties(gpu);
+    let t = props.memory_types[index as usize];
+    let heap = props.memory_heaps[t.heap_index as usize];
+    let size = heap.size as f64;
+    let size = if size >= (1u64 << 30) as f64 {
+        format!("{:.0} GiB", size / (1u64 << 30) as f64)
+    } else {
+        format!("{:.0} MiB", size / (1u64 << 20) as f64)
+    };
+    format!(
+        "type {index} ({:?}), heap {} ({size}, {:?})",
+        t.property_flags, t.heap_index, heap.flags
+    )
 }
 
 impl Memory {
     fn location(self) -> MemoryLocation {
         match self {
-            Memory::DeviceLocal => MemoryLocation::GpuOnly,
-            Memory::Upload => MemoryLocation::CpuToGpu,
+            Memory::DeviceLocal | Memory::In(Residence::Device) => MemoryLocation::GpuOnly,
+            Memory::Upload | Memory::In(_) => MemoryLocation::CpuToGpu,
             Memory::Readback => MemoryLocation::GpuToCpu,
         }
     }
@@ -35,6 +131,8 @@ pub struct Buffer<'g> {
     allocation: Option<Allocation>,
     /// Size in bytes.
     pub size: u64,
+    /// The memory type index, for buffers placed with [`Memory::In`].
+    pub memory_type: Option<u32>,
 }
 
 impl<'g> Buffer<'g> {
@@ -59,8 +157,17 @@ impl<'g> Buffer<'g> {
             handle,
             allocation: None,
             size,
+            memory_type: None,
         };
-        let requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        let mut requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        if let Memory::In(residence) = memory {
+            // Only the chosen type is allowed, so gpu-allocator allocates from exactly it.
+            let index = residence
+                .memory_type(gpu, requirements.memory_type_bits)
+                .map_err(|e| anyhow!("{name}: {e} for this buffer"))?;
+            requirements.memory_type_bits = 1 << index;
+            buffer.memory_type = Some(index);
+        }
         let allocation = gpu
             .allocator
             .lock()
@@ -181,18 +288,49 @@ impl Drop for BufferView<'_> {
     }
 }
 
-/// A 2-D single-mip image, its memory and a view of it.
+/// A single-mip image (2-D unless made with [`Image::new_shaped`]), its memory and a view of it.
 pub struct Image<'g> {
     gpu: &'g Gpu<'g>,
     /// The image.
     pub handle: vk::Image,
-    /// A 2-D view of mip 0.
+    /// A view of mip 0, every layer.
     pub view: vk::ImageView,
     allocation: Option<Allocation>,
-    /// Width and height in texels.
-    pub extent: vk::Extent2D,
+    /// Dimensions, size and layers.
+    pub shape: Shape,
     /// The layout shaders read it in, once filled.
     pub layout: vk::ImageLayout,
+}
+
+/// An image's dimensions: the view type shaders see, the size in texels and the layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub view: vk::ImageViewType,
+    pub extent: vk::Extent3D,
+    pub layers: u32,
+}
+
+impl Shape {
+    /// A `size`×`size` 2-D image.
+    pub fn square(size: u32) -> Shape {
+        Shape {
+            view: vk::ImageViewType::TYPE_2D,
+            extent: vk::Extent3D {
+                width: size,
+                height: size,
+                depth: 1,
+            },
+            layers: 1,
+        }
+    }
+
+    fn image_type(self) -> vk::ImageType {
+        match self.view {
+            vk::ImageViewType::TYPE_1D | vk::ImageViewType::TYPE_1D_ARRAY => vk::ImageType::TYPE_1D,
+            vk::ImageViewType::TYPE_3D => vk::ImageType::TYPE_3D,
+            _ => vk::ImageType::TYPE_2D,
+        }
+    }
 }
 
 impl<'g> Image<'g> {
@@ -204,11 +342,22 @@ impl<'g> Image<'g> {
         format: vk::Format,
         size: u32,
     ) -> Result<Self> {
+        Self::new_shaped(gpu, name, format, Shape::square(size))
+    }
+
+    /// A sampled image of `format` and `shape` (1-D, 3-D, arrays; compressed formats too)
+    /// that can be filled by a copy and is then read in `SHADER_READ_ONLY_OPTIMAL`.
+    pub fn new_shaped(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        shape: Shape,
+    ) -> Result<Self> {
         Self::new(
             gpu,
             name,
             format,
-            size,
+            shape,
             vk::ImageUsageFlags::SAMPLED,
             vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
         )
@@ -226,7 +375,7 @@ impl<'g> Image<'g> {
             gpu,
             name,
             format,
-            size,
+            Shape::square(size),
             vk::ImageUsageFlags::STORAGE,
             vk::ImageLayout::GENERAL,
         )
@@ -236,21 +385,17 @@ impl<'g> Image<'g> {
         gpu: &'g Gpu<'g>,
         name: &str,
         format: vk::Format,
-        size: u32,
+        shape: Shape,
         usage: vk::ImageUsageFlags,
         layout: vk::ImageLayout,
     ) -> Result<Self> {
         let d = gpu.device();
-        let extent = vk::Extent2D {
-            width: size,
-            height: size,
-        };
         let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
+            .image_type(shape.image_type())
             .format(format)
-            .extent(extent.into())
+            .extent(shape.extent)
             .mip_levels(1)
-            .array_layers(1)
+            .array_layers(shape.layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage | vk::ImageUsageFlags::TRANSFER_DST)
@@ -264,7 +409,7 @@ impl<'g> Image<'g> {
             handle,
             view: vk::ImageView::null(),
             allocation: None,
-            extent,
+            shape,
             layout,
         };
         let requirements = unsafe { d.get_image_memory_requirements(handle) };
@@ -288,16 +433,16 @@ impl<'g> Image<'g> {
             .with_context(|| format!("vkBindImageMemory ({name})"))?;
         let view_info = vk::ImageViewCreateInfo::default()
             .image(handle)
-            .view_type(vk::ImageViewType::TYPE_2D)
+            .view_type(shape.view)
             .format(format)
-            .subresource_range(color_range());
+            .subresource_range(color_range(shape.layers));
         image.view = unsafe { d.create_image_view(&view_info, None) }
             .with_context(|| format!("vkCreateImageView ({name})"))?;
         Ok(image)
     }
 
-    /// Records a copy of tightly packed texels from `source` (at offset 0) into the whole
-    /// image, leaving it in its read layout for compute shaders.
+    /// Records a copy of tightly packed texels (or blocks) from `source` (at offset 0) into
+    /// the whole image, every layer, leaving it in its read layout for compute shaders.
     pub fn record_fill(&self, d: &ash::Device, cmd: vk::CommandBuffer, source: &Buffer<'_>) {
         let to_dst = vk::ImageMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::empty())
@@ -307,15 +452,15 @@ impl<'g> Image<'g> {
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .image(self.handle)
-            .subresource_range(color_range());
+            .subresource_range(color_range(self.shape.layers));
         let region = vk::BufferImageCopy::default()
             .buffer_offset(0)
             .image_subresource(
                 vk::ImageSubresourceLayers::default()
                     .aspect_mask(vk::ImageAspectFlags::COLOR)
-                    .layer_count(1),
+                    .layer_count(self.shape.layers),
             )
-            .image_extent(self.extent.into());
+            .image_extent(self.shape.extent);
         let to_read = vk::ImageMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
             .dst_access_mask(vk::AccessFlags::SHADER_READ)
@@ -324,9 +469,9 @@ impl<'g> Image<'g> {
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .image(self.handle)
-            .subresource_range(color_range());
+            .subresource_range(color_range(self.shape.layers));
         // SAFETY: recording into a command buffer in the recording state; the source buffer
-        // holds at least width×height texels and was made TRANSFER_SRC.
+        // holds every texel of every layer and was made TRANSFER_SRC.
         unsafe {
             d.cmd_pipeline_barrier(
                 cmd,
@@ -357,11 +502,11 @@ impl<'g> Image<'g> {
     }
 }
 
-fn color_range() -> vk::ImageSubresourceRange {
+fn color_range(layers: u32) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange::default()
         .aspect_mask(vk::ImageAspectFlags::COLOR)
         .level_count(1)
-        .layer_count(1)
+        .layer_count(layers)
 }
 
 impl Drop for Image<'_> {

@@ -261,8 +261,13 @@ fn list_tests_with_a_suite() {
     assert_eq!(names[..138], original_names()[..]);
     assert_eq!(names[138..140], ["Control: loop 1D", "Control: loop 2D"]);
     let extended = stdout(&run(&["--list-tests", "--suite", "extended"]));
-    assert_eq!(names[140..], extended.lines().collect::<Vec<_>>()[..]);
-    assert!(extended.contains("RWTexture2D<RG16F>.Load random\n"));
+    let extended: Vec<&str> = extended.lines().collect();
+    let formats = stdout(&run(&["--list-tests", "--suite", "formats"]));
+    let formats: Vec<&str> = formats.lines().collect();
+    assert_eq!(names[140..140 + extended.len()], extended[..]);
+    assert_eq!(names[140 + extended.len()..], formats[..]);
+    assert!(formats.contains(&"Texture3D<RGBA8>.Sample(trilinear) random"));
+    assert!(extended.contains(&"RWTexture2D<RG16F>.Load random"));
 }
 
 #[test]

@@ -112,8 +112,21 @@ fn expectation(k: &Kernel) -> (usize, Load) {
             if p("texture") { 2 } else { 1 },
             Load::Image("OpImageFetch"),
         )
-    } else if p("texture_sample") {
+    } else if p("texture_sample") || p("format_texture_sample") {
         (2, Load::Image("OpImageSampleExplicitLod"))
+    } else if p("format_texture_load") {
+        (2, Load::Image("OpImageFetch"))
+    } else if p("format_buffer") {
+        (1, Load::Image("OpImageFetch"))
+    } else if p("texture_dims") {
+        // 1-D: one loop; 3-D and arrays: z, y, x.
+        let loops = if p("texture_dims_1d") { 1 } else { 3 };
+        let op = if n.contains("_sample_") {
+            "OpImageSampleExplicitLod"
+        } else {
+            "OpImageFetch"
+        };
+        (loops, Load::Image(op))
     } else if p("storage_texel_buffer") {
         (1, Load::Image("OpImageRead"))
     } else if p("storage_image") {
@@ -262,4 +275,29 @@ fn the_clock_kernel_reads_the_subgroup_clock_around_its_loop() {
         "{asm}"
     );
     assert_eq!(asm.matches("OpLoopMerge").count(), 1);
+}
+
+#[test]
+fn integer_format_kernels_read_integers_and_convert_them_in_the_loop() {
+    let mut seen = 0;
+    for k in all().iter().filter(|k| k.name.starts_with("format_")) {
+        let body = innermost_loop(k.asm);
+        let (image, convert) = if k.name.contains("_uint_") {
+            ("%v4uint", "OpConvertUToF")
+        } else if k.name.contains("_int_") {
+            ("%v4int", "OpConvertSToF")
+        } else {
+            ("%v4float", "")
+        };
+        let fetch = body
+            .iter()
+            .find(|l| l.contains("OpImageFetch") || l.contains("OpImageSampleExplicitLod"))
+            .unwrap_or_else(|| panic!("{}: no image read", k.name));
+        assert!(fetch.contains(image), "{}: {fetch}", k.name);
+        if !convert.is_empty() {
+            assert!(count(&body, convert) >= 1, "{}: no {convert}", k.name);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 24, "{seen} integer kernels");
 }

@@ -37,7 +37,14 @@ registry! {
     buffer_reference::BufferReference,
     push_constant::PushConstant,
     shared_memory::SharedMemory,
+    texture_dims::TextureDims,
+    format_buffer::FormatBuffer,
+    format_texture::FormatTexture,
+    memory_location::MemoryLocation,
 }
+
+/// The extended formats of the `formats` suite (shared by its families).
+mod ext_format;
 
 /// The CSV's description of a test's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +192,16 @@ pub trait Spec: Sync + 'static {
     ) -> Vec<(u32, Binding<'a, 'g>)> {
         Vec::new()
     }
+    /// The memory type the variant reads from, where the family chooses it (the CSV's
+    /// `memory` column); `None` for the shared device-local input and images.
+    fn memory(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Option<String> {
+        None
+    }
 }
 
 /// A family as the rest of the crate sees it: tests addressed by their index in the family.
@@ -223,6 +240,8 @@ pub trait Bound<'g>: Sync {
     fn unsupported(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
     /// The bindings of test `i`'s kernel.
     fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)>;
+    /// The memory type test `i` reads from, where its family chooses it.
+    fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
 }
 
 /// Test `i` of `spec`.
@@ -291,6 +310,9 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
     }
     fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)> {
         self.spec.bindings(&self.res, shared, at(self.spec, i).1)
+    }
+    fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
+        self.spec.memory(&self.res, shared, at(self.spec, i).1)
     }
 }
 

@@ -178,6 +178,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("timestamp_valid_bits", Number),
     ("conditions", Text),
     ("drift_pct", Number),
+    ("memory", Text),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -269,6 +270,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
             .unwrap_or_default(),
         m.conditions.name().to_string(),
         num(m.drift_pct, 2),
+        m.memory.clone(),
     ]
 }
 

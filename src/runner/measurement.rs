@@ -139,6 +139,9 @@ pub struct Measurement {
     pub conditions: super::Conditions,
     /// The baseline's deviation from its start-of-run time at the check after this test, %.
     pub drift_pct: Option<f64>,
+    /// The memory type the test's input lives in, where the family chooses it (the `memory`
+    /// column); else empty.
+    pub memory: String,
 }
 
 impl Measurement {
@@ -154,6 +157,7 @@ impl Measurement {
             device_lost: false,
             conditions: super::Conditions::Unchecked,
             drift_pct: None,
+            memory: String::new(),
         }
     }
 }

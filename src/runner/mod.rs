@@ -187,6 +187,9 @@ impl<'g> Runner<'g> {
             device_lost: false,
             conditions: Conditions::Unchecked,
             drift_pct: None,
+            memory: self.bound[test.family_index()]
+                .memory(&self.shared, test.index())
+                .unwrap_or_default(),
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
