@@ -107,6 +107,9 @@ pub fn run(args: cli::Args) -> Result<i32> {
     drop(instance);
 
     eprintln!("perftest: {}", tally.summary());
+    if let Some(note) = tally.cut_note() {
+        eprintln!("perftest: {note}");
+    }
     if interrupted {
         eprintln!("perftest: interrupted; every finished test is in the output files");
         return Ok(EXIT_INTERRUPTED);
@@ -189,6 +192,8 @@ struct Tally {
     ok: usize,
     unsupported: usize,
     failed: usize,
+    /// Timed tests whose dispatch was cut below their device's common size.
+    cut: usize,
 }
 
 impl Tally {
@@ -206,6 +211,20 @@ impl Tally {
             "{} ok, {} unsupported, {} failed",
             self.ok, self.unsupported, self.failed
         )
+    }
+
+    /// How many dispatches were cut, and how the human formats show them.
+    fn cut_note(&self) -> Option<String> {
+        (self.cut > 0).then(|| {
+            format!(
+                "{} of {} timed tests ran fewer groups than their device's common dispatch \
+                 size, cut to the {:.0} ms watchdog budget; the results show their ms scaled \
+                 to the common size, marked * (the CSV's groups column has the size run)",
+                self.cut,
+                self.ok,
+                runner::MAX_DISPATCH_MS
+            )
+        })
     }
 }
 
@@ -241,6 +260,7 @@ fn run_device(
         device,
         mode: config.mode,
         warmup: args.warmup,
+        common_groups: 0,
     };
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
@@ -447,6 +467,8 @@ struct Out<'a> {
     device: &'a gpu::DeviceInfo,
     mode: Mode,
     warmup: u32,
+    /// The device's common dispatch size (its calibration's groups; 0 before calibration).
+    common_groups: u32,
 }
 
 impl Out<'_> {
@@ -466,6 +488,7 @@ impl Out<'_> {
     }
 
     fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
+        self.common_groups = calibration.map_or(0, |c| c.groups);
         let (reporters, device) = (&mut *self.reporters, self.device);
         self.progress
             .suspend(|| reporters.begin_device(device, calibration));
@@ -480,6 +503,9 @@ impl Out<'_> {
         clock: Option<f64>,
     ) -> Result<()> {
         self.tally.add(m.status);
+        if self.mode == Mode::Time && m.status == Status::Ok && m.is_cut(self.common_groups) {
+            self.tally.cut += 1;
+        }
         let row = Row {
             device: self.device,
             test_index,
