@@ -90,7 +90,8 @@ pub struct Args {
     pub csv: Option<PathBuf>,
 
     /// Write the results with their full context (device properties and limits, features,
-    /// calibration, provenance) to FILE as JSON when the run ends (replaced atomically).
+    /// calibration, provenance) to FILE as JSON when the run ends (a regular file is replaced
+    /// atomically; a device or FIFO is written in place; symlinks are followed).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 
@@ -202,6 +203,28 @@ impl Config {
             if p.as_os_str().is_empty() || p.as_os_str() == "-" {
                 return Err(Failure::Usage("--json needs a file name".into()));
             }
+        }
+        // `--csv -` is stdout, not a path.
+        if let (Some(csv), Some(json)) = (&args.csv, &args.json) {
+            if csv.as_os_str() != "-" && crate::report::path::same_file(csv, json) {
+                return Err(Failure::Usage(format!(
+                    "--csv {} and --json {} are the same file; give each output its own path",
+                    csv.display(),
+                    json.display()
+                )));
+            }
+        }
+        // An empty selector would silently mean "the default device".
+        if let Some(sel) = args
+            .device
+            .iter()
+            .find(|s| s.split(',').any(|part| part.trim().is_empty()))
+        {
+            return Err(Failure::Usage(format!(
+                "--device {sel:?} has an empty selector; give an index, `all`, a type, \
+                 vid:did, a UUID prefix or part of a name (see --list-devices), or leave \
+                 --device out for the default device"
+            )));
         }
         if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-")
             && args.format != crate::report::TerminalFormat::Original

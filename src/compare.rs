@@ -658,8 +658,17 @@ mod tests {
 
     #[test]
     fn files_are_labelled_by_stem_and_named_in_errors() {
-        let dir = std::env::temp_dir().join(format!("perftest-compare-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        /// Removes the directory on drop, also when an assertion fails.
+        struct Dir(PathBuf);
+        impl Drop for Dir {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+        let guard =
+            Dir(std::env::temp_dir().join(format!("perftest-compare-{}", std::process::id())));
+        let dir = &guard.0;
+        std::fs::create_dir_all(dir).unwrap();
         let (pa, pb, pc) = (
             dir.join("h100.csv"),
             dir.join("a100.csv"),
@@ -686,6 +695,5 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("nope.csv"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

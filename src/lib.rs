@@ -107,6 +107,9 @@ pub fn run(args: cli::Args) -> Result<i32> {
     drop(instance);
 
     eprintln!("perftest: {}", tally.summary());
+    if let Some(note) = tally.cut_note() {
+        eprintln!("perftest: {note}");
+    }
     if interrupted {
         eprintln!("perftest: interrupted; every finished test is in the output files");
         return Ok(EXIT_INTERRUPTED);
@@ -197,6 +200,8 @@ struct Tally {
     disturbed: usize,
     /// Rows timed again after the baseline drifted (also counted as ok).
     remeasured: usize,
+    /// Timed tests whose dispatch was cut below their device's common size.
+    cut: usize,
 }
 
 impl Tally {
@@ -226,6 +231,20 @@ impl Tally {
             );
         }
         s
+    }
+
+    /// How many dispatches were cut, and how the human formats show them.
+    fn cut_note(&self) -> Option<String> {
+        (self.cut > 0).then(|| {
+            format!(
+                "{} of {} timed tests ran fewer groups than their device's common dispatch \
+                 size, cut to the {:.0} ms watchdog budget; the results show their ms scaled \
+                 to the common size, marked * (the CSV's groups column has the size run)",
+                self.cut,
+                self.ok,
+                runner::MAX_DISPATCH_MS
+            )
+        })
     }
 }
 
@@ -261,6 +280,7 @@ fn run_device(
         device,
         mode: config.mode,
         warmup: args.warmup,
+        common_groups: 0,
     };
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
@@ -535,6 +555,8 @@ struct Out<'a> {
     device: &'a gpu::DeviceInfo,
     mode: Mode,
     warmup: u32,
+    /// The device's common dispatch size (its calibration's groups; 0 before calibration).
+    common_groups: u32,
 }
 
 impl Out<'_> {
@@ -579,6 +601,7 @@ impl Out<'_> {
     }
 
     fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
+        self.common_groups = calibration.map_or(0, |c| c.groups);
         let (reporters, device) = (&mut *self.reporters, self.device);
         self.progress
             .suspend(|| reporters.begin_device(device, calibration));
@@ -593,6 +616,9 @@ impl Out<'_> {
         clock: Option<f64>,
     ) -> Result<()> {
         self.tally.add(m);
+        if self.mode == Mode::Time && m.status == Status::Ok && m.is_cut(self.common_groups) {
+            self.tally.cut += 1;
+        }
         let row = Row {
             device: self.device,
             test_index,

@@ -1,5 +1,7 @@
 //! `scripts/chart.py`: PNG and SVG charts from the CSV fixtures (needs python3 + matplotlib).
 
+mod common;
+use common::tempdir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -9,14 +11,6 @@ fn root() -> &'static Path {
 
 fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures").join(name)
-}
-
-/// A fresh, empty directory for one test's outputs.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perftest-chart-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Fails (never skips) when python3 or matplotlib is missing: CI installs them.
@@ -64,7 +58,7 @@ fn assert_png(path: &Path) {
 #[test]
 fn png_and_svg_of_two_devices() {
     require_matplotlib();
-    let dir = temp_dir("two");
+    let dir = tempdir("chart-two");
     let (png, svg) = (dir.join("cmp.png"), dir.join("cmp.svg"));
     let (a, b) = (fixture("chart-h100.csv"), fixture("chart-h100-pcie.csv"));
     let o = chart(&[
@@ -91,13 +85,12 @@ fn png_and_svg_of_two_devices() {
         text.contains("chart-h100-pcie"),
         "series label missing from the SVG"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn positional_output_and_other_metric() {
     require_matplotlib();
-    let dir = temp_dir("positional");
+    let dir = tempdir("chart-positional");
     let png = dir.join("h100.png");
     let a = fixture("chart-h100.csv");
     let o = chart(&[
@@ -108,12 +101,11 @@ fn positional_output_and_other_metric() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_png(&png);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn missing_column_exits_2_naming_it() {
-    let dir = temp_dir("missing");
+    let dir = tempdir("chart-missing");
     let csv = dir.join("old.csv");
     std::fs::write(
         &csv,
@@ -129,12 +121,11 @@ fn missing_column_exits_2_naming_it() {
         "{err}"
     );
     assert!(!out.exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn output_must_be_png_or_svg() {
-    let dir = temp_dir("ext");
+    let dir = tempdir("chart-ext");
     let out = dir.join("chart.pdf");
     let o = chart(&[out.as_os_str(), fixture("chart-h100.csv").as_os_str()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -143,5 +134,4 @@ fn output_must_be_png_or_svg() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -41,6 +41,20 @@ fn bad_device_index_exits_2_and_lists_devices() {
 }
 
 #[test]
+fn an_empty_device_selector_is_a_usage_error() {
+    for sel in ["", " ", ",", "cpu,", "0,,cpu"] {
+        let o = run(&["--device", sel, "--filter", "cbuffer", "--groups", "1"]);
+        assert_eq!(o.status.code(), Some(2), "--device {sel:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("empty selector"),
+            "--device {sel:?}: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "--device {sel:?}: {}", stdout(&o));
+    }
+}
+
+#[test]
 fn filter_that_matches_nothing_exits_2() {
     let o = run(&["--filter", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 fn ctrl_c_keeps_every_finished_row_and_exits_130() {
     let dir = tempdir("sigint");
     let csv = dir.join("partial.csv");
-    let mut child = perftest()
+    let child = perftest()
         .args([
             "--device",
             lavapipe(),
@@ -24,6 +24,8 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let mut child = KillOnDrop(Some(child));
+    let child_ref = child.0.as_mut().unwrap();
     // Wait until a few rows are on disk, then interrupt.
     let start = Instant::now();
     loop {
@@ -36,19 +38,19 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", &child_ref.id().to_string()])
         .status()
         .unwrap();
     assert!(kill.success());
     let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
+    while child_ref.try_wait().unwrap().is_none() {
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "perftest did not stop after Ctrl-C"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let o = child.wait_with_output().unwrap();
+    let o = child.0.take().unwrap().wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
     let mut reader = csv::Reader::from_path(&csv).unwrap();
@@ -59,14 +61,31 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
     let (last, done) = rows.split_last().unwrap();
     assert_eq!(&last[status], "interrupted", "{last:?}");
     assert!(done.iter().all(|r| &r[status] == "ok"), "{done:?}");
-    // The terminal lines match the finished rows.
-    let ok_lines = stdout(&o).lines().filter(|l| l.ends_with('x')).count();
+    // The terminal lines match the finished rows (a cut one ends with its note).
+    let ok_lines = stdout(&o)
+        .lines()
+        .filter(|l| l.ends_with('x') || l.contains("ms* "))
+        .count();
     assert_eq!(ok_lines, done.len());
+}
+
+/// A child process that is killed if the test fails before waiting for it, so a failing
+/// test leaves no perftest running (and writing into a removed directory).
+struct KillOnDrop(Option<std::process::Child>);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// Two lavapipe devices: the same driver library copied under a second name, each with its
 /// own ICD manifest.
-fn two_devices() -> String {
+/// Returns the directory that holds the copy (removed when dropped) and `VK_DRIVER_FILES`.
+fn two_devices() -> (TempDir, String) {
     let dir = tempdir("two-icds");
     let manifest = std::fs::read_dir("/usr/share/vulkan/icd.d")
         .expect("Mesa's ICD manifests (scripts/setup.sh installs mesa-vulkan-drivers)")
@@ -90,13 +109,15 @@ fn two_devices() -> String {
     std::fs::copy(&lib, &copy).unwrap();
     let second = dir.join("lvp_copy.json");
     std::fs::write(&second, text.replace(&lib, copy.to_str().unwrap())).unwrap();
-    format!("{}:{}", manifest.display(), second.display())
+    let files = format!("{}:{}", manifest.display(), second.display());
+    (dir, files)
 }
 
 #[test]
 fn a_lost_device_is_abandoned_and_the_next_device_still_runs() {
     let dir = tempdir("lost");
     let csv = dir.join("lost.csv");
+    let (_icds, driver_files) = two_devices();
     let o = perftest()
         .args([
             "--device",
@@ -109,7 +130,7 @@ fn a_lost_device_is_abandoned_and_the_next_device_still_runs() {
             "2",
         ])
         .args(["--fault", "device-lost", "--csv", csv.to_str().unwrap()])
-        .env("VK_DRIVER_FILES", two_devices())
+        .env("VK_DRIVER_FILES", driver_files)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));

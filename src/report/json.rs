@@ -11,27 +11,56 @@ use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Collects rows and writes `path` at the end (through a temporary file beside it, renamed
-/// into place, so an existing file is replaced whole or not at all).
+/// Collects rows and writes them at the end. A regular file (or one not there yet) is
+/// written through a temporary file beside it, renamed into place, so an existing file is
+/// replaced whole or not at all; anything else (`/dev/null`, `/dev/full`, a FIFO, a
+/// terminal) is opened and written in place, never replaced. Symlinks are followed: the
+/// file they point to is written, the link stays.
 pub struct Json {
+    /// The path as given, for messages.
     path: PathBuf,
-    tmp: PathBuf,
+    /// Where the document goes.
+    target: Target,
     file: Option<std::fs::File>,
     devices: Vec<Value>,
     rows: Vec<Value>,
 }
 
+/// How the document reaches its path.
+enum Target {
+    /// Written to `tmp`, then renamed onto `path` (a regular file).
+    Replace { path: PathBuf, tmp: PathBuf },
+    /// Written straight into the file already open (a device, a FIFO, a terminal).
+    InPlace,
+}
+
 impl Json {
-    /// Creates the temporary file at once, so an unwritable path fails before any test runs.
+    /// Opens the output at once (the temporary file, or the device or FIFO itself), so an
+    /// unwritable path fails before any test runs. Opening a FIFO waits for its reader.
     pub fn create(path: &Path) -> std::io::Result<Self> {
-        let name = path
-            .file_name()
-            .map_or("perftest.json".into(), |n| n.to_string_lossy().into_owned());
-        let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-        let file = std::fs::File::create(&tmp)?;
+        let target = super::path::final_target(path)?;
+        let existing = std::fs::metadata(&target).ok();
+        let (target, file) = match existing {
+            Some(m) if !m.is_file() => {
+                let file = std::fs::OpenOptions::new().write(true).open(&target)?;
+                (Target::InPlace, file)
+            }
+            _ => {
+                let name = target
+                    .file_name()
+                    .map_or("perftest.json".into(), |n| n.to_string_lossy().into_owned());
+                let tmp = target.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+                let file = std::fs::File::create(&tmp)?;
+                // The replacement keeps the permissions of the file it replaces.
+                if let Some(m) = existing {
+                    let _ = file.set_permissions(m.permissions());
+                }
+                (Target::Replace { path: target, tmp }, file)
+            }
+        };
         Ok(Json {
             path: path.to_path_buf(),
-            tmp,
+            target,
             file: Some(file),
             devices: Vec::new(),
             rows: Vec::new(),
@@ -42,8 +71,8 @@ impl Json {
 impl Drop for Json {
     fn drop(&mut self) {
         // Not committed (an error before finish): leave no temporary file behind.
-        if self.file.is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
+        if let (Some(_), Target::Replace { tmp, .. }) = (&self.file, &self.target) {
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }
@@ -169,17 +198,31 @@ impl Reporter for Json {
             "kernel_spirv_hashes": kernels,
             "results": self.rows,
         });
-        let mut file = self.file.take().context("JSON already written")?;
-        let write = serde_json::to_writer_pretty(&mut file, &doc)
+        let file = self.file.take().context("JSON already written")?;
+        let mut out = std::io::BufWriter::new(file);
+        let write = serde_json::to_writer_pretty(&mut out, &doc)
             .map_err(anyhow::Error::from)
-            .and_then(|_| Ok(file.write_all(b"\n")?))
-            .and_then(|_| Ok(file.sync_all()?));
-        if let Err(e) = write {
-            let _ = std::fs::remove_file(&self.tmp);
-            return Err(e).with_context(|| format!("writing {}", self.path.display()));
+            .and_then(|_| Ok(out.write_all(b"\n")?))
+            .and_then(|_| Ok(out.into_inner().map_err(|e| e.into_error())?));
+        let file = match write {
+            Ok(file) => file,
+            Err(e) => {
+                if let Target::Replace { tmp, .. } = &self.target {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                return Err(e).with_context(|| format!("writing {}", self.path.display()));
+            }
+        };
+        if let Target::Replace { path, tmp } = &self.target {
+            if let Err(e) = file.sync_all() {
+                let _ = std::fs::remove_file(tmp);
+                return Err(e).with_context(|| format!("writing {}", self.path.display()));
+            }
+            if let Err(e) = std::fs::rename(tmp, path) {
+                let _ = std::fs::remove_file(tmp);
+                return Err(e).with_context(|| format!("renaming into {}", path.display()));
+            }
         }
-        std::fs::rename(&self.tmp, &self.path)
-            .with_context(|| format!("renaming into {}", self.path.display()))?;
         Ok(())
     }
 }

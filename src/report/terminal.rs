@@ -2,7 +2,7 @@
 
 use super::{num, Reporter, Row};
 use crate::gpu::DeviceInfo;
-use crate::runner::{Calibration, Conditions, Mode, Status};
+use crate::runner::{Calibration, Conditions, Mode, Status, MAX_DISPATCH_MS};
 use anyhow::Result;
 use std::io::Write;
 
@@ -22,25 +22,70 @@ pub enum TerminalFormat {
 pub struct Terminal<W: Write> {
     out: W,
     format: TerminalFormat,
+    /// The current device's common dispatch size (its calibration's groups).
+    common_groups: u32,
 }
 
 impl<W: Write> Terminal<W> {
     pub fn new(out: W, format: TerminalFormat) -> Self {
-        Terminal { out, format }
+        Terminal {
+            out,
+            format,
+            common_groups: 0,
+        }
     }
 }
 
-/// The original's line for one row (`NAME: 0.123ms 1.000x`, `NAME: ok`, …).
-pub fn terminal_line(row: &Row<'_>) -> String {
+/// A test whose dispatch was cut below its device's common size (to the watchdog budget).
+/// Its time is shown scaled to the common size, so that every row's ms compare, and marked.
+struct Cut {
+    ran: u32,
+    common: u32,
+}
+
+impl Cut {
+    fn of(row: &Row<'_>, common_groups: u32) -> Option<Cut> {
+        let m = row.measurement;
+        (row.mode == Mode::Time && m.is_cut(common_groups)).then_some(Cut {
+            ran: m.groups,
+            common: common_groups,
+        })
+    }
+
+    /// What the `*` beside the time means.
+    fn note(&self) -> String {
+        format!(
+            "*cut to {} of {} groups by the {MAX_DISPATCH_MS:.0} ms watchdog budget; ms scaled to {}",
+            self.ran, self.common, self.common
+        )
+    }
+}
+
+/// The median ms per dispatch; for a cut row, scaled to the common dispatch size.
+fn shown_ms(row: &Row<'_>, cut: Option<&Cut>) -> Option<f64> {
+    let ms = row.measurement.stats?.median_ms;
+    Some(cut.map_or(ms, |c| ms * c.common as f64 / c.ran as f64))
+}
+
+/// The original's line for one row (`NAME: 0.123ms 1.000x`, `NAME: ok`, …). A row whose
+/// dispatch was cut below `common_groups` shows its time scaled to that size, marked:
+/// `NAME: 98.765ms* 0.123x (*cut to 40 of 138 groups …; ms scaled to 138)`.
+pub fn terminal_line(row: &Row<'_>, common_groups: u32) -> String {
     let m = row.measurement;
     let name = m.test.name();
     match (m.status, row.mode) {
         (Status::Ok, Mode::Verify) => format!("{name}: ok"),
         (Status::Ok, Mode::Time) => {
-            let ms = m.stats.map(|s| s.median_ms).unwrap_or_default();
+            let cut = Cut::of(row, common_groups);
+            let ms = shown_ms(row, cut.as_ref()).unwrap_or_default();
+            let star = if cut.is_some() { "*" } else { "" };
             let line = match row.ratio {
-                Some(r) => format!("{name}: {ms:.3}ms {r:.3}x"),
-                None => format!("{name}: {ms:.3}ms"),
+                Some(r) => format!("{name}: {ms:.3}ms{star} {r:.3}x"),
+                None => format!("{name}: {ms:.3}ms{star}"),
+            };
+            let line = match cut {
+                Some(c) => format!("{line} ({})", c.note()),
+                None => line,
             };
             match m.conditions {
                 Conditions::Disturbed => format!(
@@ -57,21 +102,25 @@ pub fn terminal_line(row: &Row<'_>) -> String {
     }
 }
 
-/// The cells of a table row: test, ms, ratio, Gloads/s, loads/clk/CU, status.
-fn cells(row: &Row<'_>) -> [String; 6] {
+/// The cells of a table row: test, ms, ratio, Gloads/s, loads/clk/CU, status. A cut row's
+/// ms is scaled to `common_groups` and marked `*`, its status says so.
+fn cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
     let m = row.measurement;
-    let status = match m.status {
-        Status::Ok if m.conditions == Conditions::Disturbed => format!(
+    let cut = Cut::of(row, common_groups);
+    let status = match (m.status, &cut) {
+        (Status::Ok, _) if m.conditions == Conditions::Disturbed => format!(
             "disturbed: baseline {:+.1} %",
             m.drift_pct.unwrap_or(f64::NAN)
         ),
-        Status::Ok => "ok".to_string(),
-        s => format!("{}: {}", s.name(), m.reason),
+        (Status::Ok, None) => "ok".to_string(),
+        (Status::Ok, Some(c)) => format!("ok ({})", c.note()),
+        (s, _) => format!("{}: {}", s.name(), m.reason),
     };
     let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
+    let star = if cut.is_some() { "*" } else { "" };
     [
         m.test.name(),
-        dash(num(m.stats.map(|s| s.median_ms), 4)),
+        dash(num(shown_ms(row, cut.as_ref()), 4)) + star,
         dash(num(row.ratio, 3)),
         dash(num(row.gloads_per_s(), 1)),
         dash(num(row.loads_per_clk_per_cu(), 3)),
@@ -102,7 +151,12 @@ const HEADERS: [&str; 6] = ["test", "ms", "ratio", "Gloads/s", "loads/clk/CU", "
 const WIDTHS: [usize; 5] = [62, 10, 7, 10, 12];
 
 impl<W: Write> Reporter for Terminal<W> {
-    fn begin_device(&mut self, device: &DeviceInfo, _: Option<&Calibration>) -> Result<()> {
+    fn begin_device(
+        &mut self,
+        device: &DeviceInfo,
+        calibration: Option<&Calibration>,
+    ) -> Result<()> {
+        self.common_groups = calibration.map_or(0, |c| c.groups);
         match self.format {
             TerminalFormat::Original => {}
             TerminalFormat::Table => {
@@ -119,12 +173,15 @@ impl<W: Write> Reporter for Terminal<W> {
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         match self.format {
-            TerminalFormat::Original => writeln!(self.out, "{}", terminal_line(row))?,
+            TerminalFormat::Original => {
+                writeln!(self.out, "{}", terminal_line(row, self.common_groups))?
+            }
             TerminalFormat::Table => {
-                writeln!(self.out, "{}", table_line(&cells(row)))?;
+                writeln!(self.out, "{}", table_line(&cells(row, self.common_groups)))?;
             }
             TerminalFormat::Markdown => {
-                let mut c = cells(row).map(|c| c.replace('|', "\\|"));
+                let mut c = cells(row, self.common_groups)
+                    .map(|c| c.replace('|', "\\|").replace('*', "\\*"));
                 // Backticks keep GitHub from reading `<R8>` as an HTML tag.
                 c[0] = format!("`{}`", c[0]);
                 writeln!(self.out, "| {} |", c.join(" | "))?;

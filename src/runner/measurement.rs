@@ -29,6 +29,12 @@ pub enum Fault {
     DeviceLost,
     /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
     OutOfMemory,
+    /// Add a 60 ms stall to the first timed probe dispatch of every test: the probe must not
+    /// cut any dispatch for it.
+    ProbeStall,
+    /// Make every dispatch of the second test read 4 ms per group slower: its dispatch must be
+    /// cut to the watchdog budget, and its row shown comparable with the others.
+    SlowTest,
     /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
     /// present on lavapipe): their bilinear tests must become unsupported rows.
     NoLinearFilter,
@@ -145,6 +151,13 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// Whether this test was timed with fewer groups per dispatch than `common_groups`, its
+    /// device's common size (cut to the watchdog budget): its times then need scaling before
+    /// they compare with the other rows'.
+    pub fn is_cut(&self, common_groups: u32) -> bool {
+        self.stats.is_some() && self.groups > 0 && self.groups < common_groups
+    }
+
     /// A row for a test that did not run, with `status` and `reason`.
     pub fn not_run(test: TestCase, status: Status, reason: String) -> Self {
         Measurement {

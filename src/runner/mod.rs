@@ -16,7 +16,7 @@ mod measurement;
 mod timing;
 pub use drift::{Conditions, Drift};
 pub use measurement::{Fault, Measurement, Mode, Settings, Stats, Status};
-pub use timing::Calibration;
+pub use timing::{Calibration, MAX_DISPATCH_MS};
 
 /// A pipeline built up front (borrowed) or just now (owned).
 pub(crate) enum PipelineRef<'a, 'g> {
@@ -223,7 +223,11 @@ impl<'g> Runner<'g> {
         let pipeline = self.pipeline_for(test)?;
         let pipeline = &*pipeline;
         m.shader_stats = pipeline.statistics.clone();
-        let (groups, estimate_ms, note) = self.size_dispatch(test, pipeline)?;
+        let timing::Sizing {
+            groups,
+            estimate_ms,
+            note,
+        } = self.size_dispatch(test, pipeline)?;
         m.groups = groups;
         m.reason = note;
         match self.settings.mode {

@@ -39,6 +39,18 @@ const GLOBAL_WARMUP_MS: f64 = 200.0;
 const MAX_WARMUP_MS: f64 = 1000.0;
 /// Target duration of the clock-calibration kernel (long against launch overhead).
 const CLOCK_TARGET_MS: f64 = 3.0;
+/// Timed dispatches of a test's first probe (after one untimed, cold one): the fastest
+/// counts, and since a stall only ever adds time, one stalled dispatch changes nothing.
+const PROBE_SAMPLES: u32 = 3;
+/// Timed dispatches of each re-check at a larger size (each up to the watchdog budget).
+const RECHECK_SAMPLES: u32 = 2;
+/// Re-checks at growing sizes before a cut is taken as it stands.
+const MAX_RECHECKS: u32 = 8;
+/// `--fault probe-stall`: added to the first timed probe dispatch of every test (longer than
+/// the whole budget, so a single-dispatch probe extrapolates over it at any size).
+const INJECTED_STALL_MS: f64 = 60.0;
+/// `--fault slow-test`: added per group to every dispatch of the second test.
+const INJECTED_MS_PER_GROUP: f64 = 4.0;
 
 /// What the per-device calibration decided.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -53,6 +65,74 @@ pub struct Calibration {
     pub warmup_ms: f64,
     /// Shader clock in MHz measured with the subgroup clock, where the device has one.
     pub clock_mhz: Option<f64>,
+}
+
+/// A test's dispatch size, as its probes decided it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Sizing {
+    /// Workgroups per dispatch.
+    pub groups: u32,
+    /// Estimated time of one dispatch of `groups`, in ms (from above).
+    pub estimate_ms: f64,
+    /// Why the dispatch was cut; empty when it was not.
+    pub note: String,
+}
+
+/// Chooses the dispatch size of a test: `groups`, or fewer where one dispatch of `groups`
+/// could exceed `budget_ms`. `fastest(g)` times a few dispatches of `g` groups and returns
+/// the fastest, in ms; it is first called with `probe` groups.
+///
+/// A measured t at g groups bounds the cost of one group from above (t also holds the fixed
+/// cost of a dispatch: launch, cold caches, a stall that hit every sample), so t·G/g never
+/// under-estimates G ≥ g groups, and no larger size it allows can exceed the budget. But a
+/// small probe over-estimates most, and a stall can hit every sample of one probe: before a
+/// cut is made, the test is re-timed at the size the estimate allows, until the full size
+/// fits or a measurement at about the cut size confirms it. (Below a measured size the bound
+/// does not hold for the fixed cost, which can then overshoot the budget: by an eighth of it
+/// at most for the size chosen.)
+pub(crate) fn size_from_probes(
+    groups: u32,
+    probe: u32,
+    budget_ms: f64,
+    mut fastest: impl FnMut(u32) -> Result<f64>,
+) -> Result<Sizing> {
+    let groups = groups.max(1);
+    let mut g = probe.clamp(1, groups);
+    let mut t = fastest(g)?;
+    let mut rechecks = 0;
+    loop {
+        let per_group = t.max(0.0) / g as f64;
+        let estimate = per_group * groups as f64;
+        // (One group cannot be cut.)
+        if estimate <= budget_ms || groups == 1 {
+            return Ok(Sizing {
+                groups,
+                estimate_ms: estimate,
+                note: String::new(),
+            });
+        }
+        let fits = ((budget_ms / per_group) as u32).clamp(1, groups - 1);
+        // Measured at about this size already: the cut stands. Else measure there (a size
+        // the bound allows) before believing it.
+        if fits.abs_diff(g) <= g / 8 || rechecks == MAX_RECHECKS {
+            return Ok(Sizing {
+                groups: fits,
+                estimate_ms: per_group * fits as f64,
+                note: format!(
+                    "dispatch cut from {groups} to {fits} groups: {groups} would take about \
+                     {estimate:.0} ms, over the {budget_ms:.0} ms watchdog budget"
+                ),
+            });
+        }
+        g = fits;
+        t = fastest(g)?;
+        rechecks += 1;
+    }
+}
+
+/// The fastest of `times` (a stall only ever adds time).
+fn fastest_of(times: &[f64]) -> f64 {
+    times.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
 impl<'g> Runner<'g> {
@@ -88,9 +168,16 @@ impl<'g> Runner<'g> {
             warm_left -= warm;
             left -= timed;
             if warm_left == 0 && left == 0 {
-                return Ok(times);
+                break;
             }
         }
+        let second_test = super::TESTS_RUN.load(std::sync::atomic::Ordering::Relaxed) == 2;
+        if self.settings.fault == Some(Fault::SlowTest) && second_test {
+            times
+                .iter_mut()
+                .for_each(|t| *t += groups as f64 * INJECTED_MS_PER_GROUP);
+        }
+        Ok(times)
     }
 
     /// One submission of `warmup` untimed and `samples` timed dispatches: their durations,
@@ -155,25 +242,28 @@ impl<'g> Runner<'g> {
         let mut t;
         loop {
             let times = self.dispatches(&pipeline, &constants, g, 1, 3)?;
-            t = times.iter().copied().fold(f64::INFINITY, f64::min);
+            t = fastest_of(&times);
             if t >= 1.0 || g >= FULL_GROUPS {
                 break;
             }
             g = (g * 4).min(FULL_GROUPS);
         }
-        let baseline_full_ms = t * FULL_GROUPS as f64 / g as f64;
-        let (groups, auto) = match self.settings.groups {
+        let mut baseline_full_ms = t * FULL_GROUPS as f64 / g as f64;
+        let (mut groups, auto) = match self.settings.groups {
             Some(groups) => (groups, false),
-            None if baseline_full_ms <= FAST_DISPATCH_MS => (FULL_GROUPS, true),
-            None => {
-                let scaled =
-                    (FULL_GROUPS as f64 * SLOW_DEVICE_BASELINE_MS / baseline_full_ms) as u32;
-                (
-                    scaled.clamp(self.probe_groups().min(FULL_GROUPS), FULL_GROUPS),
-                    true,
-                )
-            }
+            None => (self.auto_groups(baseline_full_ms), true),
         };
+        // The growth loop's extrapolation carries the fixed cost of a small dispatch (it
+        // over-estimates, so `groups` is within budget): on a slow device, re-time the
+        // baseline at the size chosen, where that cost weighs little, and decide once more.
+        if auto && groups < FULL_GROUPS && groups > g {
+            let t_chosen = fastest_of(&self.dispatches(&pipeline, &constants, groups, 0, 3)?);
+            if t_chosen > 0.0 {
+                baseline_full_ms = t_chosen * FULL_GROUPS as f64 / groups as f64;
+                (t, g) = (t_chosen, groups);
+                groups = self.auto_groups(baseline_full_ms);
+            }
+        }
         // Global warm-up: keep the GPU busy long enough for its clocks to settle, in
         // dispatches that respect the watchdog budget.
         let per_dispatch = t * groups as f64 / g as f64;
@@ -211,6 +301,17 @@ impl<'g> Runner<'g> {
             warmup_ms: warm_ms,
             clock_mhz,
         })
+    }
+
+    /// The calibrated dispatch size for a baseline that takes `baseline_full_ms` at
+    /// [`FULL_GROUPS`]: the full size on a fast device, else a size that takes about
+    /// [`SLOW_DEVICE_BASELINE_MS`].
+    fn auto_groups(&self, baseline_full_ms: f64) -> u32 {
+        if baseline_full_ms <= FAST_DISPATCH_MS {
+            return FULL_GROUPS;
+        }
+        let scaled = (FULL_GROUPS as f64 * SLOW_DEVICE_BASELINE_MS / baseline_full_ms) as u32;
+        scaled.clamp(self.probe_groups().min(FULL_GROUPS), FULL_GROUPS)
     }
 
     /// Shader clock in MHz: subgroup-clock ticks of a long dependent chain over the
@@ -252,35 +353,30 @@ impl<'g> Runner<'g> {
         Ok(Some(mhz[1]).filter(|m| m.is_finite() && *m > 0.0))
     }
 
-    /// The dispatch size for `test`: the calibrated size, cut where a probe shows one dispatch
-    /// would exceed [`MAX_DISPATCH_MS`]. Returns the groups, the estimated time of one
-    /// dispatch of that size (ms), and a note when cut.
-    pub(super) fn size_dispatch(
-        &self,
-        test: &TestCase,
-        pipeline: &Pipeline<'g>,
-    ) -> Result<(u32, f64, String)> {
-        let groups = self.calibration.groups;
-        let probe = groups.min(self.probe_groups());
+    /// The dispatch size for `test`: the calibrated size, cut where probes show that one
+    /// dispatch would exceed [`MAX_DISPATCH_MS`] (see [`size_from_probes`]).
+    pub(super) fn size_dispatch(&self, test: &TestCase, pipeline: &Pipeline<'g>) -> Result<Sizing> {
         let constants = self.constants(test, PushConstants::NO_WRITE);
-        let t = self.dispatches(pipeline, &constants, probe, 0, 1)?[0];
-        let estimate = t * groups as f64 / probe as f64;
-        if estimate <= MAX_DISPATCH_MS {
-            return Ok((groups, estimate, String::new()));
-        }
-        // Safety first: a cut may go below the device's fill, down to one group.
-        let cut = ((groups as f64 * MAX_DISPATCH_MS / estimate) as u32).max(1);
-        if cut >= groups {
-            return Ok((groups, estimate, String::new()));
-        }
-        Ok((
-            cut,
-            estimate * cut as f64 / groups as f64,
-            format!(
-                "dispatch cut from {groups} to {cut} groups: {groups} would take about \
-                 {estimate:.0} ms, over the {MAX_DISPATCH_MS:.0} ms watchdog budget"
-            ),
-        ))
+        let mut first = true;
+        size_from_probes(
+            self.calibration.groups,
+            self.probe_groups(),
+            MAX_DISPATCH_MS,
+            |g| {
+                // The first probe starts with one untimed dispatch: the cold one.
+                let (warm, samples) = if first {
+                    (1, PROBE_SAMPLES)
+                } else {
+                    (0, RECHECK_SAMPLES)
+                };
+                let mut times = self.dispatches(pipeline, &constants, g, warm, samples)?;
+                if first && self.settings.fault == Some(Fault::ProbeStall) {
+                    times[0] += INJECTED_STALL_MS;
+                }
+                first = false;
+                Ok(fastest_of(&times))
+            },
+        )
     }
 
     /// Warms up, then times the test's dispatches; `estimate_ms` (from the probe) decides
@@ -333,5 +429,115 @@ impl<'g> Runner<'g> {
             _ => test.reference(&self.shared.data),
         };
         Ok(data::compare(test.tolerance(), &reference, &output))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A simulated device: a dispatch of g groups takes `fixed + per_group · g` ms; the first
+    /// probe also carries `stall` ms (a stall that hit all its samples).
+    struct Device {
+        fixed: f64,
+        per_group: f64,
+        stall: f64,
+    }
+
+    impl Device {
+        fn ms(&self, g: u32) -> f64 {
+            self.fixed + self.per_group * g as f64
+        }
+
+        /// Sizes `groups` with this device; returns the sizing and every size probed.
+        fn size(&self, groups: u32, probe: u32) -> (Sizing, Vec<u32>) {
+            let mut probed = Vec::new();
+            let sizing = size_from_probes(groups, probe, MAX_DISPATCH_MS, |g| {
+                let stall = if probed.is_empty() { self.stall } else { 0.0 };
+                probed.push(g);
+                Ok(self.ms(g) + stall)
+            })
+            .unwrap();
+            (sizing, probed)
+        }
+    }
+
+    #[test]
+    fn fixed_cost_does_not_cut_a_dispatch_that_fits() {
+        // 16 groups take 6.8 ms, which extrapolates to 58.7 ms; 138 really take 43.4 ms.
+        let d = Device {
+            fixed: 2.0,
+            per_group: 0.3,
+            stall: 0.0,
+        };
+        let (s, probed) = d.size(138, 16);
+        assert_eq!((s.groups, s.note.as_str()), (138, ""), "{probed:?}");
+        assert!(s.estimate_ms >= d.ms(138) && s.estimate_ms <= MAX_DISPATCH_MS);
+        assert!(probed.iter().all(|g| d.ms(*g) <= MAX_DISPATCH_MS));
+    }
+
+    #[test]
+    fn a_stalled_probe_is_re_checked_before_a_cut() {
+        // The first probe is 60 ms late: alone it would cut 138 groups to a few.
+        let d = Device {
+            fixed: 0.2,
+            per_group: 0.05,
+            stall: INJECTED_STALL_MS,
+        };
+        let (s, probed) = d.size(138, 16);
+        assert_eq!((s.groups, s.note.as_str()), (138, ""), "{probed:?}");
+    }
+
+    #[test]
+    fn a_slow_test_is_cut_to_the_budget_not_below() {
+        let d = Device {
+            fixed: 0.5,
+            per_group: 1.0,
+            stall: 0.0,
+        };
+        let (s, probed) = d.size(138, 16);
+        assert!(s.note.starts_with("dispatch cut from 138 to "), "{s:?}");
+        let ms = d.ms(s.groups);
+        assert!(
+            (0.9 * MAX_DISPATCH_MS..=MAX_DISPATCH_MS).contains(&ms),
+            "{s:?} {probed:?}"
+        );
+        assert!(s.estimate_ms >= ms, "{s:?}");
+    }
+
+    #[test]
+    fn probes_stay_within_the_budget_and_cut_only_what_does_not_fit() {
+        for fixed in [0.0, 0.01, 0.5, 3.0, 12.0] {
+            for per_group in [1e-4, 0.01, 0.05, 0.3, 1.0, 5.0, 40.0] {
+                for groups in [1, 2, 16, 17, 138, 1000, 4096, 65535] {
+                    for stall in [0.0, 60.0] {
+                        let d = Device {
+                            fixed,
+                            per_group,
+                            stall,
+                        };
+                        let (s, probed) = d.size(groups, 16);
+                        let case = format!("{fixed} + {per_group}·g, {groups} groups, stall {stall}: {s:?}, probed {probed:?}");
+                        assert!(probed.len() as u32 <= 1 + MAX_RECHECKS, "{case}");
+                        assert!((1..=groups).contains(&s.groups), "{case}");
+                        // After the first probe, nothing over the budget runs: a size the
+                        // bound allows above a measured one fits; below one (after a stall,
+                        // or a probe over the budget) only the fixed cost can overshoot.
+                        let limit = MAX_DISPATCH_MS * 1.0001 + fixed;
+                        for g in &probed[1..] {
+                            assert!(d.ms(*g) <= limit || *g == 1, "{case}");
+                        }
+                        let limit = MAX_DISPATCH_MS * 1.0001 + fixed / 8.0;
+                        assert!(d.ms(s.groups) <= limit || s.groups == 1, "{case}");
+                        // What fits is not cut, while the fixed cost is a fraction of the budget.
+                        if d.ms(groups) <= MAX_DISPATCH_MS && fixed <= MAX_DISPATCH_MS / 4.0 {
+                            assert_eq!(s.groups, groups, "{case}");
+                            assert!(s.note.is_empty(), "{case}");
+                        }
+                        assert_eq!(s.note.is_empty(), s.groups == groups, "{case}");
+                    }
+                }
+            }
+        }
     }
 }

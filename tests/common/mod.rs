@@ -1,7 +1,9 @@
 //! Helpers shared by the CLI tests: run the binary, find the lavapipe device.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// The built `perftest` binary.
@@ -69,13 +71,42 @@ pub fn assert_no_validation_messages(o: &Output) {
     );
 }
 
-/// A fresh directory for one test's files (unique per process, test tag and call).
-pub fn tempdir(tag: &str) -> std::path::PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!("perftest-{tag}-{}-{nanos}", std::process::id()));
+/// A fresh directory for one test's files, removed with everything in it when the guard
+/// is dropped: at the end of the test, and also when the test fails (a panic unwinds).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh directory for one test's files (unique per process, test tag and call), removed
+/// when the returned guard is dropped.
+pub fn tempdir(tag: &str) -> TempDir {
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("perftest-{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
 }

@@ -1,0 +1,118 @@
+//! Output paths: where a write to a path lands once symlinks are followed, and whether two
+//! paths name one file.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Links followed before giving up (Linux's own limit).
+const MAX_LINKS: usize = 40;
+
+/// The path a write to `path` lands on: `path` with the symlinks of its last component
+/// followed. A dangling link names the file a write would create.
+pub fn final_target(path: &Path) -> io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p)?;
+                // A relative link is relative to the directory that holds it.
+                p = match p.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(io::Error::other(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
+}
+
+/// One spelling per file: the canonical path of what `path` names, or, for a file that does
+/// not exist yet, the canonical path of its directory plus its name.
+fn identity(path: &Path) -> PathBuf {
+    let target = final_target(path).unwrap_or_else(|_| path.to_path_buf());
+    if let Ok(c) = std::fs::canonicalize(&target) {
+        return c;
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), target.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => std::path::absolute(&target).unwrap_or(target),
+    }
+}
+
+/// Whether writes to `a` and to `b` would land in the same file, however the two are spelt
+/// (`out.csv`, `./out.csv`, `dir/../out.csv`, an absolute path, a symlink, a hard link).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return (ma.dev(), ma.ino()) == (mb.dev(), mb.ino());
+        }
+    }
+    identity(a) == identity(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory removed on drop, also when the test panics.
+    struct Dir(PathBuf);
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn dir(tag: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("perftest-path-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        Dir(d)
+    }
+
+    #[test]
+    fn spellings_of_one_file_are_the_same_file() {
+        let d = dir("same");
+        let a = d.0.join("out.txt");
+        // Not yet existing: directory spellings differ, the file is the same.
+        assert!(same_file(&a, &d.0.join("sub/../out.txt")));
+        assert!(same_file(&a, &d.0.join("./out.txt")));
+        assert!(!same_file(&a, &d.0.join("other.txt")));
+        assert!(!same_file(&a, &d.0.join("sub/out.txt")));
+        #[cfg(unix)]
+        {
+            // A dangling symlink names the file it would create.
+            let link = d.0.join("sub/link.txt");
+            std::os::unix::fs::symlink("../out.txt", &link).unwrap();
+            assert_eq!(final_target(&link).unwrap(), d.0.join("sub/../out.txt"));
+            assert!(same_file(&a, &link));
+            std::fs::write(&a, "x").unwrap();
+            assert!(same_file(&a, &link));
+            let hard = d.0.join("hard.txt");
+            std::fs::hard_link(&a, &hard).unwrap();
+            assert!(same_file(&hard, &link));
+            assert!(!same_file(&hard, &d.0.join("sub")));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_is_an_error() {
+        let d = dir("loop");
+        let (a, b) = (d.0.join("a"), d.0.join("b"));
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        assert!(final_target(&a).is_err());
+        assert!(!same_file(&a, &d.0.join("c")));
+    }
+}

@@ -1,0 +1,241 @@
+//! Output files: `--json` into devices, FIFOs and through symlinks; one path for two
+//! outputs; and the tests' own temporary directories.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The cheapest run: one test, one group, one sample.
+const ONE_TEST: [&str; 6] = [
+    "--filter",
+    "cbuffer{float4} load uniform",
+    "--groups",
+    "1",
+    "--samples",
+    "1",
+];
+
+fn run_one(extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["--device", lavapipe()];
+    args.extend(ONE_TEST);
+    args.extend(extra);
+    run(&args)
+}
+
+#[cfg(unix)]
+fn file_type(p: &Path) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = std::fs::symlink_metadata(p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .file_type();
+    match () {
+        _ if t.is_symlink() => "symlink",
+        _ if t.is_file() => "file",
+        _ if t.is_char_device() => "char device",
+        _ if t.is_fifo() => "fifo",
+        _ => "other",
+    }
+}
+
+/// A character device like `system` (`/dev/null`, `/dev/full`) to write to. As root, a fresh
+/// node of the same device in `dir`, so that a tool that wrongly replaces it harms nothing
+/// (an old perftest replaced `/dev/full` itself); else the system's node, which a normal
+/// user cannot replace. `None` when root cannot create device nodes here.
+#[cfg(unix)]
+fn char_device(dir: &Path, system: &str, major: u32, minor: u32) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let probe = dir.join("whoami");
+    std::fs::write(&probe, "").unwrap();
+    let root = std::fs::metadata(&probe).unwrap().uid() == 0;
+    if !root {
+        return Some(PathBuf::from(system));
+    }
+    let node = dir.join(Path::new(system).file_name().unwrap());
+    let made = std::process::Command::new("mknod")
+        .arg(&node)
+        .args(["c", &major.to_string(), &minor.to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        eprintln!("cannot create a device node as root here: {system} not tried");
+        return None;
+    }
+    Some(node)
+}
+
+#[cfg(unix)]
+#[test]
+fn json_into_a_device_is_written_in_place() {
+    let dir = tempdir("json-dev");
+    if let Some(null) = char_device(&dir, "/dev/null", 1, 3) {
+        let o = run_one(&["--json", null.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(file_type(&null), "char device");
+    }
+    if let Some(full) = char_device(&dir, "/dev/full", 1, 7) {
+        let o = run_one(&["--json", full.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("cannot write --json") && err.contains("No space left on device"),
+            "{err}"
+        );
+        assert_eq!(file_type(&full), "char device");
+    }
+    // No temporary file is left beside the devices.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn json_into_a_fifo_reaches_its_reader() {
+    let dir = tempdir("json-fifo");
+    let fifo = dir.join("results.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // The reader waits in open() until perftest opens the FIFO for writing. A perftest that
+    // replaced the FIFO instead would leave it waiting forever: give up after a while.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(&path));
+    });
+    let o = run_one(&["--json", fifo.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the FIFO's reader got nothing: perftest did not write into the FIFO")
+        .unwrap();
+    assert!(
+        doc.contains("\"results\"") && doc.contains("cbuffer{float4} load uniform"),
+        "{doc}"
+    );
+    assert_eq!(file_type(&fifo), "fifo");
+}
+
+#[cfg(unix)]
+#[test]
+fn json_through_a_symlink_writes_its_target() {
+    let dir = tempdir("json-link");
+    std::fs::create_dir(dir.join("results")).unwrap();
+    let target = dir.join("results/run.json");
+    std::fs::write(&target, "old contents").unwrap();
+    let link = dir.join("latest.json");
+    std::os::unix::fs::symlink("results/run.json", &link).unwrap();
+    let o = run_one(&["--json", link.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(file_type(&link), "symlink");
+    assert_eq!(file_type(&target), "file");
+    let doc = std::fs::read_to_string(&target).unwrap();
+    assert!(doc.contains("\"results\""), "{doc}");
+    // A dangling link: the file it points to is created, the link stays.
+    let dangling = dir.join("next.json");
+    std::os::unix::fs::symlink("results/next.json", &dangling).unwrap();
+    let o = run_one(&["--json", dangling.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(file_type(&dangling), "symlink");
+    assert!(std::fs::read_to_string(dir.join("results/next.json"))
+        .unwrap()
+        .contains("\"results\""));
+    // Only the two results and the links: no temporary file left anywhere.
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("results"))
+        .unwrap()
+        .chain(std::fs::read_dir(&dir).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "latest.json",
+            "next.json",
+            "next.json",
+            "results",
+            "run.json"
+        ]
+    );
+}
+
+#[test]
+fn one_file_for_two_outputs_is_a_usage_error() {
+    let dir = tempdir("same-path");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let existing = dir.join("kept.txt");
+    std::fs::write(&existing, "old contents").unwrap();
+    let d = dir.to_str().unwrap();
+    let mut pairs: Vec<(String, String, Option<&Path>)> = vec![
+        // Not there yet, spelt the same, and spelt differently.
+        (format!("{d}/out.txt"), format!("{d}/out.txt"), None),
+        (format!("{d}/out.txt"), format!("{d}/sub/../out.txt"), None),
+        ("out.txt".into(), format!("{d}/./out.txt"), Some(dir.path())),
+        // An existing file, which must be left alone.
+        (
+            format!("{d}/kept.txt"),
+            format!("{d}//sub/../kept.txt"),
+            None,
+        ),
+    ];
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("kept.txt", dir.join("link.txt")).unwrap();
+        pairs.push((format!("{d}/kept.txt"), format!("{d}/link.txt"), None));
+    }
+    for (csv, json, cwd) in &pairs {
+        let mut cmd = perftest();
+        cmd.args(["--device", lavapipe()])
+            .args(ONE_TEST)
+            .args(["--csv", csv, "--json", json]);
+        if let Some(cwd) = cwd {
+            cmd.current_dir(cwd);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "--csv {csv} --json {json}");
+        let err = stderr(&o);
+        assert!(err.contains("are the same file"), "{err}");
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "old contents");
+    assert!(!dir.join("out.txt").exists());
+    // `--csv -` is stdout, not a file named `-`.
+    let o = perftest()
+        .args(["--device", lavapipe()])
+        .args(ONE_TEST)
+        .args(["--csv", "-", "--json", "./-"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("device_index,"), "{}", stdout(&o));
+    assert!(std::fs::read_to_string(dir.join("-"))
+        .unwrap()
+        .contains("\"results\""));
+}
+
+#[test]
+fn temp_dirs_are_removed_also_when_a_test_fails() {
+    let kept = {
+        let dir = tempdir("guard");
+        std::fs::write(dir.join("file"), "x").unwrap();
+        dir.to_path_buf()
+    };
+    assert!(!kept.exists(), "{} was left behind", kept.display());
+    let seen = std::sync::Mutex::new(None);
+    let failed = std::panic::catch_unwind(|| {
+        let dir = tempdir("guard-panic");
+        std::fs::write(dir.join("file"), "x").unwrap();
+        *seen.lock().unwrap() = Some(dir.to_path_buf());
+        panic!("a failing test (deliberate)");
+    });
+    assert!(failed.is_err());
+    let path = seen.into_inner().unwrap().unwrap();
+    assert!(!path.exists(), "{} was left behind", path.display());
+}
