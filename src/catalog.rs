@@ -49,6 +49,8 @@ pub enum Suite {
     Control,
     /// Vulkan-native ways to read the same data, and the subgroup-broadcast probe.
     Extended,
+    /// Stores and atomics through every writable resource.
+    Write,
 }
 
 /// One test: a family of the registry and the test's index in that family.
@@ -58,7 +60,7 @@ pub struct TestCase {
     index: u16,
 }
 
-/// Loads each thread performs per dispatch (fixed: 256, or 16×16 for textures).
+/// Loads (stores, atomics) each thread performs per dispatch (fixed: 256, or 16×16 for textures).
 pub const LOADS_PER_THREAD: u64 = 256;
 /// Threads per workgroup (256×1 for buffers, 16×16 for textures).
 pub const THREADS_PER_GROUP: u64 = 256;
@@ -157,7 +159,7 @@ pub fn suite(suite: Suite) -> Vec<TestCase> {
     out
 }
 
-/// Every test of the given suites, in run order (original, control, extended).
+/// Every test of the given suites, in run order (original, control, extended, write).
 pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
     let mut selected = selected.to_vec();
     selected.sort();
@@ -167,7 +169,12 @@ pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
 
 /// Every test the tool knows, in run order.
 pub fn all_tests() -> Vec<TestCase> {
-    suites(&[Suite::Original, Suite::Control, Suite::Extended])
+    suites(&[
+        Suite::Original,
+        Suite::Control,
+        Suite::Extended,
+        Suite::Write,
+    ])
 }
 
 /// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start
