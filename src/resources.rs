@@ -434,16 +434,41 @@ impl Image<'_> {
                     .layer_count(1),
             )
             .image_extent(self.extent.into());
-        record_full_barrier(d, cmd);
+        let layout = |from, to| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+                .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+                .old_layout(from)
+                .new_layout(to)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(self.handle)
+                .subresource_range(color_range())
+        };
+        let general = vk::ImageLayout::GENERAL;
+        let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        let all = vk::PipelineStageFlags::ALL_COMMANDS;
         // SAFETY: recording; the image has TRANSFER_SRC usage, the buffer TRANSFER_DST and
-        // room for every texel.
+        // room for every texel; the image returns to GENERAL.
         unsafe {
-            d.cmd_copy_image_to_buffer(
+            d.cmd_pipeline_barrier(
                 cmd,
-                self.handle,
-                vk::ImageLayout::GENERAL,
-                buffer.handle,
-                &[region],
+                all,
+                all,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[layout(general, source)],
+            );
+            d.cmd_copy_image_to_buffer(cmd, self.handle, source, buffer.handle, &[region]);
+            d.cmd_pipeline_barrier(
+                cmd,
+                all,
+                all,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[layout(source, general)],
             );
         }
         record_full_barrier(d, cmd);

@@ -36,7 +36,17 @@ registry! {
     buffer_reference::BufferReference,
     push_constant::PushConstant,
     shared_memory::SharedMemory,
+    buffer_store::BufferStore,
+    texel_buffer_store::TexelBufferStore,
+    image_store::ImageStore,
+    shared_store::SharedStore,
+    buffer_atomic::BufferAtomic,
+    image_atomic::ImageAtomic,
+    shared_atomic::SharedAtomic,
 }
+
+// What the write families share (patterns, values, the CPU model of written memory, verify).
+mod writes;
 
 /// The CSV's description of a test's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
