@@ -261,8 +261,17 @@ fn list_tests_with_a_suite() {
     assert_eq!(names[..138], original_names()[..]);
     assert_eq!(names[138..140], ["Control: loop 1D", "Control: loop 2D"]);
     let extended = stdout(&run(&["--list-tests", "--suite", "extended"]));
-    assert_eq!(names[140..], extended.lines().collect::<Vec<_>>()[..]);
-    assert!(extended.contains("RWTexture2D<RG16F>.Load random\n"));
+    let extended: Vec<&str> = extended.lines().collect();
+    assert_eq!(names[140..140 + extended.len()], extended[..]);
+    assert!(extended.contains(&"RWTexture2D<RG16F>.Load random"));
+    // The write suite comes last.
+    let write = stdout(&run(&["--list-tests", "--suite", "write"]));
+    let write: Vec<&str> = write.lines().collect();
+    assert_eq!(names[140 + extended.len()..], write[..]);
+    assert_eq!(write.len(), 96);
+    assert_eq!(write[0], "RWStructuredBuffer<uint>.Store uniform");
+    assert!(write.contains(&"RWByteAddressBuffer.InterlockedAdd uniform"));
+    assert!(write.contains(&"RWStructuredBuffer<float4>.Store linear"));
 }
 
 #[test]

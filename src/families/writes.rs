@@ -226,15 +226,16 @@ pub fn stores_2d(p: Pattern, kind: Kind) -> Vec<Store> {
 }
 
 /// The memory `stores` leave in `elements` elements cleared to zero: each element holds the
-/// value of its last store (the patterns make that the same whatever order threads run in:
-/// see [`last_store_is_unique`]). Every group stores the same, so one group stands for all.
+/// value of its last store (the patterns make that the same whatever order threads run in, as
+/// a unit test checks). Every group stores the same, so one group stands for all.
 pub fn final_contents(stores: &[Store], elements: u32, layout: Layout) -> Contents {
     let mut out = vec![[0u64; 4]; elements as usize];
     let mut ordered: Vec<&Store> = stores.iter().collect();
     ordered.sort_by_key(|s| (s.iteration, s.thread));
     for s in ordered {
-        for c in 0..layout.channels {
-            out[s.element][c] = layout.channel.encode(s.value[c]);
+        let element = &mut out[s.element];
+        for (raw, value) in element.iter_mut().zip(s.value).take(layout.channels) {
+            *raw = layout.channel.encode(value);
         }
     }
     out
