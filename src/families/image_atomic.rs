@@ -115,7 +115,9 @@ impl Spec for ImageAtomic {
         groups: u32,
         dispatch: &mut Dispatch<'_>,
     ) -> Option<Checked> {
-        let image = res.image.as_ref()?;
+        let Some(image) = res.image.as_ref() else {
+            return Some(Err(anyhow::anyhow!("R32_UINT storage image atomics are unsupported")));
+        };
         Some(writes::verify(
             shared,
             Target::Image(image),
