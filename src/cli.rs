@@ -96,7 +96,8 @@ pub struct Args {
     pub strict: bool,
 
     /// Instead of timing, run each test once with the output write on and compare every
-    /// thread's sum with a CPU reference; exit 1 on any mismatch.
+    /// thread's sum (for a write test: every element it wrote) with a CPU reference; exit 1
+    /// on any mismatch.
     #[arg(long)]
     pub verify: bool,
 
