@@ -49,6 +49,8 @@ pub enum Suite {
     Control,
     /// Vulkan-native ways to read the same data, and the subgroup-broadcast probe.
     Extended,
+    /// Stores and atomics through every writable resource.
+    Write,
     /// Every texture dimension, the extended formats, and where the data lives in memory.
     Formats,
 }
@@ -60,7 +62,7 @@ pub struct TestCase {
     index: u16,
 }
 
-/// Loads each thread performs per dispatch (fixed: 256, or 16×16 for textures).
+/// Loads (stores, atomics) each thread performs per dispatch (fixed: 256, or 16×16 for textures).
 pub const LOADS_PER_THREAD: u64 = 256;
 /// Threads per workgroup (256×1 for buffers, 16×16 for textures).
 pub const THREADS_PER_GROUP: u64 = 256;
@@ -159,7 +161,7 @@ pub fn suite(suite: Suite) -> Vec<TestCase> {
     out
 }
 
-/// Every test of the given suites, in run order (original, control, extended, formats).
+/// Every test of the given suites, in run order (original, control, extended, write, formats).
 pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
     let mut selected = selected.to_vec();
     selected.sort();
@@ -173,6 +175,7 @@ pub fn all_tests() -> Vec<TestCase> {
         Suite::Original,
         Suite::Control,
         Suite::Extended,
+        Suite::Write,
         Suite::Formats,
     ])
 }

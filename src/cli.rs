@@ -37,8 +37,9 @@ pub struct Args {
 
     /// Which tests: `original` (the 138 of the Direct3D 11 tool, the default), `control`
     /// (the loops without loads), `extended` (Vulkan-native resources and the
-    /// subgroup-broadcast probe), `formats` (1D/3D/array textures, the extended formats,
-    /// host-visible memory), or `all` (original, control, extended, then formats).
+    /// subgroup-broadcast probe), `write` (stores and atomics through every writable
+    /// resource), `formats` (1D/3D/array textures, the extended formats, host-visible
+    /// memory), or `all` (original, control, extended, write, then formats).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -105,7 +106,8 @@ pub struct Args {
     pub strict: bool,
 
     /// Instead of timing, run each test once with the output write on and compare every
-    /// thread's sum with a CPU reference; exit 1 on any mismatch.
+    /// thread's sum (for a write test: every element it wrote) with a CPU reference; exit 1
+    /// on any mismatch.
     #[arg(long)]
     pub verify: bool,
 
@@ -159,6 +161,7 @@ pub enum SuiteArg {
     Original,
     Control,
     Extended,
+    Write,
     Formats,
     All,
 }
@@ -251,11 +254,13 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Original => out.push(Suite::Original),
             SuiteArg::Control => out.push(Suite::Control),
             SuiteArg::Extended => out.push(Suite::Extended),
+            SuiteArg::Write => out.push(Suite::Write),
             SuiteArg::Formats => out.push(Suite::Formats),
             SuiteArg::All => out.extend([
                 Suite::Original,
                 Suite::Control,
                 Suite::Extended,
+                Suite::Write,
                 Suite::Formats,
             ]),
         }

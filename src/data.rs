@@ -149,18 +149,21 @@ pub fn sum_2d(pattern: Pattern, load: impl Fn(u32, u32) -> [f32; 4]) -> Vec<Thre
         .collect()
 }
 
-/// The first thread and component where `output` differs from `reference`.
+/// The first place and component where what the GPU produced differs from the reference:
+/// a thread's output, or an element of memory a write test wrote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mismatch {
-    /// Index of the thread in the dispatch.
-    pub thread: usize,
+    /// What `index` counts: `thread` (each thread's output) or `element`, `texel` (written memory).
+    pub unit: &'static str,
+    /// Index of the thread in the dispatch, or of the element in the written memory.
+    pub index: usize,
     /// Component (0 = x … 3 = w).
     pub component: usize,
-    /// The reference value.
-    pub expected: f32,
-    /// What the GPU wrote.
-    pub got: f32,
-    /// How many of the dispatch's threads differ.
+    /// The reference value, as text (exact for integers of any width).
+    pub expected: String,
+    /// What the GPU produced.
+    pub got: String,
+    /// How many threads (elements) differ.
     pub count: usize,
 }
 
@@ -168,12 +171,14 @@ impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "thread {} .{}: expected {}, got {} ({} threads differ)",
-            self.thread,
+            "{} {} .{}: expected {}, got {} ({} {}s differ)",
+            self.unit,
+            self.index,
             ["x", "y", "z", "w"][self.component],
             self.expected,
             self.got,
-            self.count
+            self.count,
+            self.unit
         )
     }
 }
@@ -195,10 +200,11 @@ pub fn compare(rel: f32, reference: &[ThreadSum], output: &[[f32; 4]]) -> Result
         if let Some(c) = bad {
             count += 1;
             first.get_or_insert(Mismatch {
-                thread,
+                unit: "thread",
+                index: thread,
                 component: c,
-                expected: want.sum[c],
-                got: got[c],
+                expected: want.sum[c].to_string(),
+                got: got[c].to_string(),
                 count: 0,
             });
         }
@@ -267,7 +273,7 @@ mod tests {
         assert!(compare(t.tolerance(), &r, &out).is_ok());
         out[300][2] += 0.5;
         let m = compare(t.tolerance(), &r, &out).unwrap_err();
-        assert_eq!((m.thread, m.component, m.count), (300, 2, 1));
+        assert_eq!((m.index, m.component, m.count), (300, 2, 1));
     }
 
     #[test]

@@ -221,6 +221,16 @@ impl<'g> Buffer<'g> {
             .collect())
     }
 
+    /// The first `count` bytes of a host-visible buffer.
+    pub fn read_bytes(&self, count: usize) -> Result<Vec<u8>> {
+        let slice = self
+            .allocation
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+            .context("buffer is not host-visible")?;
+        Ok(slice[..count].to_vec())
+    }
+
     /// Reads a host-visible buffer as little-endian vec4s.
     pub fn read_vec4(&self, count: usize) -> Result<Vec<[f32; 4]>> {
         let slice = self
@@ -381,6 +391,24 @@ impl<'g> Image<'g> {
         )
     }
 
+    /// A storage image that shaders write, in `GENERAL` layout, cleared and read back through
+    /// transfers (see [`Image::record_clear`], [`Image::record_copy_to`]).
+    pub fn new_writable(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::new(
+            gpu,
+            name,
+            format,
+            Shape::square(size),
+            vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC,
+            vk::ImageLayout::GENERAL,
+        )
+    }
+
     fn new(
         gpu: &'g Gpu<'g>,
         name: &str,
@@ -500,6 +528,150 @@ impl<'g> Image<'g> {
             );
         }
     }
+}
+
+impl Image<'_> {
+    /// Records clearing a writable image (see [`Image::new_writable`]) to zero in `GENERAL`
+    /// layout — from `UNDEFINED` when `first` — between full barriers.
+    pub fn record_clear(&self, d: &ash::Device, cmd: vk::CommandBuffer, first: bool) {
+        let to_general = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(if first {
+                vk::ImageLayout::UNDEFINED
+            } else {
+                vk::ImageLayout::GENERAL
+            })
+            .new_layout(vk::ImageLayout::GENERAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range(1));
+        // SAFETY: recording; the image has TRANSFER_DST usage and is not in use by the host.
+        unsafe {
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_general],
+            );
+            d.cmd_clear_color_image(
+                cmd,
+                self.handle,
+                vk::ImageLayout::GENERAL,
+                &vk::ClearColorValue::default(),
+                &[color_range(1)],
+            );
+        }
+        record_full_barrier(d, cmd);
+    }
+
+    /// Records copying a writable image (in `GENERAL` layout), tightly packed, to the start of
+    /// `buffer`, between full barriers.
+    pub fn record_copy_to(&self, d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>) {
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(1),
+            )
+            .image_extent(self.shape.extent);
+        let layout = |from, to| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+                .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+                .old_layout(from)
+                .new_layout(to)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(self.handle)
+                .subresource_range(color_range(1))
+        };
+        let general = vk::ImageLayout::GENERAL;
+        let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        let all = vk::PipelineStageFlags::ALL_COMMANDS;
+        // SAFETY: recording; the image has TRANSFER_SRC usage, the buffer TRANSFER_DST and
+        // room for every texel; the image returns to GENERAL.
+        unsafe {
+            d.cmd_pipeline_barrier(
+                cmd,
+                all,
+                all,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[layout(general, source)],
+            );
+            d.cmd_copy_image_to_buffer(cmd, self.handle, source, buffer.handle, &[region]);
+            d.cmd_pipeline_barrier(
+                cmd,
+                all,
+                all,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[layout(source, general)],
+            );
+        }
+        record_full_barrier(d, cmd);
+    }
+}
+
+/// Records a barrier that orders every earlier command (shaders, transfers) before every later
+/// one and the host's reads: for the steps around a verify dispatch, where speed does not count.
+pub fn record_full_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::MEMORY_READ
+                | vk::AccessFlags::MEMORY_WRITE
+                | vk::AccessFlags::HOST_READ,
+        );
+    // SAFETY: the command buffer is recording.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::PipelineStageFlags::ALL_COMMANDS | vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}
+
+/// Records, between full barriers, a copy of the first `size` bytes of `from` into `to`
+/// (a read-back of memory that shaders wrote).
+pub fn record_readback(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    from: &Buffer<'_>,
+    to: &Buffer<'_>,
+    size: u64,
+) {
+    record_full_barrier(d, cmd);
+    // SAFETY: both buffers hold `size` bytes, with TRANSFER usages.
+    unsafe {
+        d.cmd_copy_buffer(
+            cmd,
+            from.handle,
+            to.handle,
+            &[vk::BufferCopy::default().size(size)],
+        )
+    };
+    record_full_barrier(d, cmd);
+}
+
+/// Records, between full barriers, filling the whole of `buffer` with the 32-bit `value`.
+pub fn record_clear(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>, value: u32) {
+    record_full_barrier(d, cmd);
+    // SAFETY: the buffer was created with TRANSFER_DST.
+    unsafe { d.cmd_fill_buffer(cmd, buffer.handle, 0, vk::WHOLE_SIZE, value) };
+    record_full_barrier(d, cmd);
 }
 
 fn color_range(layers: u32) -> vk::ImageSubresourceRange {

@@ -276,12 +276,21 @@ fn list_tests_with_a_suite() {
     assert_eq!(names[138..140], ["Control: loop 1D", "Control: loop 2D"]);
     let extended = stdout(&run(&["--list-tests", "--suite", "extended"]));
     let extended: Vec<&str> = extended.lines().collect();
+    assert_eq!(names[140..140 + extended.len()], extended[..]);
+    assert!(extended.contains(&"RWTexture2D<RG16F>.Load random"));
+    // Then the write suite, then the formats suite.
+    let write = stdout(&run(&["--list-tests", "--suite", "write"]));
+    let write: Vec<&str> = write.lines().collect();
+    let at = 140 + extended.len();
+    assert_eq!(names[at..at + write.len()], write[..]);
+    assert_eq!(write.len(), 96);
+    assert_eq!(write[0], "RWStructuredBuffer<uint>.Store uniform");
+    assert!(write.contains(&"RWByteAddressBuffer.InterlockedAdd uniform"));
+    assert!(write.contains(&"RWStructuredBuffer<float4>.Store linear"));
     let formats = stdout(&run(&["--list-tests", "--suite", "formats"]));
     let formats: Vec<&str> = formats.lines().collect();
-    assert_eq!(names[140..140 + extended.len()], extended[..]);
-    assert_eq!(names[140 + extended.len()..], formats[..]);
+    assert_eq!(names[at + write.len()..], formats[..]);
     assert!(formats.contains(&"Texture3D<RGBA8>.Sample(trilinear) random"));
-    assert!(extended.contains(&"RWTexture2D<RG16F>.Load random"));
 }
 
 #[test]

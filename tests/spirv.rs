@@ -169,9 +169,27 @@ fn expectation(k: &Kernel) -> (usize, Load) {
     }
 }
 
+/// Kernels of the write suite (checked by `every_write_loop_is_kept_and_holds_its_writes`).
+const WRITE_KERNELS: [&str; 7] = [
+    "buffer_store_",
+    "texel_buffer_store_",
+    "image_store_",
+    "shared_store_",
+    "buffer_atomic_",
+    "image_atomic_",
+    "shared_atomic_",
+];
+
+fn is_write_kernel(k: &Kernel) -> bool {
+    WRITE_KERNELS.iter().any(|p| k.name.starts_with(p))
+}
+
 #[test]
 fn every_loop_is_kept_and_holds_its_loads() {
-    for k in all().iter().filter(|k| !k.name.starts_with("clock_")) {
+    for k in all()
+        .iter()
+        .filter(|k| !k.name.starts_with("clock_") && !is_write_kernel(k))
+    {
         let asm = k.asm;
         let name = k.name;
         let (want_loops, load) = expectation(k);
@@ -300,4 +318,225 @@ fn integer_format_kernels_read_integers_and_convert_them_in_the_loop() {
         }
     }
     assert!(seen >= 24, "{seen} integer kernels");
+/// What the main loop of a write kernel must hold: one write, of a value that changes every
+/// iteration, to an address that carries the `elementsMask` OR.
+enum Write {
+    /// One `OpStore` through an access chain of this pointer type; `outside` more such chains
+    /// elsewhere (the shared-memory kernels' clear and copy-out loops).
+    Store { ptr: &'static str, outside: usize },
+    /// One `OpImageWrite`, and none elsewhere.
+    Image,
+    /// One atomic instruction, none elsewhere; `used`: its result is summed and kept.
+    Atomic { op: &'static str, used: bool },
+}
+
+/// The loops of a write kernel and what its main loop must hold, by kernel-name prefix.
+fn write_expectation(k: &Kernel) -> (usize, Write) {
+    let n = k.name;
+    let p = |prefix: &str| n.starts_with(prefix);
+    if p("buffer_store_") {
+        let ptr = match (p("buffer_store_float"), width(k)) {
+            (false, 1) => "%_ptr_StorageBuffer_uint ",
+            (false, 2) => "%_ptr_StorageBuffer_v2uint ",
+            (false, _) => "%_ptr_StorageBuffer_v4uint ",
+            (true, 1) => "%_ptr_StorageBuffer_float ",
+            (true, 2) => "%_ptr_StorageBuffer_v2float ",
+            (true, _) => "%_ptr_StorageBuffer_v4float ",
+        };
+        (1, Write::Store { ptr, outside: 0 })
+    } else if p("texel_buffer_store_") {
+        (1, Write::Image)
+    } else if p("image_store_") {
+        (2, Write::Image)
+    } else if p("shared_store_") {
+        // Clear loop, store loop, copy-out loop.
+        let ptr = "%_ptr_Workgroup_v4float ";
+        (3, Write::Store { ptr, outside: 2 })
+    } else if p("buffer_atomic_") {
+        let used = p("buffer_atomic_add_return") || p("buffer_atomic_cas");
+        let op = if p("buffer_atomic_cas") {
+            "OpAtomicCompareExchange"
+        } else if p("buffer_atomic_fadd") {
+            "OpAtomicFAddEXT"
+        } else {
+            "OpAtomicIAdd"
+        };
+        (1, Write::Atomic { op, used })
+    } else if p("image_atomic_") {
+        (
+            1,
+            Write::Atomic {
+                op: "OpAtomicIAdd",
+                used: false,
+            },
+        )
+    } else if p("shared_atomic_") {
+        (
+            3,
+            Write::Atomic {
+                op: "OpAtomicIAdd",
+                used: false,
+            },
+        )
+    } else {
+        panic!("{n}: no write expectation for this kernel; add one here")
+    }
+}
+
+/// Every loop of a kernel: the line range from its header block's label to its merge label.
+fn loops(lines: &[&str]) -> Vec<(usize, usize)> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("OpLoopMerge"))
+        .map(|(at, l)| {
+            let merge = l.split_whitespace().nth(1).unwrap();
+            let header = (0..at)
+                .rev()
+                .find(|&i| lines[i].ends_with("= OpLabel"))
+                .unwrap();
+            let end = (at..lines.len())
+                .find(|&i| lines[i] == format!("{merge} = OpLabel"))
+                .expect("the loop's merge block");
+            (header, end)
+        })
+        .collect()
+}
+
+/// The id an instruction line defines (`%id = Op…`), if any.
+fn defined(line: &str) -> Option<&str> {
+    line.split_once(" = ").map(|(id, _)| id)
+}
+
+#[test]
+fn every_write_loop_is_kept_and_holds_its_writes() {
+    let mut checked = 0;
+    for k in all().iter().filter(|k| is_write_kernel(k)) {
+        let name = k.name;
+        let (want_loops, write) = write_expectation(k);
+        let lines: Vec<&str> = k.asm.lines().map(str::trim).collect();
+        let all_loops = loops(&lines);
+        assert_eq!(all_loops.len(), want_loops, "{name}: loop count");
+        assert!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("OpLoopMerge"))
+                .all(|l| l.contains("DontUnroll")),
+            "{name}: every loop must carry DontUnroll"
+        );
+        // The main loop: the innermost loop whose addresses carry the elementsMask OR.
+        let innermost: Vec<(usize, usize)> = all_loops
+            .iter()
+            .copied()
+            .filter(|&(a, b)| {
+                !all_loops
+                    .iter()
+                    .any(|&(c, d)| (c, d) != (a, b) && a < c && d < b)
+            })
+            .collect();
+        let main: Vec<(usize, usize)> = innermost
+            .iter()
+            .copied()
+            .filter(|&(a, b)| lines[a..b].iter().any(|l| l.contains("OpBitwiseOr")))
+            .collect();
+        assert_eq!(
+            main.len(),
+            1,
+            "{name}: one loop ORs elementsMask into its addresses"
+        );
+        let (a, b) = main[0];
+        let body = &lines[a..b];
+        let in_loop = |id: &str| body.iter().any(|l| defined(l) == Some(id));
+        // The written value: its instruction, and the operand that holds it.
+        let (writes_in_loop, writes_total, value): (Vec<&str>, usize, fn(&str) -> &str) =
+            match &write {
+                Write::Store { ptr, outside } => {
+                    let chain = format!("OpAccessChain {ptr}");
+                    let chains: Vec<&str> = body
+                        .iter()
+                        .filter(|l| l.contains(&chain))
+                        .filter_map(|l| defined(l))
+                        .collect();
+                    let stores: Vec<&str> = body
+                        .iter()
+                        .copied()
+                        .filter(|l| {
+                            l.starts_with("OpStore")
+                                && chains.contains(&l.split_whitespace().nth(1).unwrap())
+                        })
+                        .collect();
+                    let total = count(&lines, &chain) - outside;
+                    (stores, total, |l| l.split_whitespace().nth(2).unwrap())
+                }
+                Write::Image => (
+                    body.iter()
+                        .copied()
+                        .filter(|l| l.starts_with("OpImageWrite"))
+                        .collect(),
+                    count(&lines, "OpImageWrite"),
+                    |l| l.split_whitespace().nth(3).unwrap(),
+                ),
+                Write::Atomic { op, .. } => (
+                    body.iter().copied().filter(|l| l.contains(op)).collect(),
+                    count(&lines, op),
+                    // The value is the last operand (CompareExchange: before the comparator).
+                    |l| {
+                        let t: Vec<&str> = l.split_whitespace().collect();
+                        if l.contains("OpAtomicCompareExchange") {
+                            t[t.len() - 2]
+                        } else {
+                            t[t.len() - 1]
+                        }
+                    },
+                ),
+            };
+        assert_eq!(
+            writes_in_loop.len(),
+            1,
+            "{name}: one write in the loop:\n{}",
+            body.join("\n")
+        );
+        assert_eq!(
+            writes_total, 1,
+            "{name}: a write outside the loop (hoisted or duplicated)"
+        );
+        let w = writes_in_loop[0];
+        assert!(
+            in_loop(value(w)),
+            "{name}: the value written ({}) does not change with the iteration:\n{}",
+            value(w),
+            body.join("\n")
+        );
+        match write {
+            Write::Atomic { used, .. } => {
+                let id = defined(w).unwrap();
+                let uses = lines
+                    .iter()
+                    .filter(|l| defined(l) != Some(id))
+                    .filter(|l| l.split_whitespace().any(|t| t == id))
+                    .count();
+                assert_eq!(uses > 0, used, "{name}: atomic result used: {uses} uses");
+                if used {
+                    assert!(
+                        k.asm.contains("OpINotEqual %bool") && k.asm.contains("4294967295"),
+                        "{name}: the kept result's writeIndex guard is missing"
+                    );
+                }
+            }
+            Write::Store { .. } | Write::Image => {}
+        }
+        if name.starts_with("shared_") {
+            // Group writeIndex copies the table out: a runtime condition, so no store is dead.
+            assert!(
+                k.asm.contains("OpIEqual %bool"),
+                "{name}: copy-out guard missing"
+            );
+            assert!(
+                k.asm.contains("OpAccessChain %_ptr_StorageBuffer_"),
+                "{name}"
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 6 * 3 + 9 * 3 + 9 * 3 + 3 + 5 * 3 + 3 + 3);
 }

@@ -17,15 +17,16 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
         "--verify",
         "--validation",
         "--suite",
-        "original,control,extended",
+        "original,control,extended,write",
         "--csv",
         csv.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
     let out = stdout(&o);
-    // Every suite: the original 138 first, byte for byte, then control, then extended.
-    let listed = run(&["--list-tests", "--suite", "original,control,extended"]);
+    // The suites lavapipe runs in full: the original 138 first, byte for byte, then control,
+    // extended and write (formats, with its unsupported rows there, has tests/formats.rs).
+    let listed = run(&["--list-tests", "--suite", "original,control,extended,write"]);
     let names: Vec<String> = stdout(&listed).lines().map(String::from).collect();
     assert_eq!(names[..138], original_names()[..]);
     assert!(names.iter().any(|n| n == "RWBuffer<RGBA8>.Load linear"));
@@ -101,18 +102,41 @@ fn every_family_detects_a_corrupted_reference() {
         "groupshared{float4} load linear",
         "--filter",
         "Texture2D<RGBA16F>.Load uniform (subgroup broadcast)",
+        // The write families: the expected memory is corrupted instead.
+        "--filter",
+        "RWStructuredBuffer<uint2>.Store random",
+        "--filter",
+        "RWBuffer<RG8>.Store linear",
+        "--filter",
+        "RWTexture2D<R16F>.Store uniform",
+        "--filter",
+        "groupshared{float4} store random",
+        "--filter",
+        "RWByteAddressBuffer.InterlockedAdd64 linear",
+        "--filter",
+        "RWTexture2D<uint>.InterlockedAdd random",
+        "--filter",
+        "groupshared{uint} InterlockedAdd uniform",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
     let mismatches = out
         .lines()
-        .filter(|l| l.contains(": MISMATCH thread "))
+        .filter(|l| {
+            [
+                ": MISMATCH thread ",
+                ": MISMATCH element ",
+                ": MISMATCH texel ",
+            ]
+            .iter()
+            .any(|m| l.contains(m))
+        })
         .count();
     let tests = out
         .lines()
         .filter(|l| l.ends_with(": ok") || l.contains(": MISMATCH"))
         .count();
-    assert!(tests >= 17, "{out}");
+    assert!(tests >= 24, "{out}");
     assert_eq!(mismatches, tests, "{out}");
 }
 
@@ -129,19 +153,26 @@ fn the_whole_suite_times_under_validation() {
         "1",
         "--validation",
         "--suite",
-        "original,control,extended",
+        "original,control,extended,write",
     ]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
     let timed = stdout(&o)
         .lines()
-        // A row timed while the CPU was busy with other tests may be flagged DISTURBED.
-        .filter(|l| l.contains("ms ") && (l.ends_with('x') || l.contains("x DISTURBED (")))
+        // `NAME: 0.123ms 1.000x`, perhaps cut (`ms*`, a note) or flagged DISTURBED when the
+        // CPU was busy with other tests.
+        .filter(|l| {
+            l.split_once(": ").is_some_and(|(_, rest)| {
+                let mut words = rest.split_whitespace();
+                words.next().is_some_and(|ms| ms.contains("ms"))
+                    && words.next().is_some_and(|ratio| ratio.ends_with('x'))
+            })
+        })
         .count();
     let expected = stdout(&run(&[
         "--list-tests",
         "--suite",
-        "original,control,extended",
+        "original,control,extended,write",
     ]))
     .lines()
     .count();
@@ -171,4 +202,126 @@ fn an_invalid_barrier_is_reported_by_the_validation_layer() {
     let err = stderr(&o);
     assert!(err.contains("VUID-vkCmdPipelineBarrier"), "{err}");
     assert!(err.contains("the validation layer reported"), "{err}");
+}
+
+#[test]
+fn the_write_suite_verifies_under_validation_with_its_counts_in_the_csv() {
+    let dir = tempdir("write");
+    let csv = dir.join("write.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "2",
+        "--verify",
+        "--validation",
+        "--suite",
+        "write",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    assert!(
+        stderr(&o).contains("96 ok, 0 unsupported, 0 failed"),
+        "{}",
+        stderr(&o)
+    );
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 96);
+    for row in &rows {
+        assert_eq!(&row[col("status")], "ok", "{row:?}");
+        // loads_per_dispatch counts the stores or atomics: 256 per thread.
+        let groups: u64 = row[col("groups")].parse().unwrap();
+        assert_eq!(
+            row[col("loads_per_dispatch")].parse::<u64>().unwrap(),
+            groups * 256 * 256
+        );
+    }
+    let by_name = |n: &str| rows.iter().find(|r| &r[col("test")] == n).unwrap();
+    let r = by_name("RWByteAddressBuffer.InterlockedAdd64 random");
+    assert_eq!(
+        (&r[col("family")], &r[col("resource")]),
+        ("buffer_atomic", "STORAGE_BUFFER")
+    );
+    assert_eq!(&r[col("format")], "uint64_t");
+    let r = by_name("RWTexture2D<RGBA16F>.Store linear");
+    assert_eq!(&r[col("format")], "R16G16B16A16_SFLOAT");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_write_test_that_drops_stores_fails_verification() {
+    // --fault drop-writes verifies with elementsMask = 1: every kernel then writes only odd
+    // elements (texels), as if it dropped or merged half its stores and atomics.
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--verify",
+        "--suite",
+        "write",
+        "--fault",
+        "drop-writes",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mismatches: Vec<&str> = out.lines().filter(|l| l.contains(": MISMATCH ")).collect();
+    assert_eq!(mismatches.len(), 96, "{out}");
+    assert!(
+        out.contains("RWStructuredBuffer<float4>.Store uniform: MISMATCH element 0 .x: expected -31.9375, got 0 ("),
+        "{out}"
+    );
+    assert!(out.contains("RWTexture2D<RGBA8>.Store linear: MISMATCH texel 0 .x: expected "));
+}
+
+#[test]
+fn missing_atomic_features_give_unsupported_rows_naming_them() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "1",
+        "--warmup",
+        "0",
+        "--strict",
+        "--suite",
+        "write",
+        "--filter",
+        "InterlockedAdd64",
+        "--filter",
+        "RWStructuredBuffer<float>.InterlockedAdd",
+        "--filter",
+        "RWByteAddressBuffer.InterlockedAdd uniform",
+        "--fault",
+        "no-atomic-features",
+    ]);
+    // --strict: unsupported rows fail the run.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(
+        "RWByteAddressBuffer.InterlockedAdd64 linear: unsupported (the device lacks shaderBufferInt64Atomics)"
+    ), "{out}");
+    assert!(
+        out.contains(
+            "RWStructuredBuffer<float>.InterlockedAdd random: unsupported (the device lacks \
+         shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float))"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("RWByteAddressBuffer.InterlockedAdd uniform: "),
+        "{out}"
+    );
+    assert!(
+        stderr(&o).contains("1 ok, 6 unsupported, 0 failed"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -2,8 +2,7 @@
 //! the crate iterates (the runner, the catalog and the reporters never name a family).
 
 use crate::catalog::{Pattern, Suite};
-use crate::data::ThreadSum;
-use crate::data::TEXTURE_SIZE;
+use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
 use crate::gpu::{Gpu, Instance};
 use crate::pipeline::Binding;
@@ -41,10 +40,20 @@ registry! {
     format_buffer::FormatBuffer,
     format_texture::FormatTexture,
     memory_location::MemoryLocation,
+    buffer_store::BufferStore,
+    texel_buffer_store::TexelBufferStore,
+    image_store::ImageStore,
+    shared_store::SharedStore,
+    buffer_atomic::BufferAtomic,
+    image_atomic::ImageAtomic,
+    shared_atomic::SharedAtomic,
 }
 
 /// The extended formats of the `formats` suite (shared by its families).
 mod ext_format;
+
+// What the write families share (patterns, values, the CPU model of written memory, verify).
+mod writes;
 
 /// The CSV's description of a test's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +99,12 @@ impl Shared<'_> {
             })
     }
 }
+
+/// The verify dispatch of one test, recorded and submitted by the runner.
+pub type Dispatch<'a> = dyn FnMut() -> Result<()> + 'a;
+
+/// What `--verify` of a write test returns: `Ok(Ok(()))` when the memory matches the reference.
+pub type Checked = Result<std::result::Result<(), Mismatch>>;
 
 /// `Some("the device lacks NAME")` when `ok` is false.
 pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
@@ -202,6 +217,21 @@ pub trait Spec: Sync + 'static {
     ) -> Option<String> {
         None
     }
+    /// `--verify` of a test whose result is the memory it writes: resets that memory, runs
+    /// `dispatch` (one dispatch of `groups` workgroups), reads the memory back and compares it
+    /// with the CPU reference. `None` (the default): the runner compares each thread's output
+    /// with [`Spec::reference`] instead.
+    fn verify_writes(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+        _p: Pattern,
+        _groups: u32,
+        _dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        None
+    }
 }
 
 /// A family as the rest of the crate sees it: tests addressed by their index in the family.
@@ -242,6 +272,15 @@ pub trait Bound<'g>: Sync {
     fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)>;
     /// The memory type test `i` reads from, where its family chooses it.
     fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
+    /// `--verify` of test `i` from the memory it writes, if it is a write test (see
+    /// [`Spec::verify_writes`]).
+    fn verify_writes(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked>;
 }
 
 /// Test `i` of `spec`.
@@ -313,6 +352,17 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
     }
     fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
         self.spec.memory(&self.res, shared, at(self.spec, i).1)
+    }
+    fn verify_writes(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        let (_, v, p) = at(self.spec, i);
+        self.spec
+            .verify_writes(&self.res, shared, v, p, groups, dispatch)
     }
 }
 

@@ -55,14 +55,16 @@ impl<'i> Gpu<'i> {
         let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(f.pipeline_executable_info);
         let core = vk::PhysicalDeviceFeatures::default()
-            .shader_storage_image_extended_formats(f.shader_storage_extended_formats);
+            .shader_storage_image_extended_formats(f.shader_storage_extended_formats)
+            .shader_int64(f.shader_int64);
         let is_12 = info.api_version >= vk::API_VERSION_1_2;
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
             .storage_buffer8_bit_access(f.storage_buffer_8bit)
             .scalar_block_layout(f.scalar_block_layout)
-            .buffer_device_address(f.buffer_device_address);
+            .buffer_device_address(f.buffer_device_address)
+            .shader_buffer_int64_atomics(f.buffer_int64_atomics);
         let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);
         let mut create = vk::DeviceCreateInfo::default()
@@ -80,6 +82,12 @@ impl<'i> Gpu<'i> {
         if f.pipeline_executable_info {
             ext_names.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
             create = create.push_next(&mut exec);
+        }
+        let mut atomic_float = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default()
+            .shader_buffer_float32_atomic_add(f.buffer_float32_atomic_add);
+        if f.buffer_float32_atomic_add {
+            ext_names.push(ash::ext::shader_atomic_float::NAME.as_ptr());
+            create = create.push_next(&mut atomic_float);
         }
         create = create.enabled_extension_names(&ext_names);
         // SAFETY: valid physical device and create info referring to locals.

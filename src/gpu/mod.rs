@@ -106,6 +106,12 @@ pub struct Features {
     pub buffer_device_address: bool,
     /// Subgroup basic + ballot operations in compute shaders (`subgroupBroadcastFirst`).
     pub subgroup_ballot: bool,
+    /// `shaderInt64`: 64-bit integers in shaders.
+    pub shader_int64: bool,
+    /// `shaderBufferInt64Atomics` (Vulkan 1.2): 64-bit atomics on storage buffers.
+    pub buffer_int64_atomics: bool,
+    /// `VK_EXT_shader_atomic_float` `shaderBufferFloat32AtomicAdd`.
+    pub buffer_float32_atomic_add: bool,
 }
 
 impl DeviceInfo {
@@ -377,6 +383,8 @@ impl Instance {
             };
             let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
             let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+            let mut atomic_float = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
+            let has_atomic_float = has(ash::ext::shader_atomic_float::NAME);
             let has_clock = has(ash::khr::shader_clock::NAME);
             let has_exec = has(ash::khr::pipeline_executable_properties::NAME);
             let is_12 = props.api_version >= vk::API_VERSION_1_2;
@@ -394,6 +402,9 @@ impl Instance {
             }
             if has_exec {
                 features2 = features2.push_next(&mut exec);
+            }
+            if has_atomic_float {
+                features2 = features2.push_next(&mut atomic_float);
             }
             unsafe {
                 self.instance
@@ -418,6 +429,10 @@ impl Instance {
                 scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
                 buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
                 subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
+                shader_int64: core.shader_int64 == vk::TRUE,
+                buffer_int64_atomics: is_12 && v12.shader_buffer_int64_atomics == vk::TRUE,
+                buffer_float32_atomic_add: has_atomic_float
+                    && atomic_float.shader_buffer_float32_atomic_add == vk::TRUE,
             };
             let (driver_name, driver_info) = if has_driver_props {
                 (

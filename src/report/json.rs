@@ -104,6 +104,9 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
             "scalarBlockLayout": d.features.scalar_block_layout,
             "bufferDeviceAddress": d.features.buffer_device_address,
             "subgroupBallot": d.features.subgroup_ballot,
+            "shaderInt64": d.features.shader_int64,
+            "shaderBufferInt64Atomics": d.features.buffer_int64_atomics,
+            "shaderBufferFloat32AtomicAdd": d.features.buffer_float32_atomic_add,
         },
         "extensions_used": extensions_used(d),
         "limits": {
@@ -135,6 +138,9 @@ fn extensions_used(d: &DeviceInfo) -> Vec<&'static str> {
     }
     if f.pipeline_executable_info {
         v.push("VK_KHR_pipeline_executable_properties");
+    }
+    if f.buffer_float32_atomic_add {
+        v.push("VK_EXT_shader_atomic_float");
     }
     if let Some((_, src)) = d.compute_units {
         v.push(src);

@@ -38,6 +38,13 @@ pub enum Fault {
     /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
     /// present on lavapipe): their bilinear tests must become unsupported rows.
     NoLinearFilter,
+    /// Verify with `elementsMask = 1`: every kernel then touches only odd elements (texels),
+    /// so a write test leaves the even ones unwritten — as a kernel that drops or merges
+    /// stores would — and must mismatch.
+    DropWrites,
+    /// Pretend the device lacks `shaderBufferInt64Atomics` and `shaderBufferFloat32AtomicAdd`
+    /// (present on lavapipe): their atomic tests must become unsupported rows.
+    NoAtomicFeatures,
 }
 
 /// How each test is run.

@@ -417,8 +417,22 @@ impl<'g> Runner<'g> {
         groups: u32,
     ) -> Result<Result<(), data::Mismatch>> {
         debug_assert_eq!(self.settings.mode, Mode::Verify);
-        let constants = self.constants(test, 0);
-        self.dispatches(pipeline, &constants, groups, 1, 0)?;
+        let mut constants = self.constants(test, 0);
+        if self.settings.fault == Some(Fault::DropWrites) {
+            constants.elements_mask = 1;
+        }
+        let mut dispatch = || {
+            self.dispatches(pipeline, &constants, groups, 1, 0)
+                .map(drop)
+        };
+        // A write test is checked from the memory it wrote, not from each thread's output.
+        let family = &self.bound[test.family_index()];
+        if let Some(checked) =
+            family.verify_writes(&self.shared, test.index(), groups, &mut dispatch)
+        {
+            return checked;
+        }
+        dispatch()?;
         let output = self.output.read_vec4(groups as usize * 256)?;
         let reference = match self.settings.fault {
             Some(Fault::Reference) => {

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The write suite's figures on a GPU machine: verify it, time it twice, time the load tests of
+# the same resources, into OUTDIR (CSVs, JSON, and each command's stdout + stderr as .txt).
+# Usage: scripts/h100-write.sh OUTDIR        (with target/release/perftest built)
+# Then:  python3 scripts/write-analysis.py OUTDIR > OUTDIR/analysis.md
+# Extra perftest options for every command (e.g. a quick dry run on lavapipe:
+# PERFTEST_ARGS="--device cpu --groups 8"): $PERFTEST_ARGS. Every command is capped at 60 s;
+# on an H100 the whole script takes well under a minute.
+set -uo pipefail
+out=${1:?output directory}
+mkdir -p "$out"
+B=${PERFTEST:-target/release/perftest}
+read -r -a X <<< "${PERFTEST_ARGS:-}"
+# Every write test, plus the baseline so that every row gets its ratio.
+W=(--suite original,write --filter "Buffer<RGBA8>.Load random" --filter Store --filter Interlocked)
+# The load tests of the same resources: SSBO (StructuredBuffer<float…>, ByteAddressBuffer),
+# storage texel buffer (RWBuffer), storage image (RWTexture2D), shared memory; the baseline;
+# and the loop ceilings (Control).
+L=(--suite original,control,extended --filter "Buffer<RGBA8>.Load random"
+   --filter "StructuredBuffer<float" --filter "ByteAddressBuffer.Load" --filter "RWBuffer<"
+   --filter "RWTexture2D<" --filter "groupshared" --filter "Control")
+start=$(date +%s%N)
+step() { # NAME perftest-args…: runs perftest, stdout + stderr to NAME.txt, exit code and wall time after
+  local name=$1 t0; shift
+  t0=$(date +%s%N)
+  timeout 60 "$B" "$@" > "$out/$name.txt" 2>&1
+  local rc=$?
+  echo "exit $rc, wall $(( ($(date +%s%N) - t0) / 1000000 )) ms" >> "$out/$name.txt"
+  echo "$name: exit $rc, $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
+}
+"$B" --list-devices > "$out/devices.txt" 2>&1
+nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
+# 1. Verification at the full dispatch size: every write test against the CPU model.
+step write-verify "${X[@]}" "${W[@]}" --verify --csv "$out/write-verify.csv"
+# 2. The same under the validation layer (synchronisation validation on): must stay silent.
+step write-validation "${X[@]}" "${W[@]}" --verify --validation
+# 3. Two timed runs, back to back (run-to-run precision), the first with the JSON context.
+step write-run1 "${X[@]}" "${W[@]}" --csv "$out/write-run1.csv" --json "$out/write-run1.json"
+step write-run2 "${X[@]}" "${W[@]}" --csv "$out/write-run2.csv"
+# 4. The load tests of the same resources, for the side-by-side figures.
+step loads "${X[@]}" "${L[@]}" --csv "$out/loads.csv"
+# 5. The driver's statistics per write kernel (registers, binary size).
+step write-shader-stats "${X[@]}" "${W[@]}" --samples 1 --warmup 0 --shader-stats
+echo "total $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee "$out/total.txt" >&2

@@ -1,0 +1,116 @@
+//! `RWBuffer<F>.Store`: 256 stores per thread through a storage texel buffer of 1024 texels
+//! (`imageStore`), for the nine formats.
+
+use super::writes::{self, Target, ELEMENTS};
+use super::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::catalog::{Pattern, Suite};
+use crate::data::ThreadSum;
+use crate::format::Format;
+use crate::pipeline::Binding;
+use crate::resources::{Buffer, BufferView};
+use anyhow::Result;
+use ash::vk;
+use std::collections::HashMap;
+
+/// Stores through storage texel buffers (HLSL's `RWBuffer<T>`).
+pub struct TexelBufferStore;
+
+/// One buffer, a view of it per format the device can store to, and the read-back buffer.
+pub struct Resources<'g> {
+    target: Buffer<'g>,
+    views: HashMap<Format, BufferView<'g>>,
+    readback: Buffer<'g>,
+}
+
+impl Spec for TexelBufferStore {
+    type Variant = Format;
+    type Resources<'g> = Resources<'g>;
+
+    fn tests(&self) -> Vec<(Suite, Format, Pattern)> {
+        each(Suite::Write, Format::ALL, &Pattern::ALL)
+    }
+
+    fn name(&self, f: Format) -> String {
+        format!("RWBuffer<{}>.Store", f.buffer_name())
+    }
+
+    fn columns(&self, f: Format) -> Columns {
+        Columns {
+            family: "texel_buffer_store",
+            resource: "STORAGE_TEXEL_BUFFER",
+            format: f.vk_name().into(),
+        }
+    }
+
+    fn bytes_per_load(&self, f: Format) -> Option<u32> {
+        Some(f.bytes())
+    }
+
+    fn kernel(&self, f: Format, p: Pattern) -> String {
+        format!("texel_buffer_store_{}_{}", f.qualifier(), p.ident())
+    }
+
+    /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
+    fn reference(&self, _: Format, _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
+        Vec::new()
+    }
+
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
+        let target = writes::target_buffer(shared, vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER)?;
+        let mut views = HashMap::new();
+        for f in Format::ALL {
+            let supported = shared
+                .format_properties(f)
+                .buffer_features
+                .contains(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER);
+            if supported && shared.storage_format_undeclarable(f).is_none() {
+                let range = ELEMENTS as u64 * f.bytes() as u64;
+                views.insert(f, BufferView::new(shared.gpu, &target, f.vk(), range)?);
+            }
+        }
+        Ok(Resources {
+            target,
+            views,
+            readback: writes::readback_buffer(shared)?,
+        })
+    }
+
+    fn unsupported(&self, res: &Resources<'_>, shared: &Shared<'_>, f: Format) -> Option<String> {
+        shared.storage_format_undeclarable(f).or_else(|| {
+            (!res.views.contains_key(&f))
+                .then(|| format!("{} lacks STORAGE_TEXEL_BUFFER in bufferFeatures", f.vk_name()))
+        })
+    }
+
+    fn bindings<'a, 'g>(
+        &self,
+        res: &'a Resources<'g>,
+        _: &'a Shared<'g>,
+        f: Format,
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        vec![(0, Binding::StorageTexelBuffer(&res.views[&f]))]
+    }
+
+    fn verify_writes(
+        &self,
+        res: &Resources<'_>,
+        shared: &Shared<'_>,
+        f: Format,
+        p: Pattern,
+        _groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        let (kind, layout) = writes::format_layout(f);
+        let stores = writes::stores_1d(p, kind, ELEMENTS);
+        let expected = writes::final_contents(&stores, ELEMENTS, layout);
+        Some(writes::verify(
+            shared,
+            Target::Buffer(&res.target),
+            &res.readback,
+            layout,
+            "texel",
+            expected,
+            dispatch,
+        ))
+    }
+}
