@@ -318,6 +318,8 @@ fn integer_format_kernels_read_integers_and_convert_them_in_the_loop() {
         }
     }
     assert!(seen >= 24, "{seen} integer kernels");
+}
+
 /// What the main loop of a write kernel must hold: one write, of a value that changes every
 /// iteration, to an address that carries the `elementsMask` OR.
 enum Write {
