@@ -101,7 +101,7 @@ fn the_formats_suite_times_under_validation() {
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
     let out = stdout(&o);
-    let timed = out.lines().filter(|l| l.ends_with("ms")).count();
+    let timed = timed_lines(&out);
     let unsupported = out
         .lines()
         .filter(|l| l.contains(": unsupported ("))

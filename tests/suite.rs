@@ -157,18 +157,7 @@ fn the_whole_suite_times_under_validation() {
     ]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
-    let timed = stdout(&o)
-        .lines()
-        // `NAME: 0.123ms 1.000x`, perhaps cut (`ms*`, a note) or flagged DISTURBED when the
-        // CPU was busy with other tests.
-        .filter(|l| {
-            l.split_once(": ").is_some_and(|(_, rest)| {
-                let mut words = rest.split_whitespace();
-                words.next().is_some_and(|ms| ms.contains("ms"))
-                    && words.next().is_some_and(|ratio| ratio.ends_with('x'))
-            })
-        })
-        .count();
+    let timed = timed_lines(&stdout(&o));
     let expected = stdout(&run(&[
         "--list-tests",
         "--suite",

@@ -110,3 +110,20 @@ pub fn tempdir(tag: &str) -> TempDir {
     std::fs::create_dir_all(&dir).unwrap();
     TempDir(dir)
 }
+
+/// How many lines of the original format report a time (`NAME: 0.123ms …`), whatever follows
+/// it: a ratio, a cut mark (`ms*`) or a DISTURBED flag (a CPU busy with other tests).
+pub fn timed_lines(out: &str) -> usize {
+    out.lines()
+        .filter(|l| {
+            // The last ": " (names such as `Control: loop 1D` hold one too).
+            l.rsplit_once(": ").is_some_and(|(_, rest)| {
+                rest.split_whitespace().next().is_some_and(|ms| {
+                    ms.trim_end_matches('*')
+                        .strip_suffix("ms")
+                        .is_some_and(|n| n.parse::<f64>().is_ok())
+                })
+            })
+        })
+        .count()
+}
