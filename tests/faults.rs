@@ -62,10 +62,7 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
     assert_eq!(&last[status], "interrupted", "{last:?}");
     assert!(done.iter().all(|r| &r[status] == "ok"), "{done:?}");
     // The terminal lines match the finished rows (a cut one ends with its note).
-    let ok_lines = stdout(&o)
-        .lines()
-        .filter(|l| l.ends_with('x') || l.contains("ms* "))
-        .count();
+    let ok_lines = timed_lines(&stdout(&o));
     assert_eq!(ok_lines, done.len());
 }
 
