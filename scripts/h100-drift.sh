@@ -15,7 +15,7 @@ disturber() { $B --filter "Texture2D<RGBA32F>.Sample(bilinear)" --samples 3000 -
 for i in $(seq 1 10); do
   /usr/bin/time -f "wall %e s" $B --csv "$out/undisturbed-$i.csv" > "$out/undisturbed-$i.txt" 2>&1
 done
-# Transient: a second GPU user for ~1 s, from 1.5 s into a --suite all run.
+# Transient: a second GPU user for ~1 s, from 1.5 s into the run.
 log "transient: measured run starts"
 $B --suite original,control,extended --csv "$out/transient.csv" > "$out/transient.txt" 2>&1 &
 m=$!
