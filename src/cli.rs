@@ -37,7 +37,8 @@ pub struct Args {
 
     /// Which tests: `original` (the 138 of the Direct3D 11 tool, the default), `control`
     /// (the loops without loads), `extended` (Vulkan-native resources and the
-    /// subgroup-broadcast probe), or `all` (original, then control, then extended).
+    /// subgroup-broadcast probe), `instructions` (an instruction timing table: operations per
+    /// clock and latency), or `all` (original, then control, extended, instructions).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -130,6 +131,7 @@ pub enum SuiteArg {
     Original,
     Control,
     Extended,
+    Instructions,
     All,
 }
 
@@ -199,7 +201,13 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Original => out.push(Suite::Original),
             SuiteArg::Control => out.push(Suite::Control),
             SuiteArg::Extended => out.push(Suite::Extended),
-            SuiteArg::All => out.extend([Suite::Original, Suite::Control, Suite::Extended]),
+            SuiteArg::Instructions => out.push(Suite::Instructions),
+            SuiteArg::All => out.extend([
+                Suite::Original,
+                Suite::Control,
+                Suite::Extended,
+                Suite::Instructions,
+            ]),
         }
     }
     if args.is_empty() {

@@ -75,6 +75,11 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
             "scalarBlockLayout": d.features.scalar_block_layout,
             "bufferDeviceAddress": d.features.buffer_device_address,
             "subgroupBallot": d.features.subgroup_ballot,
+            "subgroupShuffle": d.features.subgroup_shuffle,
+            "subgroupArithmetic": d.features.subgroup_arithmetic,
+            "shaderFloat16": d.features.shader_float16,
+            "shaderFloat64": d.features.shader_float64,
+            "shaderInt64": d.features.shader_int64,
         },
         "extensions_used": extensions_used(d),
         "limits": {

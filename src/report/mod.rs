@@ -176,6 +176,8 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("driver_version", Text),
     ("timestamp_period_ns", Number),
     ("timestamp_valid_bits", Number),
+    ("latency_clk", Number),
+    ("unit", Text),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -265,6 +267,8 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         d.compute_queue
             .map(|(_, b)| b.to_string())
             .unwrap_or_default(),
+        num(m.latency_clk, 2),
+        t.unit().name().to_string(),
     ]
 }
 

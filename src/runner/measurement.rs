@@ -129,6 +129,9 @@ pub struct Measurement {
     pub shader_stats: Vec<ShaderStatistic>,
     /// The device was lost during this test: nothing more can run on it.
     pub device_lost: bool,
+    /// Clocks per operation of a dependent chain (instruction tests, timed on a device with
+    /// a subgroup clock that is a shader-core clock).
+    pub latency_clk: Option<f64>,
 }
 
 impl Measurement {
@@ -142,6 +145,7 @@ impl Measurement {
             groups: 0,
             shader_stats: Vec::new(),
             device_lost: false,
+            latency_clk: None,
         }
     }
 }

@@ -11,8 +11,10 @@ use anyhow::{Context as _, Result};
 use ash::vk;
 use std::collections::HashMap;
 
+mod latency;
 mod measurement;
 mod timing;
+pub use latency::LATENCY_GROUP_SIZE;
 pub use measurement::{Fault, Measurement, Mode, Settings, Stats, Status};
 pub use timing::Calibration;
 
@@ -51,6 +53,8 @@ pub struct Runner<'g> {
     pub calibration: Calibration,
     /// Pipelines built up front, or why building one failed.
     pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    /// The same for the tests' latency kernels.
+    latency_pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -86,8 +90,10 @@ impl<'g> Runner<'g> {
             output,
             calibration: Calibration::default(),
             pipelines: HashMap::new(),
+            latency_pipelines: HashMap::new(),
         };
         runner.pipelines = runner.build_pipelines(tests);
+        runner.latency_pipelines = runner.build_latency_pipelines(tests);
         runner.calibration = runner
             .calibrate()
             .context("calibrating the dispatch size")?;
@@ -180,6 +186,7 @@ impl<'g> Runner<'g> {
             groups: self.calibration.groups,
             shader_stats: Vec::new(),
             device_lost: false,
+            latency_clk: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
@@ -223,11 +230,15 @@ impl<'g> Runner<'g> {
                     m.status = Status::Error;
                     m.reason = "the timestamps gave no positive duration".into();
                 }
+                m.latency_clk = self.latency(test)?;
             }
             Mode::Verify => {
                 if let Err(mismatch) = self.verify(test, pipeline, groups)? {
                     m.status = Status::Mismatch;
                     m.reason = mismatch.to_string();
+                } else if let Err(mismatch) = self.verify_latency(test)? {
+                    m.status = Status::Mismatch;
+                    m.reason = format!("latency kernel: {mismatch}");
                 }
             }
         }
@@ -254,20 +265,28 @@ impl<'g> Runner<'g> {
             .filter(|t| self.unsupported_reason(t).is_none())
             .copied()
             .collect();
+        self.build_parallel(&todo, |t| {
+            (*t, self.pipeline(t).map_err(|e| format!("{e:#}")))
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// `build` applied to every item of `todo`, on up to 8 threads.
+    fn build_parallel<T: Sync, R: Send>(
+        &self,
+        todo: &[T],
+        build: impl Fn(&T) -> R + Sync,
+    ) -> Vec<R> {
         let threads = std::thread::available_parallelism()
             .map_or(4, |n| n.get())
             .min(8);
         let chunk = todo.len().div_ceil(threads).max(1);
+        let build = &build;
         std::thread::scope(|s| {
             let handles: Vec<_> = todo
                 .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        part.iter()
-                            .map(|t| (*t, self.pipeline(t).map_err(|e| format!("{e:#}"))))
-                            .collect::<Vec<_>>()
-                    })
-                })
+                .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
                 .collect();
             handles
                 .into_iter()

@@ -68,7 +68,7 @@ impl<'g> Runner<'g> {
     /// Records `warmup` untimed then `samples` timed dispatches of `groups`; returns the timed
     /// durations in ms. At most [`DISPATCHES_PER_SUBMIT`] dispatches go into one submission,
     /// so even the largest `--samples` never keeps one submission near the hang timeout.
-    fn dispatches(
+    pub(super) fn dispatches(
         &self,
         pipeline: &Pipeline<'g>,
         constants: &PushConstants,
@@ -252,7 +252,15 @@ impl<'g> Runner<'g> {
         test: &TestCase,
         pipeline: &Pipeline<'g>,
     ) -> Result<(u32, f64, String)> {
-        let groups = self.calibration.groups;
+        // A family may round the calibrated size (e.g. to whole waves of compute units); an
+        // explicit --groups is run as given.
+        let cal = self.calibration;
+        let groups = if cal.auto {
+            test.dispatch_groups(cal.groups, self.gpu.info.compute_units.map(|(n, _)| n))
+                .clamp(1, cal.groups)
+        } else {
+            cal.groups
+        };
         let probe = groups.min(self.probe_groups());
         let constants = self.constants(test, PushConstants::NO_WRITE);
         let t = self.dispatches(pipeline, &constants, probe, 0, 1)?[0];
@@ -320,9 +328,9 @@ impl<'g> Runner<'g> {
             Some(Fault::Reference) => {
                 let mut corrupted = self.shared.data.clone();
                 corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
-                test.reference(&corrupted)
+                test.reference_for(&corrupted, self.gpu.info.subgroup_size)
             }
-            _ => test.reference(&self.shared.data),
+            _ => test.reference_for(&self.shared.data, self.gpu.info.subgroup_size),
         };
         Ok(data::compare(test.tolerance(), &reference, &output))
     }
