@@ -26,6 +26,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #endif
 #include "common.glsl"
+#include "instructions.glsl"
 
 #if LATENCY
 layout(local_size_x = 64) in;
@@ -270,18 +271,10 @@ float near1(uint w) { return uintBitsToFloat(0x3F7FF000u | (w & 0x00000FFFu)); }
                       F(x8) + F(x9) + F(x10) + F(x11), F(x12) + F(x13) + F(x14) + F(x15))
 #endif
 
-// Two hashes of sixteen words, in 16-bit pieces (exact in floats): h = ((x0·31 + x1)·31 …).
-vec4 encode32(uint a0, uint a1, uint a2, uint a3, uint a4, uint a5, uint a6, uint a7,
-              uint b0, uint b1, uint b2, uint b3, uint b4, uint b5, uint b6, uint b7) {
-    uint h = ((((((a0 * 31u + a1) * 31u + a2) * 31u + a3) * 31u + a4) * 31u + a5) * 31u + a6) * 31u + a7;
-    uint g = ((((((b0 * 31u + b1) * 31u + b2) * 31u + b3) * 31u + b4) * 31u + b5) * 31u + b6) * 31u + b7;
-    return vec4(h & 0xFFFFu, h >> 16, g & 0xFFFFu, g >> 16);
-}
-
 #if OP == 24
 vec4 encodeBits64(double d) {
     uvec2 b = unpackDouble2x32(d);
-    return vec4(b.x & 0xFFFFu, b.x >> 16, b.y & 0xFFFFu, b.y >> 16);
+    return pieces(b.x, b.y);
 }
 #endif
 

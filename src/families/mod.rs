@@ -38,6 +38,9 @@ registry! {
     push_constant::PushConstant,
     shared_memory::SharedMemory,
     alu::Alu,
+    subgroup_ops::SubgroupOps,
+    shared_bank::SharedBank,
+    occupancy::Occupancy,
 }
 
 mod instructions;
