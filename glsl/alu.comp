@@ -250,7 +250,10 @@ float near1(uint w) { return uintBitsToFloat(0x3F7FF000u | (w & 0x00000FFFu)); }
 // (add) the sum of all sixteen, whose 64 bits go out in 16-bit pieces (compared exactly).
 #define F(x) x
 #elif defined(HALF) && HALF == 2
-#define F(v) (float((v).x) + float((v).y))
+// A function (not a macro) so that the chain variables are read whole: component access to
+// them keeps spirv-opt from turning them into SSA values in the latency kernels.
+float sum2(f16vec2 v) { return float(v.x) + float(v.y); }
+#define F(v) sum2(v)
 #else
 #define F(x) float(x)
 #endif
