@@ -9,8 +9,11 @@
 // contraction), and every chain reaches the output through writeOut.
 // Latency (alu_latency_<op>): the first subgroup of one 64-invocation group runs one
 // dependent chain (self: x0 alone; ring: x0 = x0 + x15, x1 = x1 + x0, … each from the one
-// before) for `pc.elementsMask` iterations of the same 256 operations between two reads of
-// the subgroup clock; each lane writes its chains, lane 0 the ticks after them.
+// before) for `pc.elementsMask` iterations of 256 operations between two reads of the
+// subgroup clock; each lane writes its chains, lane 0 the ticks after them. Each group of 16
+// operations of the chain takes the round index 0…15 in turn, as a throughput chain does over
+// a loop iteration, so that no operation follows an identical one (16 × min(x, hi) in a row
+// would be one, 16 × xor in a row could be re-associated into a tree).
 // Kernels built from this template (see build.rs):
 // @kernels alu_{OP}: OP=fp32_add:1,fp32_mul:2,fp32_fma:3,fp32_minmax:4,fp16_add:5,fp16_fma:6,fp16x2_add:7,fp16x2_fma:8,int32_add:9,int32_mul:10,int32_mad:11,int32_bitops:12,int32_xorshift:13,int32_minmax:14,cvt_f32_i32:15,cvt_f32_f16:16,sqrt:17,rsqrt:18,rcp:19,exp2:20,log2:21,sin:22,cos:23,fp64_add:24,fp64_fma:25,int64_add:26,int64_mul:27 LATENCY=0 WIDTH=4 PATTERN=1
 // @kernels alu_latency_{OP}: OP=fp32_add:1,fp32_mul:2,fp32_fma:3,fp32_minmax:4,fp16_add:5,fp16_fma:6,fp16x2_add:7,fp16x2_fma:8,int32_add:9,int32_mul:10,int32_mad:11,int32_bitops:12,int32_xorshift:13,int32_minmax:14,cvt_f32_i32:15,cvt_f32_f16:16,sqrt:17,rsqrt:18,rcp:19,exp2:20,log2:21,sin:22,cos:23,fp64_add:24,fp64_fma:25,int64_add:26,int64_mul:27 LATENCY=1 WIDTH=4 PATTERN=1
@@ -129,11 +132,12 @@ float near1(uint w) { return uintBitsToFloat(0x3F7FF000u | (w & 0x00000FFFu)); }
 #define UPD(x, y, r) x = x * y + c0;
 #define ITER 32
 #define RING 1
-#elif OP == 12 // int32 xor, or, and by round (ring)
+#elif OP == 12 // int32 xor, and, xor, or by round (ring). An xor always stands between an and
+// and an or: x & (x | y) = x would let a compiler drop operations.
 #define T uint
 #define INIT(w, v) (w)
 #define CONSTS
-#define UPD(x, y, r) x = ((r) % 3 == 0) ? (x ^ y) : ((r) % 3 == 1) ? (x | y) : (x & y);
+#define UPD(x, y, r) x = ((r) % 4 == 1) ? (x & y) : ((r) % 4 == 3) ? (x | y) : (x ^ y);
 #define ITER 64
 #define RING 1
 #elif OP == 13 // int32 xorshift: x ^= x << 13, x ^= x >> 17, x ^= x << 5 by round
@@ -149,17 +153,19 @@ float near1(uint w) { return uintBitsToFloat(0x3F7FF000u | (w & 0x00000FFFu)); }
     uint lo[4] = uint[4](C(4) & 0x3FFFFFFFu, C(5) & 0x3FFFFFFFu, C(6) & 0x3FFFFFFFu, C(7) & 0x3FFFFFFFu);
 #define UPD(x, y, r) x = (((r) & 1) == 0) ? min(x, hi[((r) >> 1) & 3]) : max(x, lo[((r) >> 1) & 3]);
 #define ITER 64
-#elif OP == 15 // f32 -> i32 -> f32
+#elif OP == 15 // f32 -> i32, xor, -> f32, add. A compiler may take int(float(i)) for i and
+// float(int(x)) for trunc(x): an integer and a float operation between the conversions keep
+// both from folding (the added fraction, under 2^-9, is truncated by the next conversion).
 #define T float
 #define INIT(w, v) (unit32(w) * 1024.0)
-#define CONSTS
-#define UPD(x, y, r) x = float(int(x));
+#define CONSTS int k0 = int(C(0) & 0xFFu); float c0 = small32(C(1));
+#define UPD(x, y, r) x = float(int(x) ^ k0) + c0;
 #define ITER 32
-#elif OP == 16 // f32 -> f16 -> f32
+#elif OP == 16 // f32 -> f16 -> f32, xor of mantissa bits a half keeps (float(float16_t(x)) folds alike)
 #define T float
 #define INIT(w, v) unit10(w)
-#define CONSTS
-#define UPD(x, y, r) x = float(float16_t(x));
+#define CONSTS uint k0 = C(0) & 0x007FE000u;
+#define UPD(x, y, r) x = uintBitsToFloat(floatBitsToUint(float(float16_t(x))) ^ k0);
 #define ITER 32
 #elif OP == 17 // sqrt
 #define T float
@@ -283,10 +289,10 @@ vec4 encodeBits64(double d) {
 
 #if RING
 #define ROUND(r) UPD(x0, x1, r) UPD(x1, x2, r) UPD(x2, x3, r) UPD(x3, x4, r) UPD(x4, x5, r) UPD(x5, x6, r) UPD(x6, x7, r) UPD(x7, x8, r) UPD(x8, x9, r) UPD(x9, x10, r) UPD(x10, x11, r) UPD(x11, x12, r) UPD(x12, x13, r) UPD(x13, x14, r) UPD(x14, x15, r) UPD(x15, x0, r)
-#define LATENCY_ROUND(r) UPD(x0, x15, r) UPD(x1, x0, r) UPD(x2, x1, r) UPD(x3, x2, r) UPD(x4, x3, r) UPD(x5, x4, r) UPD(x6, x5, r) UPD(x7, x6, r) UPD(x8, x7, r) UPD(x9, x8, r) UPD(x10, x9, r) UPD(x11, x10, r) UPD(x12, x11, r) UPD(x13, x12, r) UPD(x14, x13, r) UPD(x15, x14, r)
+#define LATENCY_ROUND(r) UPD(x0, x15, 0) UPD(x1, x0, 1) UPD(x2, x1, 2) UPD(x3, x2, 3) UPD(x4, x3, 4) UPD(x5, x4, 5) UPD(x6, x5, 6) UPD(x7, x6, 7) UPD(x8, x7, 8) UPD(x9, x8, 9) UPD(x10, x9, 10) UPD(x11, x10, 11) UPD(x12, x11, 12) UPD(x13, x12, 13) UPD(x14, x13, 14) UPD(x15, x14, 15)
 #else
 #define ROUND(r) UPD(x0, x0, r) UPD(x1, x1, r) UPD(x2, x2, r) UPD(x3, x3, r) UPD(x4, x4, r) UPD(x5, x5, r) UPD(x6, x6, r) UPD(x7, x7, r) UPD(x8, x8, r) UPD(x9, x9, r) UPD(x10, x10, r) UPD(x11, x11, r) UPD(x12, x12, r) UPD(x13, x13, r) UPD(x14, x14, r) UPD(x15, x15, r)
-#define LATENCY_ROUND(r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r) UPD(x0, x0, r)
+#define LATENCY_ROUND(r) UPD(x0, x0, 0) UPD(x0, x0, 1) UPD(x0, x0, 2) UPD(x0, x0, 3) UPD(x0, x0, 4) UPD(x0, x0, 5) UPD(x0, x0, 6) UPD(x0, x0, 7) UPD(x0, x0, 8) UPD(x0, x0, 9) UPD(x0, x0, 10) UPD(x0, x0, 11) UPD(x0, x0, 12) UPD(x0, x0, 13) UPD(x0, x0, 14) UPD(x0, x0, 15)
 #endif
 
 #define WORD(j) words[(gl_LocalInvocationIndex * 16u + (j)) & 4095u]

@@ -351,12 +351,12 @@ fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
             vec![("OpIMul %uint ", 256), ("OpIAdd %uint ", 257)],
             "OpIMul %uint ",
         ),
-        // By round: xor (6 of 16), or (5), and (5).
+        // By round: xor, and, xor, or.
         "int32_bitops" => (
             vec![
-                ("OpBitwiseXor %uint ", 96),
-                ("OpBitwiseOr %uint ", 80),
-                ("OpBitwiseAnd %uint ", 80),
+                ("OpBitwiseXor %uint ", 128),
+                ("OpBitwiseAnd %uint ", 64),
+                ("OpBitwiseOr %uint ", 64),
             ],
             "OpBitwise",
         ),
@@ -373,12 +373,22 @@ fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
             vec![("%uint %1 UMin ", 128), ("%uint %1 UMax ", 128)],
             "%uint %1 UM",
         ),
+        // The xor between the conversions keeps the round trip from folding.
         "cvt_f32_i32" => (
-            vec![("OpConvertFToS %int ", 256), ("OpConvertSToF %float ", 256)],
+            vec![
+                ("OpConvertFToS %int ", 256),
+                ("OpConvertSToF %float ", 256),
+                ("OpBitwiseXor %int ", 256),
+                ("OpFAdd %float ", 256),
+            ],
             "OpConvertSToF %float ",
         ),
         "cvt_f32_f16" => (
-            vec![("OpFConvert %half ", 256), ("OpFConvert %float ", 256)],
+            vec![
+                ("OpFConvert %half ", 256),
+                ("OpFConvert %float ", 256),
+                ("OpBitwiseXor %uint ", 256),
+            ],
             "OpFConvert %float ",
         ),
         "sqrt" => one("%float %1 Sqrt "),

@@ -113,7 +113,7 @@ impl Op {
             Op::Int32Add => ("int32_add", "int32 add", "uint", 64, 1, 1, Nothing),
             Op::Int32Mul => ("int32_mul", "int32 mul", "uint", 32, 1, 1, Nothing),
             Op::Int32Mad => ("int32_mad", "int32 mad", "uint", 32, 1, 1, Nothing),
-            Op::Int32Bitops => ("int32_bitops", "int32 xor/or/and", "uint", 64, 1, 1, Nothing),
+            Op::Int32Bitops => ("int32_bitops", "int32 xor/and/or", "uint", 64, 1, 1, Nothing),
             Op::Int32Xorshift => (
                 "int32_xorshift",
                 "int32 shift+xor (xorshift)",
@@ -124,10 +124,18 @@ impl Op {
                 Nothing,
             ),
             Op::Int32MinMax => ("int32_minmax", "int32 min/max", "uint", 64, 1, 1, Nothing),
-            Op::CvtF32I32 => ("cvt_f32_i32", "convert f32<->i32", "float, int", 32, 2, 2, Nothing),
+            Op::CvtF32I32 => (
+                "cvt_f32_i32",
+                "convert f32<->i32 (+xor, +add)",
+                "float, int",
+                32,
+                2,
+                2,
+                Nothing,
+            ),
             Op::CvtF32F16 => (
                 "cvt_f32_f16",
-                "convert f32<->f16",
+                "convert f32<->f16 (+xor)",
                 "float, float16_t",
                 32,
                 2,
@@ -240,8 +248,9 @@ fn small_half(w: u32) -> f16 {
 }
 
 /// Runs the 16 chains through `iterations` loop iterations the way the kernel does: the
-/// throughput kernel's rounds (every chain once; a ring chain with its next neighbour), or the
-/// latency kernel's (a self chain: x0 sixteen times; a ring: each chain from the one before).
+/// throughput kernel's rounds (every chain once, with the round's index; a ring chain with its
+/// next neighbour), or the latency kernel's (a self chain: x0 sixteen times, with indices
+/// 0…15; a ring: each chain from the one before, with its own index).
 fn run<T: Copy>(
     x: &mut [T; CHAINS],
     ring: bool,
@@ -254,9 +263,9 @@ fn run<T: Copy>(
             for j in 0..CHAINS {
                 match (ring, latency) {
                     (true, false) => x[j] = upd(x[j], x[(j + 1) % CHAINS], r),
-                    (true, true) => x[j] = upd(x[j], x[(j + CHAINS - 1) % CHAINS], r),
+                    (true, true) => x[j] = upd(x[j], x[(j + CHAINS - 1) % CHAINS], j as u32),
                     (false, false) => x[j] = upd(x[j], x[j], r),
-                    (false, true) => x[0] = upd(x[0], x[0], r),
+                    (false, true) => x[0] = upd(x[0], x[0], j as u32),
                 }
             }
         }
@@ -402,10 +411,10 @@ impl Op {
                 let c0 = c(0) | 1;
                 exact(u32s(|w| w, &|x, y, _| x.wrapping_mul(y).wrapping_add(c0)))
             }
-            Op::Int32Bitops => exact(u32s(|w| w, &|x, y, r| match r % 3 {
-                0 => x ^ y,
-                1 => x | y,
-                _ => x & y,
+            Op::Int32Bitops => exact(u32s(|w| w, &|x, y, r| match r % 4 {
+                1 => x & y,
+                3 => x | y,
+                _ => x ^ y,
             })),
             Op::Int32Xorshift => exact(u32s(|w| w | 1, &|x, _, r| match r % 3 {
                 0 => x ^ (x << 13),
@@ -424,10 +433,18 @@ impl Op {
                     }
                 }))
             }
-            Op::CvtF32I32 => exact(sums(&f32s(|w| unit32(w) * 1024.0, &|x, _, _| {
-                x as i32 as f32
-            }))),
-            Op::CvtF32F16 => exact(sums(&f32s(unit10, &|x, _, _| f16::from_f32(x).to_f32()))),
+            Op::CvtF32I32 => {
+                let (k0, c0) = ((c(0) & 0xFF) as i32, small32(c(1)));
+                exact(sums(&f32s(|w| unit32(w) * 1024.0, &|x, _, _| {
+                    (x as i32 ^ k0) as f32 + c0
+                })))
+            }
+            Op::CvtF32F16 => {
+                let k0 = c(0) & 0x007F_E000;
+                exact(sums(&f32s(unit10, &|x, _, _| {
+                    f32::from_bits(f16::from_f32(x).to_f32().to_bits() ^ k0)
+                })))
+            }
             Op::Sqrt | Op::InverseSqrt | Op::Reciprocal | Op::Exp2 | Op::Log2 | Op::Sin | Op::Cos => {
                 let c0 = match self {
                     Op::Log2 => f32::from_bits(0x4000_0000 | (c(0) & 0xFFFF)),
