@@ -100,6 +100,14 @@ fn every_family_detects_a_corrupted_reference() {
         "groupshared{float4} load linear",
         "--filter",
         "Texture2D<RGBA16F>.Load uniform (subgroup broadcast)",
+        "--filter",
+        "fp32 add",
+        "--filter",
+        "subgroup shuffle",
+        "--filter",
+        "shared u32 load, stride 4",
+        "--filter",
+        "occupancy: load loop, 64 registers",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -111,7 +119,7 @@ fn every_family_detects_a_corrupted_reference() {
         .lines()
         .filter(|l| l.ends_with(": ok") || l.contains(": MISMATCH"))
         .count();
-    assert!(tests >= 17, "{out}");
+    assert!(tests >= 21, "{out}");
     assert_eq!(mismatches, tests, "{out}");
 }
 
@@ -167,4 +175,106 @@ fn an_invalid_barrier_is_reported_by_the_validation_layer() {
     let err = stderr(&o);
     assert!(err.contains("VUID-vkCmdPipelineBarrier"), "{err}");
     assert!(err.contains("the validation layer reported"), "{err}");
+}
+
+#[test]
+fn latency_kernels_are_verified_too() {
+    // A chain that contracts to a fixed point (sqrt -> 1) ends at the same value whatever its
+    // start, so a corrupted input only shows in the latency kernel, where 15 of the 16 chains
+    // keep their start: the latency kernels' results are checked as well.
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--verify",
+        "--suite",
+        "instructions",
+        "--filter",
+        "fp32 sqrt",
+        "--fault",
+        "reference",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("fp32 sqrt: MISMATCH latency kernel: thread "),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_instruction_suite_prints_its_own_table_and_counts_operations() {
+    let dir = tempdir("instructions");
+    let csv = dir.join("instructions.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "2",
+        "--warmup",
+        "0",
+        "--suite",
+        "all",
+        "--filter",
+        "cbuffer{float4} load uniform",
+        "--filter",
+        "fp32 fma",
+        "--filter",
+        "shared u32 load, stride 4",
+        "--format",
+        "table",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // The load table as before, then the instruction table under its own header.
+    assert!(
+        lines[0].starts_with("test ") && lines[0].contains("loads/clk/CU"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("cbuffer{float4} load uniform "),
+        "{out}"
+    );
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("operation "))
+        .expect("an instruction header");
+    assert!(
+        lines[at].contains("ops/clk/CU") && lines[at].contains("latency clk"),
+        "{out}"
+    );
+    assert_eq!(lines[at - 1], "", "{out}");
+    assert!(lines[at + 1].starts_with("fp32 fma "), "{out}");
+    assert!(
+        lines[at + 2].starts_with("shared u32 load, stride 4 "),
+        "{out}"
+    );
+    assert!(lines[at + 1].trim_end().ends_with("ok"), "{out}");
+
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let row = |test: &str| rows.iter().find(|r| &r[col("test")] == test).unwrap();
+    // fp32 fma: 64 iterations × 16 rounds × 16 chains per thread, 256 threads per group.
+    let fma = row("fp32 fma");
+    assert_eq!(&fma[col("unit")], "ops");
+    assert_eq!(&fma[col("family")], "alu");
+    assert_eq!(&fma[col("loads_per_dispatch")], (256 * 16384).to_string());
+    assert_eq!(&fma[col("ratio")], "", "operations have no ratio to a load");
+    // No shader clock on a CPU device: no latency, as no clock_mhz.
+    assert_eq!(&fma[col("latency_clk")], "");
+    assert_eq!(&fma[col("clock_mhz")], "");
+    let shared = row("shared u32 load, stride 4");
+    assert_eq!(&shared[col("unit")], "loads");
+    assert_eq!(&shared[col("loads_per_dispatch")], (256 * 4096).to_string());
+    assert_eq!(&shared[col("gbytes_per_s")].is_empty(), &false);
+    assert_eq!(&row("cbuffer{float4} load uniform")[col("unit")], "loads");
+    std::fs::remove_dir_all(dir).ok();
 }
