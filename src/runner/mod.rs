@@ -230,7 +230,16 @@ impl<'g> Runner<'g> {
                     m.status = Status::Error;
                     m.reason = "the timestamps gave no positive duration".into();
                 }
-                m.latency_clk = self.latency(test)?;
+                // The latency is extra information: its failure costs only the figure (and a
+                // note), unless the device is gone.
+                match self.latency(test) {
+                    Ok(latency) => m.latency_clk = latency,
+                    Err(e) if is_device_lost(&e) => return Err(e),
+                    Err(e) => {
+                        let sep = if m.reason.is_empty() { "" } else { "; " };
+                        m.reason = format!("{}{sep}latency not measured: {e:#}", m.reason);
+                    }
+                }
             }
             Mode::Verify => {
                 if let Err(mismatch) = self.verify(test, pipeline, groups)? {
