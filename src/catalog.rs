@@ -2,7 +2,7 @@
 //! family registry in run order.
 
 use crate::data::ThreadSum;
-use crate::families::{Columns, Family, REGISTRY};
+use crate::families::{Columns, Family, Latency, Unit, REGISTRY};
 
 /// Where each thread starts reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +53,9 @@ pub enum Suite {
     Write,
     /// Every texture dimension, the extended formats, and where the data lives in memory.
     Formats,
+    /// Instruction timings: arithmetic, conversions, transcendentals, subgroup operations,
+    /// shared-memory loads and occupancy, in operations per clock and latency in clocks.
+    Instructions,
 }
 
 /// One test: a family of the registry and the test's index in that family.
@@ -123,14 +126,47 @@ impl TestCase {
         self.family().reference(self.index(), input)
     }
 
+    /// The reference on a device whose subgroups have `subgroup_size` invocations.
+    pub fn reference_for(&self, input: &[u8], subgroup_size: u32) -> Vec<ThreadSum> {
+        self.family()
+            .reference_for(self.index(), input, subgroup_size)
+    }
+
     /// Relative tolerance of the sums, as a fraction of Σ|term|.
     pub fn tolerance(&self) -> f32 {
         self.family().tolerance(self.index())
     }
 
-    /// Loads one dispatch of `groups` workgroups performs.
+    /// Loads (operations, for [`Unit::Ops`] tests) one dispatch of `groups` workgroups performs.
     pub fn loads_per_dispatch(&self, groups: u32) -> u64 {
-        groups as u64 * THREADS_PER_GROUP * LOADS_PER_THREAD
+        groups as u64 * THREADS_PER_GROUP * self.family().ops_per_thread(self.index())
+    }
+
+    /// What the test's counts count.
+    pub fn unit(&self) -> Unit {
+        self.family().unit(self.index())
+    }
+
+    /// The workgroups to dispatch when calibration chose `calibrated`.
+    pub fn dispatch_groups(&self, calibrated: u32, compute_units: Option<u32>) -> u32 {
+        self.family()
+            .dispatch_groups(self.index(), calibrated, compute_units)
+    }
+
+    /// The test's latency kernel, if it has one.
+    pub fn latency(&self) -> Option<Latency> {
+        self.family().latency(self.index())
+    }
+
+    /// What the latency kernel's lanes write after `iterations` iterations.
+    pub fn latency_reference(
+        &self,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+    ) -> Vec<ThreadSum> {
+        self.family()
+            .latency_reference(self.index(), input, iterations, subgroup_size)
     }
 }
 
@@ -161,7 +197,8 @@ pub fn suite(suite: Suite) -> Vec<TestCase> {
     out
 }
 
-/// Every test of the given suites, in run order (original, control, extended, write, formats).
+/// Every test of the given suites, in run order (original, control, extended, write, formats,
+/// instructions).
 pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
     let mut selected = selected.to_vec();
     selected.sort();
@@ -177,6 +214,7 @@ pub fn all_tests() -> Vec<TestCase> {
         Suite::Extended,
         Suite::Write,
         Suite::Formats,
+        Suite::Instructions,
     ])
 }
 
@@ -257,15 +295,18 @@ mod tests {
 
     #[test]
     fn every_test_has_a_kernel_and_every_kernel_a_use() {
-        let used: std::collections::HashSet<String> =
-            all_tests().iter().map(|t| t.kernel()).collect();
+        let used: std::collections::HashSet<String> = all_tests()
+            .iter()
+            .flat_map(|t| std::iter::once(t.kernel()).chain(t.latency().map(|l| l.kernel)))
+            .collect();
         for t in all_tests() {
-            assert!(
-                crate::kernels::get(&t.kernel()).is_some(),
-                "{} has no kernel {}",
-                t.name(),
-                t.kernel()
-            );
+            for kernel in std::iter::once(t.kernel()).chain(t.latency().map(|l| l.kernel)) {
+                assert!(
+                    crate::kernels::get(&kernel).is_some(),
+                    "{} has no kernel {kernel}",
+                    t.name(),
+                );
+            }
         }
         for k in crate::kernels::all() {
             assert!(

@@ -39,7 +39,8 @@ pub struct Args {
     /// (the loops without loads), `extended` (Vulkan-native resources and the
     /// subgroup-broadcast probe), `write` (stores and atomics through every writable
     /// resource), `formats` (1D/3D/array textures, the extended formats, host-visible
-    /// memory), or `all` (original, control, extended, write, then formats).
+    /// memory), `instructions` (an instruction timing table: operations per clock and
+    /// latency), or `all` (original, control, extended, write, formats, then instructions).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -163,6 +164,7 @@ pub enum SuiteArg {
     Extended,
     Write,
     Formats,
+    Instructions,
     All,
 }
 
@@ -256,12 +258,14 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Extended => out.push(Suite::Extended),
             SuiteArg::Write => out.push(Suite::Write),
             SuiteArg::Formats => out.push(Suite::Formats),
+            SuiteArg::Instructions => out.push(Suite::Instructions),
             SuiteArg::All => out.extend([
                 Suite::Original,
                 Suite::Control,
                 Suite::Extended,
                 Suite::Write,
                 Suite::Formats,
+                Suite::Instructions,
             ]),
         }
     }

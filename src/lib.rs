@@ -412,6 +412,10 @@ impl Baseline {
     /// Throughput of `m` relative to the baseline: equal to the time ratio when both ran the
     /// same dispatch size, and still right when a dispatch was cut to the watchdog budget.
     fn ratio(&self, m: &Measurement) -> Option<f64> {
+        // Operations per load would be no ratio at all.
+        if m.test.unit() != families::Unit::Loads {
+            return None;
+        }
         let s = m.stats?;
         Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms / self.rate?)
     }

@@ -160,6 +160,23 @@ fn expectation(k: &Kernel) -> (usize, Load) {
     } else if p("shared_memory") {
         // table[j] = …; dummyLDS[i] = sum; dummyLDS[slot]
         (2, pointer("%_ptr_Workgroup_v4float ", 1, 3))
+    } else if let Some(stride) = n.strip_prefix("shared_bank_") {
+        // table[j] = … (the fill); 16 loads per iteration.
+        let ptr = if stride == "vec4" {
+            "%_ptr_Workgroup_v4uint "
+        } else {
+            "%_ptr_Workgroup_uint "
+        };
+        (2, pointer(ptr, 16, 1))
+    } else if let Some(regs) = n.strip_prefix("occupancy_r") {
+        // One load in the loop; the live values' 16 per block are read before it.
+        let blocks = match regs {
+            "32" => 1,
+            "64" => 3,
+            "128" => 7,
+            _ => 15,
+        };
+        (1, pointer("%_ptr_StorageBuffer_uint ", 1, 16 * blocks))
     } else if p("control_1d") {
         (1, Load::Nothing)
     } else if p("control_2d") {
@@ -180,16 +197,23 @@ const WRITE_KERNELS: [&str; 7] = [
     "shared_atomic_",
 ];
 
+/// Kernels of the instruction suite whose loop holds operations, not loads (see
+/// `instruction_kernels_hold_their_operations`).
+fn is_operation_kernel(name: &str) -> bool {
+    name.starts_with("alu_")
+        || name.starts_with("subgroup_ops_")
+        || name.starts_with("shared_bank_latency_")
+}
+
 fn is_write_kernel(k: &Kernel) -> bool {
     WRITE_KERNELS.iter().any(|p| k.name.starts_with(p))
 }
 
 #[test]
 fn every_loop_is_kept_and_holds_its_loads() {
-    for k in all()
-        .iter()
-        .filter(|k| !k.name.starts_with("clock_") && !is_write_kernel(k))
-    {
+    for k in all().iter().filter(|k| {
+        !k.name.starts_with("clock_") && !is_write_kernel(k) && !is_operation_kernel(k.name)
+    }) {
         let asm = k.asm;
         let name = k.name;
         let (want_loops, load) = expectation(k);
@@ -541,4 +565,234 @@ fn every_write_loop_is_kept_and_holds_its_writes() {
         checked += 1;
     }
     assert_eq!(checked, 6 * 3 + 9 * 3 + 9 * 3 + 3 + 5 * 3 + 3 + 3);
+}
+
+/// What the loop of an instruction kernel must hold: (instruction, count) pairs, and the
+/// instruction that makes up its chains (every operation of a latency chain depends on the one
+/// before). The ops: `glsl/alu.comp`, `glsl/subgroup_ops.comp`, `glsl/shared_bank.comp`.
+fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
+    let op = name
+        .trim_start_matches("alu_latency_")
+        .trim_start_matches("alu_")
+        .trim_start_matches("subgroup_ops_latency_")
+        .trim_start_matches("subgroup_ops_");
+    let one = |needle: &'static str| (vec![(needle, 256)], needle);
+    if name.starts_with("shared_bank_latency_") {
+        return (
+            vec![
+                ("OpAccessChain %_ptr_Workgroup_uint ", 16),
+                ("OpLoad %uint ", 16),
+            ],
+            "OpLoad %uint ",
+        );
+    }
+    if name.starts_with("subgroup_ops_") {
+        return match op {
+            "shuffle" => one("OpGroupNonUniformShuffle %uint "),
+            "broadcast" => (
+                vec![
+                    ("OpGroupNonUniformBroadcast %uint ", 256),
+                    ("OpBitwiseXor %uint ", 256),
+                ],
+                "OpGroupNonUniformBroadcast %uint ",
+            ),
+            "ballot" => one("OpGroupNonUniformBallot %v4uint "),
+            "add" => (
+                vec![
+                    ("OpGroupNonUniformIAdd %uint %uint_3 Reduce ", 256),
+                    ("OpBitwiseXor %uint ", 256),
+                ],
+                "OpGroupNonUniformIAdd %uint ",
+            ),
+            _ => panic!("{name}: no expectation for this kernel; add one here"),
+        };
+    }
+    match op {
+        "fp32_add" => one("OpFAdd %float "),
+        "fp32_mul" => one("OpFMul %float "),
+        "fp32_fma" => one("OpExtInst %float %1 Fma "),
+        "fp32_minmax" => (
+            vec![("%float %1 FMin ", 128), ("%float %1 FMax ", 128)],
+            "%float %1 FM",
+        ),
+        "fp16_add" => one("OpFAdd %half "),
+        "fp16_fma" => one("OpExtInst %half %1 Fma "),
+        "fp16x2_add" => one("OpFAdd %v2half "),
+        "fp16x2_fma" => one("OpExtInst %v2half %1 Fma "),
+        // 256 and the loop counter's increment.
+        "int32_add" => (vec![("OpIAdd %uint ", 257)], "OpIAdd %uint "),
+        "int32_mul" => one("OpIMul %uint "),
+        "int32_mad" => (
+            vec![("OpIMul %uint ", 256), ("OpIAdd %uint ", 257)],
+            "OpIMul %uint ",
+        ),
+        // By round: xor, and, xor, or.
+        "int32_bitops" => (
+            vec![
+                ("OpBitwiseXor %uint ", 128),
+                ("OpBitwiseAnd %uint ", 64),
+                ("OpBitwiseOr %uint ", 64),
+            ],
+            "OpBitwise",
+        ),
+        // x ^= x << 13 (6 rounds), x >> 17 (5), x << 5 (5).
+        "int32_xorshift" => (
+            vec![
+                ("OpBitwiseXor %uint ", 256),
+                ("OpShiftLeftLogical %uint ", 176),
+                ("OpShiftRightLogical %uint ", 80),
+            ],
+            "OpBitwiseXor %uint ",
+        ),
+        "int32_minmax" => (
+            vec![("%uint %1 UMin ", 128), ("%uint %1 UMax ", 128)],
+            "%uint %1 UM",
+        ),
+        // The xor between the conversions keeps the round trip from folding.
+        "cvt_f32_i32" => (
+            vec![
+                ("OpConvertFToS %int ", 256),
+                ("OpConvertSToF %float ", 256),
+                ("OpBitwiseXor %int ", 256),
+                ("OpFAdd %float ", 256),
+            ],
+            "OpConvertSToF %float ",
+        ),
+        "cvt_f32_f16" => (
+            vec![
+                ("OpFConvert %half ", 256),
+                ("OpFConvert %float ", 256),
+                ("OpBitwiseXor %uint ", 256),
+            ],
+            "OpFConvert %float ",
+        ),
+        "sqrt" => one("%float %1 Sqrt "),
+        "rsqrt" => one("%float %1 InverseSqrt "),
+        "rcp" => one("OpFDiv %float "),
+        "exp2" => (
+            vec![("%float %1 Exp2 ", 256), ("OpFNegate %float ", 256)],
+            "%float %1 Exp2 ",
+        ),
+        "log2" => (
+            vec![("%float %1 Log2 ", 256), ("OpFAdd %float ", 256)],
+            "%float %1 Log2 ",
+        ),
+        "sin" => (
+            vec![("%float %1 Sin ", 256), ("OpFAdd %float ", 256)],
+            "%float %1 Sin ",
+        ),
+        "cos" => one("%float %1 Cos "),
+        "fp64_add" => one("OpFAdd %double "),
+        "fp64_fma" => one("OpExtInst %double %1 Fma "),
+        "int64_add" => one("OpIAdd %ulong "),
+        "int64_mul" => one("OpIMul %ulong "),
+        _ => panic!("{name}: no expectation for this kernel; add one here"),
+    }
+}
+
+/// The longest chain of `primary` instructions in `body`, each depending (through any
+/// instructions of the body) on the one before.
+fn critical_path(body: &[&str], primary: &str) -> usize {
+    let mut depth: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut longest = 0;
+    for line in body {
+        let mut words = line.split_whitespace();
+        let (Some(id), Some("=")) = (words.next(), words.next()) else {
+            continue;
+        };
+        let from = words
+            .filter_map(|w| depth.get(w.trim_end_matches(',')))
+            .max()
+            .copied()
+            .unwrap_or(0);
+        let d = from + usize::from(line.contains(primary));
+        depth.insert(id, d);
+        longest = longest.max(d);
+    }
+    longest
+}
+
+#[test]
+fn instruction_kernels_hold_their_operations() {
+    let mut checked = 0;
+    for k in all().iter().filter(|k| is_operation_kernel(k.name)) {
+        let (name, asm) = (k.name, k.asm);
+        let lines: Vec<&str> = asm.lines().map(str::trim).collect();
+        let loops: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.starts_with("OpLoopMerge"))
+            .collect();
+        let want_loops = if name.starts_with("shared_bank") {
+            2
+        } else {
+            1
+        };
+        assert_eq!(loops.len(), want_loops, "{name}: loop count");
+        assert!(
+            loops.iter().all(|l| l.contains("DontUnroll")),
+            "{name}: every loop must carry DontUnroll"
+        );
+        let body = innermost_loop(asm);
+        let (ops, primary) = operations(name);
+        for (op, want) in ops {
+            assert_eq!(
+                count(&body, op),
+                want,
+                "{name}: `{op}` in the loop:\n{}",
+                body.join("\n")
+            );
+        }
+        // The chains live in registers: nothing is read in the loop (but the latency chase).
+        if !name.starts_with("shared_bank") {
+            assert_eq!(count(&body, "OpLoad"), 0, "{name}: a load in the loop");
+        }
+        // Float chains are `precise`: no reassociation, no contraction.
+        for l in body.iter().filter(|l| {
+            ["OpFAdd ", "OpFMul ", "OpFDiv "]
+                .iter()
+                .any(|op| l.contains(op))
+        }) {
+            let id = l.split_whitespace().next().unwrap();
+            assert!(
+                asm.contains(&format!("OpDecorate {id} NoContraction")),
+                "{name}: {l} is not NoContraction"
+            );
+        }
+        let path = critical_path(&body, primary);
+        if name.contains("latency") {
+            // One dependent chain between two reads of the subgroup clock.
+            let want = if name.starts_with("shared_bank") {
+                16
+            } else {
+                256
+            };
+            assert_eq!(path, want, "{name}: the chain is not dependent");
+            let clocks: Vec<usize> = lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains("OpReadClockKHR %v2uint %uint_3"))
+                .map(|(i, _)| i)
+                .collect();
+            let at = lines
+                .iter()
+                .rposition(|l| l.starts_with("OpLoopMerge"))
+                .unwrap();
+            assert!(
+                clocks.len() == 2 && clocks[0] < at && clocks[1] > at + body.len(),
+                "{name}: the loop must lie between two reads of the subgroup clock"
+            );
+        } else {
+            // Sixteen chains side by side: a round adds one or two operations to the longest.
+            assert!(
+                (16..=40).contains(&path),
+                "{name}: longest chain of `{primary}` per iteration is {path}"
+            );
+            assert!(
+                asm.contains("OpINotEqual %bool") && asm.contains("4294967295"),
+                "{name}: writeIndex guard missing"
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 2 * 27 + 2 * 4 + 6, "instruction kernels checked");
 }

@@ -17,7 +17,7 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
         "--verify",
         "--validation",
         "--suite",
-        "original,control,extended,write",
+        "original,control,extended,write,instructions",
         "--csv",
         csv.to_str().unwrap(),
     ]);
@@ -26,7 +26,11 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
     let out = stdout(&o);
     // The suites lavapipe runs in full: the original 138 first, byte for byte, then control,
     // extended and write (formats, with its unsupported rows there, has tests/formats.rs).
-    let listed = run(&["--list-tests", "--suite", "original,control,extended,write"]);
+    let listed = run(&[
+        "--list-tests",
+        "--suite",
+        "original,control,extended,write,instructions",
+    ]);
     let names: Vec<String> = stdout(&listed).lines().map(String::from).collect();
     assert_eq!(names[..138], original_names()[..]);
     assert!(names.iter().any(|n| n == "RWBuffer<RGBA8>.Load linear"));
@@ -117,6 +121,15 @@ fn every_family_detects_a_corrupted_reference() {
         "RWTexture2D<uint>.InterlockedAdd random",
         "--filter",
         "groupshared{uint} InterlockedAdd uniform",
+        // The instruction families.
+        "--filter",
+        "fp32 add",
+        "--filter",
+        "subgroup shuffle",
+        "--filter",
+        "shared u32 load, stride 4",
+        "--filter",
+        "occupancy: load loop, 64 registers",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -136,7 +149,7 @@ fn every_family_detects_a_corrupted_reference() {
         .lines()
         .filter(|l| l.ends_with(": ok") || l.contains(": MISMATCH"))
         .count();
-    assert!(tests >= 24, "{out}");
+    assert!(tests >= 28, "{out}");
     assert_eq!(mismatches, tests, "{out}");
 }
 
@@ -153,7 +166,7 @@ fn the_whole_suite_times_under_validation() {
         "1",
         "--validation",
         "--suite",
-        "original,control,extended,write",
+        "original,control,extended,write,instructions",
     ]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
@@ -161,7 +174,7 @@ fn the_whole_suite_times_under_validation() {
     let expected = stdout(&run(&[
         "--list-tests",
         "--suite",
-        "original,control,extended,write",
+        "original,control,extended,write,instructions",
     ]))
     .lines()
     .count();
@@ -313,4 +326,106 @@ fn missing_atomic_features_give_unsupported_rows_naming_them() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn latency_kernels_are_verified_too() {
+    // A chain that contracts to a fixed point (sqrt -> 1) ends at the same value whatever its
+    // start, so a corrupted input only shows in the latency kernel, where 15 of the 16 chains
+    // keep their start: the latency kernels' results are checked as well.
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--verify",
+        "--suite",
+        "instructions",
+        "--filter",
+        "fp32 sqrt",
+        "--fault",
+        "reference",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("fp32 sqrt: MISMATCH latency kernel: thread "),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_instruction_suite_prints_its_own_table_and_counts_operations() {
+    let dir = tempdir("instructions");
+    let csv = dir.join("instructions.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "2",
+        "--warmup",
+        "0",
+        "--suite",
+        "all",
+        "--filter",
+        "cbuffer{float4} load uniform",
+        "--filter",
+        "fp32 fma",
+        "--filter",
+        "shared u32 load, stride 4",
+        "--format",
+        "table",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // The load table as before, then the instruction table under its own header.
+    assert!(
+        lines[0].starts_with("test ") && lines[0].contains("loads/clk/CU"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("cbuffer{float4} load uniform "),
+        "{out}"
+    );
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("operation "))
+        .expect("an instruction header");
+    assert!(
+        lines[at].contains("ops/clk/CU") && lines[at].contains("latency clk"),
+        "{out}"
+    );
+    assert_eq!(lines[at - 1], "", "{out}");
+    assert!(lines[at + 1].starts_with("fp32 fma "), "{out}");
+    assert!(
+        lines[at + 2].starts_with("shared u32 load, stride 4 "),
+        "{out}"
+    );
+    assert!(lines[at + 1].trim_end().ends_with("ok"), "{out}");
+
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let row = |test: &str| rows.iter().find(|r| &r[col("test")] == test).unwrap();
+    // fp32 fma: 64 iterations × 16 rounds × 16 chains per thread, 256 threads per group.
+    let fma = row("fp32 fma");
+    assert_eq!(&fma[col("unit")], "ops");
+    assert_eq!(&fma[col("family")], "alu");
+    assert_eq!(&fma[col("loads_per_dispatch")], (256 * 16384).to_string());
+    assert_eq!(&fma[col("ratio")], "", "operations have no ratio to a load");
+    // No shader clock on a CPU device: no latency, as no clock_mhz.
+    assert_eq!(&fma[col("latency_clk")], "");
+    assert_eq!(&fma[col("clock_mhz")], "");
+    let shared = row("shared u32 load, stride 4");
+    assert_eq!(&shared[col("unit")], "loads");
+    assert_eq!(&shared[col("loads_per_dispatch")], (256 * 4096).to_string());
+    assert_eq!(&shared[col("gbytes_per_s")].is_empty(), &false);
+    assert_eq!(&row("cbuffer{float4} load uniform")[col("unit")], "loads");
+    std::fs::remove_dir_all(dir).ok();
 }

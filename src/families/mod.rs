@@ -47,6 +47,10 @@ registry! {
     buffer_atomic::BufferAtomic,
     image_atomic::ImageAtomic,
     shared_atomic::SharedAtomic,
+    alu::Alu,
+    subgroup_ops::SubgroupOps,
+    shared_bank::SharedBank,
+    occupancy::Occupancy,
 }
 
 /// The extended formats of the `formats` suite (shared by its families).
@@ -54,6 +58,8 @@ mod ext_format;
 
 // What the write families share (patterns, values, the CPU model of written memory, verify).
 mod writes;
+
+mod instructions;
 
 /// The CSV's description of a test's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +111,36 @@ pub type Dispatch<'a> = dyn FnMut() -> Result<()> + 'a;
 
 /// What `--verify` of a write test returns: `Ok(Ok(()))` when the memory matches the reference.
 pub type Checked = Result<std::result::Result<(), Mismatch>>;
+
+/// What a test's count (`loads_per_dispatch`, `gloads_per_s`, `loads_per_clk_per_cu`) counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Loads (or loop iterations, for the control loops).
+    Loads,
+    /// Arithmetic or subgroup operations (the instruction suite).
+    Ops,
+}
+
+impl Unit {
+    /// The CSV's `unit` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Loads => "loads",
+            Unit::Ops => "ops",
+        }
+    }
+}
+
+/// How a test's dependent-chain latency is measured: a kernel that runs one subgroup through
+/// `ITERATIONS` (the first push-constant word) iterations of `ops_per_iteration` dependent
+/// operations between two reads of the subgroup clock (see `runner/latency.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Latency {
+    /// The kernel's name (declared by the family's template).
+    pub kernel: String,
+    /// Dependent operations per loop iteration.
+    pub ops_per_iteration: u32,
+}
 
 /// `Some("the device lacks NAME")` when `ok` is false.
 pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
@@ -172,9 +208,53 @@ pub trait Spec: Sync + 'static {
     }
     /// What each of the 256 threads of a workgroup sums, computed on the CPU from `input`.
     fn reference(&self, v: Self::Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum>;
+    /// The reference on a device whose subgroups have `subgroup_size` invocations (for
+    /// kernels whose result depends on it); by default [`Spec::reference`].
+    fn reference_for(
+        &self,
+        v: Self::Variant,
+        p: Pattern,
+        input: &[u8],
+        _subgroup_size: u32,
+    ) -> Vec<ThreadSum> {
+        self.reference(v, p, input)
+    }
     /// Relative tolerance of the sums against the reference, as a fraction of Σ|term|.
     fn tolerance(&self, _v: Self::Variant) -> f32 {
         1e-5
+    }
+    /// Operations (loads, for a load test) each thread performs per dispatch.
+    fn ops_per_thread(&self, _v: Self::Variant) -> u64 {
+        crate::catalog::LOADS_PER_THREAD
+    }
+    /// What the counts of this test count.
+    fn unit(&self, _v: Self::Variant) -> Unit {
+        Unit::Loads
+    }
+    /// The workgroups to dispatch when calibration chose `calibrated` on a device with
+    /// `compute_units` (where known); by default `calibrated`.
+    fn dispatch_groups(
+        &self,
+        _v: Self::Variant,
+        calibrated: u32,
+        _compute_units: Option<u32>,
+    ) -> u32 {
+        calibrated
+    }
+    /// The test's latency kernel, if it has one.
+    fn latency(&self, _v: Self::Variant) -> Option<Latency> {
+        None
+    }
+    /// What lanes `0..min(subgroup_size, 64)` of the latency kernel write after
+    /// `iterations` iterations.
+    fn latency_reference(
+        &self,
+        _v: Self::Variant,
+        _input: &[u8],
+        _iterations: u32,
+        _subgroup_size: u32,
+    ) -> Vec<ThreadSum> {
+        Vec::new()
     }
     /// Creates the family's resources on a device.
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Self::Resources<'g>>;
@@ -256,8 +336,26 @@ pub trait Family: Sync {
     fn is_baseline(&self, i: usize) -> bool;
     /// The CPU reference of test `i`.
     fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum>;
+    /// The CPU reference of test `i` on a device with subgroups of `subgroup_size`.
+    fn reference_for(&self, i: usize, input: &[u8], subgroup_size: u32) -> Vec<ThreadSum>;
     /// The tolerance of test `i`.
     fn tolerance(&self, i: usize) -> f32;
+    /// Operations each thread of test `i` performs per dispatch.
+    fn ops_per_thread(&self, i: usize) -> u64;
+    /// What the counts of test `i` count.
+    fn unit(&self, i: usize) -> Unit;
+    /// The workgroups test `i` dispatches when calibration chose `calibrated`.
+    fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32;
+    /// The latency kernel of test `i`, if any.
+    fn latency(&self, i: usize) -> Option<Latency>;
+    /// The CPU reference of test `i`'s latency kernel.
+    fn latency_reference(
+        &self,
+        i: usize,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+    ) -> Vec<ThreadSum>;
     /// Creates the family's resources on a device.
     fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>>;
 }
@@ -323,8 +421,33 @@ impl<S: Spec> Family for S {
         let (_, v, p) = at(self, i);
         Spec::reference(self, v, p, input)
     }
+    fn reference_for(&self, i: usize, input: &[u8], subgroup_size: u32) -> Vec<ThreadSum> {
+        let (_, v, p) = at(self, i);
+        Spec::reference_for(self, v, p, input, subgroup_size)
+    }
     fn tolerance(&self, i: usize) -> f32 {
         Spec::tolerance(self, at(self, i).1)
+    }
+    fn ops_per_thread(&self, i: usize) -> u64 {
+        Spec::ops_per_thread(self, at(self, i).1)
+    }
+    fn unit(&self, i: usize) -> Unit {
+        Spec::unit(self, at(self, i).1)
+    }
+    fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32 {
+        Spec::dispatch_groups(self, at(self, i).1, calibrated, compute_units)
+    }
+    fn latency(&self, i: usize) -> Option<Latency> {
+        Spec::latency(self, at(self, i).1)
+    }
+    fn latency_reference(
+        &self,
+        i: usize,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+    ) -> Vec<ThreadSum> {
+        Spec::latency_reference(self, at(self, i).1, input, iterations, subgroup_size)
     }
     fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>> {
         Ok(Box::new(Resources {

@@ -56,6 +56,7 @@ impl<'i> Gpu<'i> {
             .pipeline_executable_info(f.pipeline_executable_info);
         let core = vk::PhysicalDeviceFeatures::default()
             .shader_storage_image_extended_formats(f.shader_storage_extended_formats)
+            .shader_float64(f.shader_float64)
             .shader_int64(f.shader_int64);
         let is_12 = info.api_version >= vk::API_VERSION_1_2;
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -64,7 +65,8 @@ impl<'i> Gpu<'i> {
             .storage_buffer8_bit_access(f.storage_buffer_8bit)
             .scalar_block_layout(f.scalar_block_layout)
             .buffer_device_address(f.buffer_device_address)
-            .shader_buffer_int64_atomics(f.buffer_int64_atomics);
+            .shader_buffer_int64_atomics(f.buffer_int64_atomics)
+            .shader_float16(f.shader_float16);
         let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);
         let mut create = vk::DeviceCreateInfo::default()

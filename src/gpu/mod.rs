@@ -106,12 +106,20 @@ pub struct Features {
     pub buffer_device_address: bool,
     /// Subgroup basic + ballot operations in compute shaders (`subgroupBroadcastFirst`).
     pub subgroup_ballot: bool,
-    /// `shaderInt64`: 64-bit integers in shaders.
-    pub shader_int64: bool,
     /// `shaderBufferInt64Atomics` (Vulkan 1.2): 64-bit atomics on storage buffers.
     pub buffer_int64_atomics: bool,
     /// `VK_EXT_shader_atomic_float` `shaderBufferFloat32AtomicAdd`.
     pub buffer_float32_atomic_add: bool,
+    /// Subgroup shuffle operations in compute shaders (`subgroupShuffle`).
+    pub subgroup_shuffle: bool,
+    /// Subgroup arithmetic operations in compute shaders (`subgroupAdd`).
+    pub subgroup_arithmetic: bool,
+    /// `shaderFloat16` (Vulkan 1.2): 16-bit float arithmetic in shaders.
+    pub shader_float16: bool,
+    /// `shaderFloat64`: 64-bit float arithmetic in shaders.
+    pub shader_float64: bool,
+    /// `shaderInt64`: 64-bit integer arithmetic in shaders.
+    pub shader_int64: bool,
 }
 
 impl DeviceInfo {
@@ -414,6 +422,12 @@ impl Instance {
                 .supported_stages
                 .contains(vk::ShaderStageFlags::COMPUTE);
             let ops = vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT;
+            let has_ops = |more| {
+                stages_ok
+                    && subgroup
+                        .supported_operations
+                        .contains(vk::SubgroupFeatureFlags::BASIC | more)
+            };
             let core = features2.features;
             let features = Features {
                 shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
@@ -429,10 +443,14 @@ impl Instance {
                 scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
                 buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
                 subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
-                shader_int64: core.shader_int64 == vk::TRUE,
                 buffer_int64_atomics: is_12 && v12.shader_buffer_int64_atomics == vk::TRUE,
                 buffer_float32_atomic_add: has_atomic_float
                     && atomic_float.shader_buffer_float32_atomic_add == vk::TRUE,
+                subgroup_shuffle: has_ops(vk::SubgroupFeatureFlags::SHUFFLE),
+                subgroup_arithmetic: has_ops(vk::SubgroupFeatureFlags::ARITHMETIC),
+                shader_float16: is_12 && v12.shader_float16 == vk::TRUE,
+                shader_float64: core.shader_float64 == vk::TRUE,
+                shader_int64: core.shader_int64 == vk::TRUE,
             };
             let (driver_name, driver_info) = if has_driver_props {
                 (

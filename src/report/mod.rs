@@ -180,6 +180,8 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("conditions", Text),
     ("drift_pct", Number),
     ("memory", Text),
+    ("latency_clk", Number),
+    ("unit", Text),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -272,6 +274,8 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         m.conditions.name().to_string(),
         num(m.drift_pct, 2),
         m.memory.clone(),
+        num(m.latency_clk, 2),
+        t.unit().name().to_string(),
     ]
 }
 

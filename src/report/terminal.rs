@@ -1,6 +1,9 @@
-//! Results on stdout: the original's lines, an aligned table, or a Markdown table.
+//! Results on stdout: the original's lines, an aligned table, or a Markdown table. In a table,
+//! the instruction suite's rows get a table of their own: operation, operations per clock per
+//! compute unit, latency in clocks (the layout of a hand-made instruction timing table).
 
 use super::{num, Reporter, Row};
+use crate::catalog::Suite;
 use crate::gpu::DeviceInfo;
 use crate::runner::{Calibration, Conditions, Mode, Status, MAX_DISPATCH_MS};
 use anyhow::Result;
@@ -24,6 +27,17 @@ pub struct Terminal<W: Write> {
     format: TerminalFormat,
     /// The current device's common dispatch size (its calibration's groups).
     common_groups: u32,
+    /// The table whose header was printed last on this device (tables only).
+    table: Option<Table>,
+}
+
+/// The two tables of the table layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Table {
+    /// Load tests: ms, ratio, Gloads/s, loads/clk/CU.
+    Loads,
+    /// The instruction suite: ops/clk/CU, latency, Gops/s, ms.
+    Instructions,
 }
 
 impl<W: Write> Terminal<W> {
@@ -32,7 +46,39 @@ impl<W: Write> Terminal<W> {
             out,
             format,
             common_groups: 0,
+            table: None,
         }
+    }
+
+    /// Prints `table`'s header before its first row (and again after the other table's rows).
+    fn header(&mut self, table: Table) -> Result<()> {
+        if self.table == Some(table) {
+            return Ok(());
+        }
+        if self.table.is_some() {
+            writeln!(self.out)?;
+        }
+        self.table = Some(table);
+        match (self.format, table) {
+            (TerminalFormat::Table, Table::Loads) => {
+                writeln!(self.out, "{}", table_line(&HEADERS.map(String::from)))?
+            }
+            (TerminalFormat::Table, Table::Instructions) => writeln!(
+                self.out,
+                "{}",
+                instruction_line(&INSTRUCTION_HEADERS.map(String::from))
+            )?,
+            (TerminalFormat::Markdown, Table::Loads) => {
+                writeln!(self.out, "| {} |", HEADERS.join(" | "))?;
+                writeln!(self.out, "|---|---:|---:|---:|---:|---|")?;
+            }
+            (TerminalFormat::Markdown, Table::Instructions) => {
+                writeln!(self.out, "| {} |", INSTRUCTION_HEADERS.join(" | "))?;
+                writeln!(self.out, "|---|---:|---:|---:|---:|---|")?;
+            }
+            (TerminalFormat::Original, _) => {}
+        }
+        Ok(())
     }
 }
 
@@ -150,6 +196,38 @@ fn table_line(c: &[String; 6]) -> String {
 const HEADERS: [&str; 6] = ["test", "ms", "ratio", "Gloads/s", "loads/clk/CU", "status"];
 const WIDTHS: [usize; 5] = [62, 10, 7, 10, 12];
 
+/// The cells of an instruction row: operation, ops/clk/CU, latency, Gops/s, ms, status.
+fn instruction_cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
+    let m = row.measurement;
+    let c = cells(row, common_groups);
+    let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
+    [
+        c[0].clone(),
+        dash(num(row.loads_per_clk_per_cu(), 2)),
+        dash(num(m.latency_clk, 1)),
+        c[3].clone(),
+        c[1].clone(),
+        c[5].clone(),
+    ]
+}
+
+/// One aligned instruction line.
+fn instruction_line(c: &[String; 6]) -> String {
+    format!(
+        "{:<40} {:>11} {:>12} {:>10} {:>10}  {}",
+        c[0], c[1], c[2], c[3], c[4], c[5]
+    )
+}
+
+const INSTRUCTION_HEADERS: [&str; 6] = [
+    "operation",
+    "ops/clk/CU",
+    "latency clk",
+    "Gops/s",
+    "ms",
+    "status",
+];
+
 impl<W: Write> Reporter for Terminal<W> {
     fn begin_device(
         &mut self,
@@ -157,31 +235,36 @@ impl<W: Write> Reporter for Terminal<W> {
         calibration: Option<&Calibration>,
     ) -> Result<()> {
         self.common_groups = calibration.map_or(0, |c| c.groups);
-        match self.format {
-            TerminalFormat::Original => {}
-            TerminalFormat::Table => {
-                writeln!(self.out, "{}", table_line(&HEADERS.map(String::from)))?;
-            }
-            TerminalFormat::Markdown => {
-                writeln!(self.out, "\n**{}** ({})\n", device.name, device.driver())?;
-                writeln!(self.out, "| {} |", HEADERS.join(" | "))?;
-                writeln!(self.out, "|---|---:|---:|---:|---:|---|")?;
-            }
+        self.table = None;
+        if self.format == TerminalFormat::Markdown {
+            writeln!(self.out, "\n**{}** ({})\n", device.name, device.driver())?;
         }
         Ok(())
     }
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let table = if row.measurement.test.suite() == Suite::Instructions {
+            Table::Instructions
+        } else {
+            Table::Loads
+        };
+        if self.format != TerminalFormat::Original {
+            self.header(table)?;
+        }
+        let cells = match table {
+            Table::Loads => cells(row, self.common_groups),
+            Table::Instructions => instruction_cells(row, self.common_groups),
+        };
         match self.format {
             TerminalFormat::Original => {
                 writeln!(self.out, "{}", terminal_line(row, self.common_groups))?
             }
-            TerminalFormat::Table => {
-                writeln!(self.out, "{}", table_line(&cells(row, self.common_groups)))?;
-            }
+            TerminalFormat::Table => match table {
+                Table::Loads => writeln!(self.out, "{}", table_line(&cells))?,
+                Table::Instructions => writeln!(self.out, "{}", instruction_line(&cells))?,
+            },
             TerminalFormat::Markdown => {
-                let mut c = cells(row, self.common_groups)
-                    .map(|c| c.replace('|', "\\|").replace('*', "\\*"));
+                let mut c = cells.map(|c| c.replace('|', "\\|").replace('*', "\\*"));
                 // Backticks keep GitHub from reading `<R8>` as an HTML tag.
                 c[0] = format!("`{}`", c[0]);
                 writeln!(self.out, "| {} |", c.join(" | "))?;

@@ -155,6 +155,12 @@ pub struct Measurement {
     /// The memory type the test's input lives in, where the family chooses it (the `memory`
     /// column); else empty.
     pub memory: String,
+    /// The groups the test runs uncut: its device's common size, or that size rounded by its
+    /// family (whole waves of compute units); 0 when it did not run.
+    pub full_groups: u32,
+    /// Clocks per operation of a dependent chain (instruction tests, timed on a device with
+    /// a subgroup clock that is a shader-core clock).
+    pub latency_clk: Option<f64>,
 }
 
 impl Measurement {
@@ -162,7 +168,7 @@ impl Measurement {
     /// device's common size (cut to the watchdog budget): its times then need scaling before
     /// they compare with the other rows'.
     pub fn is_cut(&self, common_groups: u32) -> bool {
-        self.stats.is_some() && self.groups > 0 && self.groups < common_groups
+        self.stats.is_some() && self.groups > 0 && self.groups < self.full_groups.min(common_groups)
     }
 
     /// A row for a test that did not run, with `status` and `reason`.
@@ -178,6 +184,8 @@ impl Measurement {
             conditions: super::Conditions::Unchecked,
             drift_pct: None,
             memory: String::new(),
+            full_groups: 0,
+            latency_clk: None,
         }
     }
 }

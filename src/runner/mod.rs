@@ -12,9 +12,11 @@ use ash::vk;
 use std::collections::HashMap;
 
 mod drift;
+mod latency;
 mod measurement;
 mod timing;
 pub use drift::{Conditions, Drift};
+pub use latency::LATENCY_GROUP_SIZE;
 pub use measurement::{Fault, Measurement, Mode, Settings, Stats, Status};
 pub use timing::{Calibration, MAX_DISPATCH_MS};
 
@@ -55,6 +57,8 @@ pub struct Runner<'g> {
     pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
     /// Whether an injected disturbance (`--fault drift`) is slowing timings down now.
     disturbed: std::sync::atomic::AtomicBool,
+    /// The same for the tests' latency kernels.
+    latency_pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -91,8 +95,10 @@ impl<'g> Runner<'g> {
             calibration: Calibration::default(),
             pipelines: HashMap::new(),
             disturbed: false.into(),
+            latency_pipelines: HashMap::new(),
         };
         runner.pipelines = runner.build_pipelines(tests);
+        runner.latency_pipelines = runner.build_latency_pipelines(tests);
         runner.calibration = runner
             .calibrate()
             .context("calibrating the dispatch size")?;
@@ -190,6 +196,8 @@ impl<'g> Runner<'g> {
             memory: self.bound[test.family_index()]
                 .memory(&self.shared, test.index())
                 .unwrap_or_default(),
+            full_groups: 0,
+            latency_clk: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
@@ -229,6 +237,7 @@ impl<'g> Runner<'g> {
             note,
         } = self.size_dispatch(test, pipeline)?;
         m.groups = groups;
+        m.full_groups = self.full_groups(test);
         m.reason = note;
         match self.settings.mode {
             Mode::Time => {
@@ -237,11 +246,24 @@ impl<'g> Runner<'g> {
                     m.status = Status::Error;
                     m.reason = "the timestamps gave no positive duration".into();
                 }
+                // The latency is extra information: its failure costs only the figure (and a
+                // note), unless the device is gone.
+                match self.latency(test) {
+                    Ok(latency) => m.latency_clk = latency,
+                    Err(e) if is_device_lost(&e) => return Err(e),
+                    Err(e) => {
+                        let sep = if m.reason.is_empty() { "" } else { "; " };
+                        m.reason = format!("{}{sep}latency not measured: {e:#}", m.reason);
+                    }
+                }
             }
             Mode::Verify => {
                 if let Err(mismatch) = self.verify(test, pipeline, groups)? {
                     m.status = Status::Mismatch;
                     m.reason = mismatch.to_string();
+                } else if let Err(mismatch) = self.verify_latency(test)? {
+                    m.status = Status::Mismatch;
+                    m.reason = format!("latency kernel: {mismatch}");
                 }
             }
         }
@@ -268,20 +290,28 @@ impl<'g> Runner<'g> {
             .filter(|t| self.unsupported_reason(t).is_none())
             .copied()
             .collect();
+        self.build_parallel(&todo, |t| {
+            (*t, self.pipeline(t).map_err(|e| format!("{e:#}")))
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// `build` applied to every item of `todo`, on up to 8 threads.
+    fn build_parallel<T: Sync, R: Send>(
+        &self,
+        todo: &[T],
+        build: impl Fn(&T) -> R + Sync,
+    ) -> Vec<R> {
         let threads = std::thread::available_parallelism()
             .map_or(4, |n| n.get())
             .min(8);
         let chunk = todo.len().div_ceil(threads).max(1);
+        let build = &build;
         std::thread::scope(|s| {
             let handles: Vec<_> = todo
                 .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        part.iter()
-                            .map(|t| (*t, self.pipeline(t).map_err(|e| format!("{e:#}"))))
-                            .collect::<Vec<_>>()
-                    })
-                })
+                .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
                 .collect();
             handles
                 .into_iter()

@@ -353,30 +353,39 @@ impl<'g> Runner<'g> {
         Ok(Some(mhz[1]).filter(|m| m.is_finite() && *m > 0.0))
     }
 
-    /// The dispatch size for `test`: the calibrated size, cut where probes show that one
-    /// dispatch would exceed [`MAX_DISPATCH_MS`] (see [`size_from_probes`]).
+    /// The dispatch size for `test`: the calibrated size (rounded where its family asks, e.g.
+    /// to whole waves of compute units; an explicit --groups is run as given), cut where probes
+    /// show that one dispatch would exceed [`MAX_DISPATCH_MS`] (see [`size_from_probes`]).
     pub(super) fn size_dispatch(&self, test: &TestCase, pipeline: &Pipeline<'g>) -> Result<Sizing> {
+        let groups = self.full_groups(test);
         let constants = self.constants(test, PushConstants::NO_WRITE);
         let mut first = true;
-        size_from_probes(
-            self.calibration.groups,
-            self.probe_groups(),
-            MAX_DISPATCH_MS,
-            |g| {
-                // The first probe starts with one untimed dispatch: the cold one.
-                let (warm, samples) = if first {
-                    (1, PROBE_SAMPLES)
-                } else {
-                    (0, RECHECK_SAMPLES)
-                };
-                let mut times = self.dispatches(pipeline, &constants, g, warm, samples)?;
-                if first && self.settings.fault == Some(Fault::ProbeStall) {
-                    times[0] += INJECTED_STALL_MS;
-                }
-                first = false;
-                Ok(fastest_of(&times))
-            },
-        )
+        size_from_probes(groups, self.probe_groups(), MAX_DISPATCH_MS, |g| {
+            // The first probe starts with one untimed dispatch: the cold one.
+            let (warm, samples) = if first {
+                (1, PROBE_SAMPLES)
+            } else {
+                (0, RECHECK_SAMPLES)
+            };
+            let mut times = self.dispatches(pipeline, &constants, g, warm, samples)?;
+            if first && self.settings.fault == Some(Fault::ProbeStall) {
+                times[0] += INJECTED_STALL_MS;
+            }
+            first = false;
+            Ok(fastest_of(&times))
+        })
+    }
+
+    /// The groups `test` runs when nothing cuts it: the calibrated size, rounded where its
+    /// family asks (e.g. to whole waves of compute units); an explicit --groups as given.
+    pub(super) fn full_groups(&self, test: &TestCase) -> u32 {
+        let cal = self.calibration;
+        if cal.auto {
+            test.dispatch_groups(cal.groups, self.gpu.info.compute_units.map(|(n, _)| n))
+                .clamp(1, cal.groups)
+        } else {
+            cal.groups
+        }
     }
 
     /// Warms up, then times the test's dispatches; `estimate_ms` (from the probe) decides
@@ -438,9 +447,9 @@ impl<'g> Runner<'g> {
             Some(Fault::Reference) => {
                 let mut corrupted = self.shared.data.clone();
                 corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
-                test.reference(&corrupted)
+                test.reference_for(&corrupted, self.gpu.info.subgroup_size)
             }
-            _ => test.reference(&self.shared.data),
+            _ => test.reference_for(&self.shared.data, self.gpu.info.subgroup_size),
         };
         Ok(data::compare(test.tolerance(), &reference, &output))
     }

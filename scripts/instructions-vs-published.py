@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Sets an instruction-suite CSV (perftest --suite instructions --csv) beside the published
+per-SM rates of NVIDIA Hopper (GH100, compute capability 9.0) and prints a Markdown table.
+
+Usage: python3 scripts/instructions-vs-published.py RUN.csv
+
+Only the Python standard library is needed. Rows without ops/clk/CU (no shader clock or no
+compute-unit count, e.g. a CPU device) print '-'. The published figures and their sources are
+at the end of the table; see results/README.md.
+"""
+
+import csv
+import sys
+
+# Results per clock per SM: (figure, source key, note). Sources:
+#  W: NVIDIA H100 Tensor Core GPU Architecture (whitepaper, 2022), the H100 SM: 128 FP32,
+#     64 INT32 and 64 FP64 units per SM, packed FP16 at twice the FP32 rate outside the
+#     Tensor Cores.
+#  G: CUDA C++ Programming Guide, "Arithmetic Instructions", table "Throughput of Native
+#     Arithmetic Instructions (Number of Results per Clock Cycle per Multiprocessor)",
+#     compute capability 9.0 column.
+#  B: CUDA C++ Programming Guide, "Shared Memory" (compute capability 5.x and later): 32
+#     banks, each 32 bits wide per clock; lanes that hit one bank at different addresses
+#     are served one after the other.
+PUBLISHED = {
+    "fp32 add": (128, "W, G", ""),
+    "fp32 mul": (128, "W, G", ""),
+    "fp32 fma": (128, "W, G", ""),
+    "fp32 min/max": (64, "G", "compare, minimum, maximum"),
+    "fp16 add": (None, "", "scalar: one lane of a packed unit unless the driver pairs chains"),
+    "fp16 fma": (None, "", "scalar: one lane of a packed unit unless the driver pairs chains"),
+    "fp16x2 add (packed)": (256, "W, G", "16-bit results: 2 per packed op"),
+    "fp16x2 fma (packed)": (256, "W, G", "16-bit results: 2 per packed op"),
+    "int32 add": (64, "W, G", ""),
+    "int32 mul": (64, "G", ""),
+    "int32 mad": (64, "G", ""),
+    "int32 xor/and/or": (64, "G", "bitwise AND, OR, XOR"),
+    "int32 shift+xor (xorshift)": (64, "G", "shift 64, bitwise 64"),
+    "int32 min/max": (64, "G", "compare, minimum, maximum"),
+    "convert f32<->i32 (+xor, +add)": (16, "G", "type conversions; the xor and add run on other units"),
+    "convert f32<->f16 (+xor)": (16, "G", "type conversions"),
+    "fp32 sqrt": (None, "", "no single instruction in the table (reciprocal square root, then reciprocal)"),
+    "fp32 inversesqrt": (16, "G", "SFU"),
+    "fp32 1/x": (16, "G", "SFU; Vulkan's 2.5 ULP may add a refinement"),
+    "fp32 exp2": (16, "G", "SFU"),
+    "fp32 log2 (+add)": (16, "G", "SFU; the add runs on the FP32 units"),
+    "fp32 sin (+add)": (16, "G", "SFU (plus a range-reduction multiply and the add, on the FP32 units)"),
+    "fp32 cos": (16, "G", "SFU (plus a range-reduction multiply)"),
+    "fp64 add": (64, "W, G", ""),
+    "fp64 fma": (64, "W, G", ""),
+    "int64 add": (None, "", "no native 64-bit integer add: two 32-bit adds with carry"),
+    "int64 mul": (None, "", "no native 64-bit integer multiply: several 32-bit multiply-adds"),
+    "subgroup shuffle": (32, "G", "warp shuffle"),
+    "subgroup broadcast (+xor)": (32, "G", "warp shuffle, if the driver broadcasts with one"),
+    "subgroup ballot (+bit test)": (None, "", ""),
+    "subgroup add (+xor)": (None, "", ""),
+    "shared u32 load, stride 1": (32, "B", "32 banks × 4 bytes"),
+    "shared u32 load, stride 2": (16, "B", "2-way bank conflict"),
+    "shared u32 load, stride 4": (8, "B", "4-way"),
+    "shared u32 load, stride 8": (4, "B", "8-way"),
+    "shared u32 load, stride 16": (2, "B", "16-way"),
+    "shared u32 load, stride 32": (1, "B", "32-way: every lane in one bank"),
+    "shared uvec4 load, stride 1": (8, "B", "128 bytes per clock"),
+}
+
+
+def number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def main(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    missing = {"test", "status", "loads_per_clk_per_cu", "latency_clk", "unit"} - set(rows[0] if rows else {})
+    if missing:
+        sys.exit(f"{path}: not an instruction-suite CSV (missing {', '.join(sorted(missing))})")
+    devices = {r["device_name"] for r in rows}
+    print(f"Measured on {', '.join(sorted(devices))} ({path}); per SM and clock.\n")
+    print("| operation | measured ops/clk/SM | published | measured / published | latency clk | source | note |")
+    print("|---|---:|---:|---:|---:|---|---|")
+    for r in rows:
+        if r.get("family") not in ("alu", "subgroup_ops", "shared_bank", "occupancy"):
+            continue
+        measured = number(r["loads_per_clk_per_cu"]) if r["status"] == "ok" else None
+        figure, source, note = PUBLISHED.get(r["test"], (None, "", ""))
+        ratio = f"{measured / figure:.3f}" if measured is not None and figure else "-"
+        cells = [
+            f"`{r['test']}`",
+            f"{measured:.2f}" if measured is not None else ("-" if r["status"] == "ok" else r["status"]),
+            str(figure) if figure else "-",
+            ratio,
+            r["latency_clk"] or "-",
+            source or "-",
+            note.replace("|", "\\|"),
+        ]
+        print("| " + " | ".join(cells) + " |")
+    print(
+        "\nW: NVIDIA H100 Tensor Core GPU Architecture (whitepaper, 2022). "
+        "G: CUDA C++ Programming Guide, Arithmetic Instructions, throughput table, "
+        "compute capability 9.0. B: CUDA C++ Programming Guide, Shared Memory (32 banks of "
+        "32 bits per clock)."
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

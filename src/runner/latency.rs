@@ -1,0 +1,131 @@
+//! Latency of a dependent chain: a test's latency kernel runs one subgroup through a chain of
+//! operations between two reads of the subgroup clock, and writes the ticks and its results.
+
+use super::{Fault, Mode, PipelineRef, Runner};
+use crate::catalog::TestCase;
+use crate::data;
+use crate::families::Latency;
+use crate::gpu::DeviceType;
+use crate::kernels;
+use crate::pipeline::{Binding, Pipeline};
+use anyhow::{Context as _, Result};
+use std::collections::HashMap;
+
+/// Invocations of a latency kernel's one workgroup (`local_size_x` of the latency kernels):
+/// only the first subgroup runs the chain.
+pub const LATENCY_GROUP_SIZE: usize = 64;
+/// Iterations of the shorter timed run; the longer one runs twice as many, and the latency is
+/// the difference over the extra operations (which cancels the clock reads and the start).
+const TIMED_ITERATIONS: u32 = 8;
+/// Runs of each length; the fewest ticks count (anything else only adds).
+const TIMED_RUNS: usize = 3;
+/// Iterations of the `--verify` run of a latency kernel.
+pub const VERIFY_ITERATIONS: u32 = 2;
+
+impl<'g> Runner<'g> {
+    /// Whether latency kernels can run here at all (they read the subgroup clock).
+    fn has_clock(&self) -> bool {
+        self.gpu.info.features.shader_subgroup_clock
+    }
+
+    /// Builds the latency pipelines of the supported `tests` up front, as for the tests' own.
+    pub(super) fn build_latency_pipelines(
+        &self,
+        tests: &[TestCase],
+    ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
+        if !self.has_clock() {
+            return HashMap::new();
+        }
+        let todo: Vec<(TestCase, Latency)> = tests
+            .iter()
+            .filter(|t| self.unsupported_reason(t).is_none())
+            .filter_map(|t| t.latency().map(|l| (*t, l)))
+            .collect();
+        self.build_parallel(&todo, |(t, l)| {
+            (
+                *t,
+                self.latency_pipeline_now(t, l)
+                    .map_err(|e| format!("{e:#}")),
+            )
+        })
+        .into_iter()
+        .collect()
+    }
+
+    fn latency_pipeline_now(&self, test: &TestCase, latency: &Latency) -> Result<Pipeline<'g>> {
+        let kernel = kernels::named(&latency.kernel)?;
+        let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
+        bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
+        Pipeline::new(self.gpu, kernel.spirv, &bindings)
+            .with_context(|| format!("building the latency pipeline for {}", test.name()))
+    }
+
+    fn latency_pipeline(&self, test: &TestCase, latency: &Latency) -> Result<PipelineRef<'_, 'g>> {
+        match self.latency_pipelines.get(test) {
+            Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
+            Some(Err(e)) => anyhow::bail!("{e}"),
+            None => Ok(PipelineRef::Built(
+                self.latency_pipeline_now(test, latency)?,
+            )),
+        }
+    }
+
+    /// One dispatch of the latency kernel with `iterations`; returns its ticks.
+    fn latency_run(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        iterations: u32,
+    ) -> Result<u64> {
+        let mut constants = self.constants(test, 0);
+        constants.elements_mask = iterations;
+        self.dispatches(pipeline, &constants, 1, 1, 0)?;
+        // Lane 0 writes the ticks, as two 32-bit words, into the vec4 after the lanes' results.
+        let words = self.output.read_u32(4 * (LATENCY_GROUP_SIZE + 1))?;
+        let at = 4 * LATENCY_GROUP_SIZE;
+        Ok(words[at] as u64 | (words[at + 1] as u64) << 32)
+    }
+
+    /// Clocks per dependent operation, where the test has a latency kernel and the device a
+    /// subgroup clock that counts shader-core clocks (not on a CPU device, as for the clock).
+    pub(super) fn latency(&self, test: &TestCase) -> Result<Option<f64>> {
+        let Some(latency) = test.latency() else {
+            return Ok(None);
+        };
+        if !self.has_clock() || self.gpu.info.device_type == DeviceType::Cpu {
+            return Ok(None);
+        }
+        let pipeline = self.latency_pipeline(test, &latency)?;
+        let fewest = |iterations: u32| -> Result<u64> {
+            (0..TIMED_RUNS)
+                .map(|_| self.latency_run(test, &pipeline, iterations))
+                .try_fold(u64::MAX, |a, t| Ok(a.min(t?)))
+        };
+        let short = fewest(TIMED_ITERATIONS)?;
+        let long = fewest(2 * TIMED_ITERATIONS)?;
+        let ops = TIMED_ITERATIONS as f64 * latency.ops_per_iteration as f64;
+        Ok(Some((long as f64 - short as f64) / ops).filter(|c| c.is_finite() && *c > 0.0))
+    }
+
+    /// `--verify` of the latency kernel: its lanes' chain results against the CPU reference.
+    pub(super) fn verify_latency(&self, test: &TestCase) -> Result<Result<(), data::Mismatch>> {
+        debug_assert_eq!(self.settings.mode, Mode::Verify);
+        let Some(latency) = test.latency() else {
+            return Ok(Ok(()));
+        };
+        if !self.has_clock() {
+            return Ok(Ok(()));
+        }
+        let pipeline = self.latency_pipeline(test, &latency)?;
+        self.latency_run(test, &pipeline, VERIFY_ITERATIONS)?;
+        let lanes = (self.gpu.info.subgroup_size as usize).clamp(1, LATENCY_GROUP_SIZE);
+        let output = self.output.read_vec4(lanes)?;
+        let mut input = self.shared.data.clone();
+        if self.settings.fault == Some(Fault::Reference) {
+            input.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
+        }
+        let reference =
+            test.latency_reference(&input, VERIFY_ITERATIONS, self.gpu.info.subgroup_size);
+        Ok(data::compare(test.tolerance(), &reference, &output))
+    }
+}
