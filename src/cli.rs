@@ -36,8 +36,9 @@ pub struct Args {
     pub filters: Vec<String>,
 
     /// Which tests: `original` (the 138 of the Direct3D 11 tool, the default), `control`
-    /// (the loops without loads), `extended` (Vulkan-native resources and the
-    /// subgroup-broadcast probe), or `all` (original, then control, then extended).
+    /// (the loops without loads), `extended` (Vulkan-native resources, sampler set-ups and
+    /// the uniform-load probes), `ceiling` (the loads unrolled, without the loop), or `all`
+    /// (original, control, extended, then ceiling).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -130,6 +131,7 @@ pub enum SuiteArg {
     Original,
     Control,
     Extended,
+    Ceiling,
     All,
 }
 
@@ -199,7 +201,13 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Original => out.push(Suite::Original),
             SuiteArg::Control => out.push(Suite::Control),
             SuiteArg::Extended => out.push(Suite::Extended),
-            SuiteArg::All => out.extend([Suite::Original, Suite::Control, Suite::Extended]),
+            SuiteArg::Ceiling => out.push(Suite::Ceiling),
+            SuiteArg::All => out.extend([
+                Suite::Original,
+                Suite::Control,
+                Suite::Extended,
+                Suite::Ceiling,
+            ]),
         }
     }
     if args.is_empty() {

@@ -160,10 +160,21 @@ impl<'g> Pipeline<'g> {
                     None,
                 )
                 .context("vkCreatePipelineLayout")?;
+            // Specialization constant 0 of every kernel is the device's subgroup size (the
+            // `SUBGROUP_SIZE` of glsl/common.glsl; kernels that do not declare it ignore it).
+            let subgroup_size = gpu.info.subgroup_size.to_le_bytes();
+            let entries = [vk::SpecializationMapEntry::default()
+                .constant_id(0)
+                .offset(0)
+                .size(4)];
+            let specialization = vk::SpecializationInfo::default()
+                .map_entries(&entries)
+                .data(&subgroup_size);
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(p.module)
-                .name(c"main");
+                .name(c"main")
+                .specialization_info(&specialization);
             let flags = if capture {
                 vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
             } else {

@@ -261,8 +261,27 @@ fn list_tests_with_a_suite() {
     assert_eq!(names[..138], original_names()[..]);
     assert_eq!(names[138..140], ["Control: loop 1D", "Control: loop 2D"]);
     let extended = stdout(&run(&["--list-tests", "--suite", "extended"]));
-    assert_eq!(names[140..], extended.lines().collect::<Vec<_>>()[..]);
+    let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
+    let rest: Vec<&str> = extended.lines().chain(ceiling.lines()).collect();
+    assert_eq!(names[140..], rest[..]);
     assert!(extended.contains("RWTexture2D<RG16F>.Load random\n"));
+    assert!(ceiling
+        .lines()
+        .all(|n| n.ends_with("(unrolled ceiling)") && !extended.contains(n)));
+    // Each family's uniform-load probes come last, side by side per variant.
+    let probes: Vec<&str> = extended
+        .lines()
+        .skip_while(|n| !n.ends_with(" (elected lane + broadcast)"))
+        .collect();
+    assert_eq!(
+        probes[..3],
+        [
+            "Buffer<R8>.Load uniform (elected lane + broadcast)",
+            "Buffer<R8>.Load uniform (wave-wide load + shuffle)",
+            "Buffer<R8>.Load uniform (wave-wide load + unrolled broadcast)",
+        ]
+    );
+    assert!(probes.iter().all(|n| n.contains(" uniform (")));
 }
 
 #[test]
@@ -511,4 +530,32 @@ fn unsupported_tests_get_rows_with_a_reason_and_strict_fails_them() {
     let mut strict = args.to_vec();
     strict.push("--strict");
     assert_eq!(run(&strict).status.code(), Some(1));
+}
+
+#[test]
+fn a_missing_subgroup_shuffle_makes_the_shuffle_probes_unsupported() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "extended",
+        "--filter",
+        "Buffer<R8>.Load uniform (",
+        "--verify",
+        "--groups",
+        "1",
+        "--fault",
+        "no-subgroup-shuffle",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "Buffer<R8>.Load uniform (wave-wide load + shuffle): unsupported (subgroup BASIC + \
+             BALLOT + SHUFFLE operations (GL_KHR_shader_subgroup_shuffle) are not supported"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Buffer<R8>.Load uniform (elected lane + broadcast): ok"));
+    assert!(out.contains("Buffer<R8>.Load uniform (wave-wide load + unrolled broadcast): ok"));
 }

@@ -48,7 +48,8 @@ impl Spec for TextureSample {
     fn tests(&self) -> Vec<(Suite, (Format, Filter), Pattern)> {
         let all = || variants(Filter::Nearest).chain(variants(Filter::Bilinear));
         let mut t = each(Suite::Original, all(), &Pattern::ALL);
-        t.extend(each(Suite::Extended, all(), &[Pattern::UniformBroadcast]));
+        t.extend(each(Suite::Extended, all(), &Pattern::UNIFORM_PROBES));
+        t.extend(each(Suite::Ceiling, all(), &[Pattern::LinearCeiling]));
         t
     }
 

@@ -106,6 +106,9 @@ pub struct Features {
     pub buffer_device_address: bool,
     /// Subgroup basic + ballot operations in compute shaders (`subgroupBroadcastFirst`).
     pub subgroup_ballot: bool,
+    /// Subgroup shuffle operations in compute shaders (`subgroupShuffle`,
+    /// GL_KHR_shader_subgroup_shuffle), besides basic + ballot.
+    pub subgroup_shuffle: bool,
 }
 
 impl DeviceInfo {
@@ -418,6 +421,10 @@ impl Instance {
                 scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
                 buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
                 subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
+                subgroup_shuffle: stages_ok
+                    && subgroup
+                        .supported_operations
+                        .contains(ops | vk::SubgroupFeatureFlags::SHUFFLE),
             };
             let (driver_name, driver_info) = if has_driver_props {
                 (

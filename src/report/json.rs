@@ -75,6 +75,7 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
             "scalarBlockLayout": d.features.scalar_block_layout,
             "bufferDeviceAddress": d.features.buffer_device_address,
             "subgroupBallot": d.features.subgroup_ballot,
+            "subgroupShuffle": d.features.subgroup_shuffle,
         },
         "extensions_used": extensions_used(d),
         "limits": {

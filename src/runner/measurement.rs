@@ -26,6 +26,9 @@ pub enum Fault {
     /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
     /// present on lavapipe): their bilinear tests must become unsupported rows.
     NoLinearFilter,
+    /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
+    /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
+    NoSubgroupShuffle,
 }
 
 /// How each test is run.
