@@ -7,6 +7,8 @@
 // @kernels texture_sample_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 // @kernels texture_sample_w{WIDTH}_{WAVE_LOAD}: WIDTH=1,2,4 PATTERN=0 WAVE_LOAD=waveshuffle:1,wavebroadcast:2
 // @kernels texture_sample_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 CEILING=1 PATTERN=ceiling_linear:1
+// @kernels texture_sample_combined_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 COMBINED=1 PATTERN=uniform:0,linear:1,random:2
+// @kernels texture_sample_unnormalized_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 UNNORMALIZED=1 PATTERN=uniform:0,linear:1,random:2
 #version 450
 #include "common.glsl"
 

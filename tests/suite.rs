@@ -130,6 +130,22 @@ fn every_family_detects_a_corrupted_reference() {
         "Texture2D<RG32F>.Load linear (unrolled ceiling)",
         "--filter",
         "Texture2D<R8>.Sample(nearest) linear (unrolled ceiling)",
+        "--filter",
+        "Texture2D<RG8>.Sample(nearest, immutable sampler) random",
+        "--filter",
+        "Texture2D<RGBA16F>.Sample(nearest, combined sampler) linear",
+        "--filter",
+        "Texture2D<R32F>.Sample(nearest, combined immutable sampler) uniform",
+        "--filter",
+        "Texture2D<RG16F>.Sample(nearest, clamp to edge) random",
+        "--filter",
+        "Texture2D<RGBA8>.Sample(nearest, unnormalized coordinates) linear",
+        "--filter",
+        "Texture2D<R16F>.Sample(nearest, GENERAL layout) random",
+        "--filter",
+        "Texture2D<RG32F>.Sample(nearest, linear tiling) linear",
+        "--filter",
+        "Texture2D<RGBA32F>.Sample(bilinear, immutable sampler) random",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -141,7 +157,7 @@ fn every_family_detects_a_corrupted_reference() {
         .lines()
         .filter(|l| l.ends_with(": ok") || l.contains(": MISMATCH"))
         .count();
-    assert!(tests >= 29, "{out}");
+    assert!(tests >= 37, "{out}");
     assert_eq!(mismatches, tests, "{out}");
 }
 
