@@ -23,8 +23,8 @@ pub enum Pattern {
     /// As `UniformShuffle`, with the block's iterations unrolled and each taking its lane's
     /// value with `subgroupBroadcast` of a constant lane.
     UniformWaveBroadcast,
-    /// As `Uniform`, with the 256 loads unrolled in the source from one masked base
-    /// address: no loop, no per-load address arithmetic, one add per load.
+    /// As `Uniform`, with the loads unrolled in the source, 32 per loop iteration at constant
+    /// offsets from one masked base address: no per-load address arithmetic, one add per load.
     UniformCeiling,
     /// As `Linear`, unrolled like `UniformCeiling`.
     LinearCeiling,
@@ -87,11 +87,12 @@ impl Pattern {
 pub enum Suite {
     /// The 138 tests of the Direct3D 11 original, in its order and with its names.
     Original,
-    /// The loops without loads: the issue-rate ceiling of each kernel shape.
+    /// The loops without loads: what each kernel shape's loop costs by itself.
     Control,
     /// Vulkan-native ways to read the same data, sampler set-ups, and the uniform-load probes.
     Extended,
-    /// Every family's loads unrolled, without the loop: what the load path can deliver.
+    /// Every family's loads unrolled, without the loop's per-load cost: what the load path
+    /// can deliver.
     Ceiling,
 }
 
