@@ -1,10 +1,18 @@
 // Shared by every kernel: runtime constants, start patterns, widening, and the write-out
 // that keeps the loads alive. Specialised by WIDTH (1..4) and PATTERN (0 uniform, 1 linear,
-// 2 random, 3 uniform with one lane loading and a subgroup broadcast).
+// 2 random, 3 uniform with an elected lane loading on every iteration and a subgroup
+// broadcast); WAVE_LOAD and CEILING select the kernel shapes of variants.glsl.
 #extension GL_EXT_control_flow_attributes : require
 #if PATTERN == 3
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#endif
+#ifdef WAVE_LOAD
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#if WAVE_LOAD == 1
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 #endif
 
 #ifndef WIDTH
@@ -44,6 +52,29 @@ shared vec4 dummyLDS[256];
 #define WIDEN(v) ((v).xyzx)
 #else
 #define WIDEN(v) ((v).xyzw)
+#endif
+
+#ifdef WAVE_LOAD
+// The device's subgroup size, set by the runner (src/pipeline.rs) when it builds the
+// pipeline, so that the driver compiles only the code for its own subgroup size.
+layout(constant_id = 0) const uint SUBGROUP_SIZE = 32u;
+#endif
+
+#if defined(WAVE_LOAD) || defined(CEILING)
+// What one load of WIDTH channels returns, and the channels of a vec4 fetch that it keeps.
+#if WIDTH == 1
+#define LOAD_TYPE float
+#define NARROW(v) ((v).x)
+#elif WIDTH == 2
+#define LOAD_TYPE vec2
+#define NARROW(v) ((v).xy)
+#elif WIDTH == 3
+#define LOAD_TYPE vec3
+#define NARROW(v) ((v).xyz)
+#else
+#define LOAD_TYPE vec4
+#define NARROW(v) (v)
+#endif
 #endif
 
 // dst = expr, loaded by every thread; for PATTERN 3 only one lane loads and the value is

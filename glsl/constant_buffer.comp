@@ -1,6 +1,8 @@
 // cbuffer{float4} load: one vec4 of a 16 KB uniform-buffer array per iteration.
 // Kernels built from this template (see build.rs):
 // @kernels constant_buffer_w{WIDTH}_{PATTERN}: WIDTH=4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
+// @kernels constant_buffer_w{WIDTH}_{WAVE_LOAD}: WIDTH=4 PATTERN=0 WAVE_LOAD=waveshuffle:1,wavebroadcast:2
+// @kernels constant_buffer_w{WIDTH}_{PATTERN}: WIDTH=4 CEILING=1 PATTERN=ceiling_uniform:0,ceiling_linear:1
 #version 450
 #include "common.glsl"
 
@@ -10,6 +12,19 @@ layout(std140, set = 0, binding = 0) uniform Source {
     vec4 elements[1024];
 };
 
+#if defined(WAVE_LOAD) || defined(CEILING)
+LOAD_TYPE loadIteration(uint start, uint i) {
+    return elements[(start + i) | pc.elementsMask];
+}
+#define CEILING_BASE uint
+uint ceilingBase(uint start) {
+    return start | pc.elementsMask;
+}
+LOAD_TYPE loadFromBase(uint base, uint i) {
+    return elements[base + i];
+}
+#include "variants.glsl"
+#else
 void main() {
     uint start = startIndex1D(gl_LocalInvocationIndex);
     vec4 value = vec4(0.0);
@@ -21,3 +36,4 @@ void main() {
     }
     writeOut(value);
 }
+#endif

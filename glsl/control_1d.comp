@@ -1,5 +1,5 @@
 // Control: loop 1D — the buffer kernels' loop, address arithmetic and accumulation, with the
-// load replaced by a conversion of the address: the issue-rate ceiling of the 1-D loop.
+// load replaced by a conversion of the address: what the 1-D loop costs by itself.
 // Kernels built from this template (see build.rs):
 // @kernels control_1d_w{WIDTH}_{PATTERN}: WIDTH=4 PATTERN=linear:1
 #version 450

@@ -4,6 +4,8 @@
 // @kernels structured_buffer_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 PATTERN=uniform:0,linear:1,random:2,broadcast:3
 // @kernels structured_buffer_w{WIDTH}_{PATTERN}: WIDTH=3 PATTERN=uniform:0,linear:1,random:2
 // @kernels scalar_buffer_w{WIDTH}_{PATTERN}: WIDTH=3 SCALAR_LAYOUT=1 PATTERN=uniform:0,linear:1,random:2
+// @kernels structured_buffer_w{WIDTH}_{WAVE_LOAD}: WIDTH=1,2,4 PATTERN=0 WAVE_LOAD=waveshuffle:1,wavebroadcast:2
+// @kernels structured_buffer_w{WIDTH}_{PATTERN}: WIDTH=1,2,4 CEILING=1 PATTERN=ceiling_linear:1
 #version 450
 #ifdef SCALAR_LAYOUT
 #extension GL_EXT_scalar_block_layout : require
@@ -28,6 +30,19 @@ layout(BLOCK_LAYOUT, set = 0, binding = 0) readonly buffer Source {
     ELEMENT elements[];
 };
 
+#if defined(WAVE_LOAD) || defined(CEILING)
+LOAD_TYPE loadIteration(uint start, uint i) {
+    return elements[(start + i) | pc.elementsMask];
+}
+#define CEILING_BASE uint
+uint ceilingBase(uint start) {
+    return start | pc.elementsMask;
+}
+LOAD_TYPE loadFromBase(uint base, uint i) {
+    return elements[base + i];
+}
+#include "variants.glsl"
+#else
 void main() {
     uint start = startIndex1D(gl_LocalInvocationIndex);
     vec4 value = vec4(0.0);
@@ -39,3 +54,4 @@ void main() {
     }
     writeOut(value);
 }
+#endif

@@ -4,7 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::{Columns, Family, Latency, Unit, REGISTRY};
 
-/// Where each thread starts reading.
+/// Where each thread starts reading, and how the loads are issued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pattern {
     /// Every thread reads the same address each iteration.
@@ -13,13 +13,33 @@ pub enum Pattern {
     Linear,
     /// Start = a hash of the thread's index, masked to stay in the same cache lines.
     Random,
-    /// As `Uniform`, but one lane loads and `subgroupBroadcastFirst` shares the value.
-    UniformBroadcast,
+    /// As `Uniform`, but on every iteration one elected lane loads and
+    /// `subgroupBroadcastFirst` shares the value (as many load instructions as `Uniform`).
+    UniformElected,
+    /// As `Uniform`, done the way PerfTest's author describes drivers doing it: per block of
+    /// subgroup-size iterations, lane l loads iteration l's element once, and iteration j
+    /// takes lane j's value with `subgroupShuffle` (up to subgroup-size fewer loads).
+    UniformShuffle,
+    /// As `UniformShuffle`, with the block's iterations unrolled and each taking its lane's
+    /// value with `subgroupBroadcast` of a constant lane.
+    UniformWaveBroadcast,
+    /// As `Uniform`, with the loads unrolled in the source, 32 per loop iteration at constant
+    /// offsets from one masked base address: no per-load address arithmetic, one add per load.
+    UniformCeiling,
+    /// As `Linear`, unrolled like `UniformCeiling`.
+    LinearCeiling,
 }
 
 impl Pattern {
     /// The three patterns of the original suite, in run order.
     pub const ALL: [Pattern; 3] = [Pattern::Uniform, Pattern::Linear, Pattern::Random];
+
+    /// The hand-made uniform-load probes, in run order (each family runs them last).
+    pub const UNIFORM_PROBES: [Pattern; 3] = [
+        Pattern::UniformElected,
+        Pattern::UniformShuffle,
+        Pattern::UniformWaveBroadcast,
+    ];
 
     /// The pattern as test names print it.
     pub const fn name(self) -> &'static str {
@@ -27,16 +47,38 @@ impl Pattern {
             Pattern::Uniform => "uniform",
             Pattern::Linear => "linear",
             Pattern::Random => "random",
-            Pattern::UniformBroadcast => "uniform (subgroup broadcast)",
+            Pattern::UniformElected => "uniform (elected lane + broadcast)",
+            Pattern::UniformShuffle => "uniform (wave-wide load + shuffle)",
+            Pattern::UniformWaveBroadcast => "uniform (wave-wide load + unrolled broadcast)",
+            Pattern::UniformCeiling => "uniform (unrolled ceiling)",
+            Pattern::LinearCeiling => "linear (unrolled ceiling)",
         }
     }
 
     /// The pattern as kernel names print it.
     pub const fn ident(self) -> &'static str {
         match self {
-            Pattern::UniformBroadcast => "broadcast",
+            Pattern::UniformElected => "broadcast",
+            Pattern::UniformShuffle => "waveshuffle",
+            Pattern::UniformWaveBroadcast => "wavebroadcast",
+            Pattern::UniformCeiling => "ceiling_uniform",
+            Pattern::LinearCeiling => "ceiling_linear",
             p => p.name(),
         }
+    }
+
+    /// Where each thread starts: `Uniform`, `Linear` or `Random`.
+    pub const fn start(self) -> Pattern {
+        match self {
+            Pattern::Linear | Pattern::LinearCeiling => Pattern::Linear,
+            Pattern::Random => Pattern::Random,
+            _ => Pattern::Uniform,
+        }
+    }
+
+    /// Whether this is one of the hand-made uniform-load probes.
+    pub fn is_uniform_probe(self) -> bool {
+        Pattern::UNIFORM_PROBES.contains(&self)
     }
 }
 
@@ -45,9 +87,9 @@ impl Pattern {
 pub enum Suite {
     /// The 138 tests of the Direct3D 11 original, in its order and with its names.
     Original,
-    /// The loops without loads: the issue-rate ceiling of each kernel shape.
+    /// The loops without loads: what each kernel shape's loop costs by itself.
     Control,
-    /// Vulkan-native ways to read the same data, and the subgroup-broadcast probe.
+    /// Vulkan-native ways to read the same data, sampler set-ups, and the uniform-load probes.
     Extended,
     /// Stores and atomics through every writable resource.
     Write,
@@ -56,6 +98,9 @@ pub enum Suite {
     /// Instruction timings: arithmetic, conversions, transcendentals, subgroup operations,
     /// shared-memory loads and occupancy, in operations per clock and latency in clocks.
     Instructions,
+    /// Every family's loads unrolled, without the loop's per-load cost: what the load path
+    /// can deliver.
+    Ceiling,
 }
 
 /// One test: a family of the registry and the test's index in that family.
@@ -187,12 +232,12 @@ pub fn baseline() -> TestCase {
         .expect("the registry has a baseline test")
 }
 
-/// Every test of one suite, in run order: registry order, except that the subgroup-broadcast
+/// Every test of one suite, in run order: registry order, except that the uniform-load
 /// probes of every family come after the other tests of their suite.
 pub fn suite(suite: Suite) -> Vec<TestCase> {
     let (mut probes, mut out): (Vec<TestCase>, Vec<TestCase>) = registered()
         .filter(|t| t.suite() == suite)
-        .partition(|t| t.pattern() == Pattern::UniformBroadcast);
+        .partition(|t| t.pattern().is_uniform_probe());
     out.append(&mut probes);
     out
 }
@@ -215,6 +260,7 @@ pub fn all_tests() -> Vec<TestCase> {
         Suite::Write,
         Suite::Formats,
         Suite::Instructions,
+        Suite::Ceiling,
     ])
 }
 

@@ -36,11 +36,12 @@ pub struct Args {
     pub filters: Vec<String>,
 
     /// Which tests: `original` (the 138 of the Direct3D 11 tool, the default), `control`
-    /// (the loops without loads), `extended` (Vulkan-native resources and the
-    /// subgroup-broadcast probe), `write` (stores and atomics through every writable
+    /// (the loops without loads), `extended` (Vulkan-native resources, sampler set-ups and
+    /// the uniform-load probes), `write` (stores and atomics through every writable
     /// resource), `formats` (1D/3D/array textures, the extended formats, host-visible
     /// memory), `instructions` (an instruction timing table: operations per clock and
-    /// latency), or `all` (original, control, extended, write, formats, then instructions).
+    /// latency), `ceiling` (the loads unrolled, without the loop), or `all` (original,
+    /// control, extended, write, formats, instructions, then ceiling).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -165,6 +166,7 @@ pub enum SuiteArg {
     Write,
     Formats,
     Instructions,
+    Ceiling,
     All,
 }
 
@@ -259,6 +261,7 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Write => out.push(Suite::Write),
             SuiteArg::Formats => out.push(Suite::Formats),
             SuiteArg::Instructions => out.push(Suite::Instructions),
+            SuiteArg::Ceiling => out.push(Suite::Ceiling),
             SuiteArg::All => out.extend([
                 Suite::Original,
                 Suite::Control,
@@ -266,6 +269,7 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
                 Suite::Write,
                 Suite::Formats,
                 Suite::Instructions,
+                Suite::Ceiling,
             ]),
         }
     }

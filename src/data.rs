@@ -61,22 +61,22 @@ pub fn widen(v: [f32; 4], width: u32) -> [f32; 4] {
 
 /// Start element of thread `local` in a 1-D kernel (mirrors `glsl/common.glsl`).
 pub fn start_1d(pattern: Pattern, local: u32) -> u32 {
-    match pattern {
-        Pattern::Uniform | Pattern::UniformBroadcast => 0,
+    match pattern.start() {
         Pattern::Linear => local,
         Pattern::Random => local.wrapping_mul(0x3504_f333) & 15,
+        _ => 0,
     }
 }
 
 /// Start texel of thread `(x, y)` in a 2-D kernel (mirrors `glsl/common.glsl`).
 pub fn start_2d(pattern: Pattern, x: u32, y: u32) -> (u32, u32) {
-    match pattern {
-        Pattern::Uniform | Pattern::UniformBroadcast => (0, 0),
+    match pattern.start() {
         Pattern::Linear => (x, y),
         Pattern::Random => (
             x.wrapping_mul(0x3504_f333) & 4,
             y.wrapping_mul(0x3504_f333) & 4,
         ),
+        _ => (0, 0),
     }
 }
 

@@ -67,6 +67,16 @@ pub enum Binding<'a, 'g> {
     SampledImage(&'a Image<'g>),
     /// A sampler.
     Sampler(&'a Sampler<'g>),
+    /// A sampler baked into the descriptor-set layout (`pImmutableSamplers`), so that the
+    /// driver knows its state when it builds the pipeline; nothing is written to the set.
+    ImmutableSampler(&'a Sampler<'g>),
+    /// A sampled image and a sampler in one descriptor (`sampler2D`); with `immutable`, the
+    /// sampler is baked into the set layout as for [`Binding::ImmutableSampler`].
+    CombinedImageSampler {
+        image: &'a Image<'g>,
+        sampler: &'a Sampler<'g>,
+        immutable: bool,
+    },
 }
 
 impl Binding<'_, '_> {
@@ -78,7 +88,21 @@ impl Binding<'_, '_> {
             Binding::StorageBuffer(..) => vk::DescriptorType::STORAGE_BUFFER,
             Binding::UniformBuffer(..) => vk::DescriptorType::UNIFORM_BUFFER,
             Binding::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
-            Binding::Sampler(_) => vk::DescriptorType::SAMPLER,
+            Binding::Sampler(_) | Binding::ImmutableSampler(_) => vk::DescriptorType::SAMPLER,
+            Binding::CombinedImageSampler { .. } => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        }
+    }
+
+    /// The sampler baked into the set layout, if any.
+    fn immutable_sampler(&self) -> Option<vk::Sampler> {
+        match self {
+            Binding::ImmutableSampler(s)
+            | Binding::CombinedImageSampler {
+                sampler: s,
+                immutable: true,
+                ..
+            } => Some(s.handle),
+            _ => None,
         }
     }
 }
@@ -132,14 +156,24 @@ impl<'g> Pipeline<'g> {
             p.module = d
                 .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
                 .context("vkCreateShaderModule")?;
+            let immutable: Vec<[vk::Sampler; 1]> = bindings
+                .iter()
+                .map(|(_, b)| [b.immutable_sampler().unwrap_or_default()])
+                .collect();
             let layout_bindings: Vec<_> = bindings
                 .iter()
-                .map(|(n, b)| {
-                    vk::DescriptorSetLayoutBinding::default()
+                .zip(&immutable)
+                .map(|((n, b), sampler)| {
+                    let binding = vk::DescriptorSetLayoutBinding::default()
                         .binding(*n)
                         .descriptor_type(b.descriptor_type())
                         .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE);
+                    if b.immutable_sampler().is_some() {
+                        binding.immutable_samplers(sampler)
+                    } else {
+                        binding
+                    }
                 })
                 .collect();
             p.set_layout = d
@@ -160,10 +194,21 @@ impl<'g> Pipeline<'g> {
                     None,
                 )
                 .context("vkCreatePipelineLayout")?;
+            // Specialization constant 0 of every kernel is the device's subgroup size (the
+            // `SUBGROUP_SIZE` of glsl/common.glsl; kernels that do not declare it ignore it).
+            let subgroup_size = gpu.info.subgroup_size.to_le_bytes();
+            let entries = [vk::SpecializationMapEntry::default()
+                .constant_id(0)
+                .offset(0)
+                .size(4)];
+            let specialization = vk::SpecializationInfo::default()
+                .map_entries(&entries)
+                .data(&subgroup_size);
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(p.module)
-                .name(c"main");
+                .name(c"main")
+                .specialization_info(&specialization);
             let flags = if capture {
                 vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
             } else {
@@ -220,6 +265,13 @@ impl<'g> Pipeline<'g> {
                     Binding::Sampler(s) => {
                         image_infos.push([vk::DescriptorImageInfo::default().sampler(s.handle)])
                     }
+                    Binding::CombinedImageSampler { image, sampler, .. } => {
+                        image_infos.push([vk::DescriptorImageInfo::default()
+                            .image_view(image.view)
+                            .image_layout(image.layout)
+                            .sampler(sampler.handle)])
+                    }
+                    Binding::ImmutableSampler(_) => {}
                     Binding::TexelBuffer(v) | Binding::StorageTexelBuffer(v) => {
                         views.push([v.handle])
                     }
@@ -228,6 +280,8 @@ impl<'g> Pipeline<'g> {
             let (mut bi, mut ii, mut vi) = (0, 0, 0);
             let writes: Vec<_> = bindings
                 .iter()
+                // An immutable sampler is the layout's: there is nothing to write.
+                .filter(|(_, b)| !matches!(b, Binding::ImmutableSampler(_)))
                 .map(|(n, b)| {
                     let w = vk::WriteDescriptorSet::default()
                         .dst_set(p.set)
@@ -240,10 +294,12 @@ impl<'g> Pipeline<'g> {
                         }
                         Binding::SampledImage(_)
                         | Binding::StorageImage(_)
-                        | Binding::Sampler(_) => {
+                        | Binding::Sampler(_)
+                        | Binding::CombinedImageSampler { .. } => {
                             ii += 1;
                             w.image_info(&image_infos[ii - 1])
                         }
+                        Binding::ImmutableSampler(_) => unreachable!("filtered out above"),
                         Binding::TexelBuffer(_) | Binding::StorageTexelBuffer(_) => {
                             vi += 1;
                             w.texel_buffer_view(&views[vi - 1])

@@ -370,6 +370,28 @@ impl<'g> Image<'g> {
             shape,
             vk::ImageUsageFlags::SAMPLED,
             vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            vk::ImageTiling::OPTIMAL,
+        )
+    }
+
+    /// A sampled image as [`Image::new_sampled`], with the given tiling, read in `layout`.
+    pub fn new_sampled_as(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+        tiling: vk::ImageTiling,
+        layout: vk::ImageLayout,
+    ) -> Result<Self> {
+        let usage = vk::ImageUsageFlags::SAMPLED;
+        Self::new(
+            gpu,
+            name,
+            format,
+            Shape::square(size),
+            usage,
+            layout,
+            tiling,
         )
     }
 
@@ -388,6 +410,7 @@ impl<'g> Image<'g> {
             Shape::square(size),
             vk::ImageUsageFlags::STORAGE,
             vk::ImageLayout::GENERAL,
+            vk::ImageTiling::OPTIMAL,
         )
     }
 
@@ -406,6 +429,7 @@ impl<'g> Image<'g> {
             Shape::square(size),
             vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageLayout::GENERAL,
+            vk::ImageTiling::OPTIMAL,
         )
     }
 
@@ -416,6 +440,7 @@ impl<'g> Image<'g> {
         shape: Shape,
         usage: vk::ImageUsageFlags,
         layout: vk::ImageLayout,
+        tiling: vk::ImageTiling,
     ) -> Result<Self> {
         let d = gpu.device();
         let info = vk::ImageCreateInfo::default()
@@ -425,7 +450,7 @@ impl<'g> Image<'g> {
             .mip_levels(1)
             .array_layers(shape.layers)
             .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
+            .tiling(tiling)
             .usage(usage | vk::ImageUsageFlags::TRANSFER_DST)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
@@ -449,7 +474,7 @@ impl<'g> Image<'g> {
                 name,
                 requirements,
                 location: MemoryLocation::GpuOnly,
-                linear: false,
+                linear: tiling == vk::ImageTiling::LINEAR,
                 allocation_scheme: AllocationScheme::GpuAllocatorManaged,
             })
             .with_context(|| format!("allocating memory for {name}"))?;
@@ -704,15 +729,32 @@ pub struct Sampler<'g> {
 impl<'g> Sampler<'g> {
     /// A sampler with `filter` for magnification and minification.
     pub fn new(gpu: &'g Gpu<'g>, filter: vk::Filter) -> Result<Self> {
+        Self::new_with(gpu, filter, vk::SamplerAddressMode::REPEAT, false)
+    }
+
+    /// A sampler with `filter` and `address` mode; with `unnormalized`, one that takes texel
+    /// coordinates (`unnormalizedCoordinates`: its LOD is clamped to 0, and `address` must
+    /// be a CLAMP mode).
+    pub fn new_with(
+        gpu: &'g Gpu<'g>,
+        filter: vk::Filter,
+        address: vk::SamplerAddressMode,
+        unnormalized: bool,
+    ) -> Result<Self> {
         let info = vk::SamplerCreateInfo::default()
             .mag_filter(filter)
             .min_filter(filter)
             .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-            .address_mode_u(vk::SamplerAddressMode::REPEAT)
-            .address_mode_v(vk::SamplerAddressMode::REPEAT)
-            .address_mode_w(vk::SamplerAddressMode::REPEAT)
+            .address_mode_u(address)
+            .address_mode_v(address)
+            .address_mode_w(address)
             .min_lod(0.0)
-            .max_lod(vk::LOD_CLAMP_NONE);
+            .max_lod(if unnormalized {
+                0.0
+            } else {
+                vk::LOD_CLAMP_NONE
+            })
+            .unnormalized_coordinates(unnormalized);
         // SAFETY: valid device and create info.
         let handle = unsafe { gpu.device().create_sampler(&info, None) }
             .with_context(|| format!("vkCreateSampler ({filter:?})"))?;

@@ -297,8 +297,32 @@ fn list_tests_with_a_suite() {
     assert!(formats.contains(&"Texture3D<RGBA8>.Sample(trilinear) random"));
     // Then the instruction suite, last.
     let instructions = stdout(&run(&["--list-tests", "--suite", "instructions"]));
-    assert_eq!(names[end..], instructions.lines().collect::<Vec<_>>()[..]);
-    assert!(instructions.starts_with("fp32 add\n"));
+    let instructions: Vec<&str> = instructions.lines().collect();
+    let end2 = end + instructions.len();
+    assert_eq!(names[end..end2], instructions[..]);
+    assert_eq!(instructions[0], "fp32 add");
+    // Then the ceiling suite, last.
+    let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
+    let ceiling: Vec<&str> = ceiling.lines().collect();
+    assert_eq!(names[end2..], ceiling[..]);
+    assert!(ceiling
+        .iter()
+        .all(|n| n.ends_with("(unrolled ceiling)") && !extended.contains(n)));
+    // Each family's uniform-load probes come last, side by side per variant.
+    let probes: Vec<&str> = extended
+        .iter()
+        .copied()
+        .skip_while(|n| !n.ends_with(" (elected lane + broadcast)"))
+        .collect();
+    assert_eq!(
+        probes[..3],
+        [
+            "Buffer<R8>.Load uniform (elected lane + broadcast)",
+            "Buffer<R8>.Load uniform (wave-wide load + shuffle)",
+            "Buffer<R8>.Load uniform (wave-wide load + unrolled broadcast)",
+        ]
+    );
+    assert!(probes.iter().all(|n| n.contains(" uniform (")));
 }
 
 #[test]
@@ -551,4 +575,32 @@ fn unsupported_tests_get_rows_with_a_reason_and_strict_fails_them() {
     let mut strict = args.to_vec();
     strict.push("--strict");
     assert_eq!(run(&strict).status.code(), Some(1));
+}
+
+#[test]
+fn a_missing_subgroup_shuffle_makes_the_shuffle_probes_unsupported() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "extended",
+        "--filter",
+        "Buffer<R8>.Load uniform (",
+        "--verify",
+        "--groups",
+        "1",
+        "--fault",
+        "no-subgroup-shuffle",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "Buffer<R8>.Load uniform (wave-wide load + shuffle): unsupported (subgroup BASIC + \
+             BALLOT + SHUFFLE operations (GL_KHR_shader_subgroup_shuffle) are not supported"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Buffer<R8>.Load uniform (elected lane + broadcast): ok"));
+    assert!(out.contains("Buffer<R8>.Load uniform (wave-wide load + unrolled broadcast): ok"));
 }

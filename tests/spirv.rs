@@ -209,6 +209,92 @@ fn is_write_kernel(k: &Kernel) -> bool {
     WRITE_KERNELS.iter().any(|p| k.name.starts_with(p))
 }
 
+/// How a kernel issues its loads (from its name; see glsl/variants.glsl).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    /// The original loop: one load site, in the innermost loop.
+    Loop,
+    /// `…_waveshuffle`: a block loop whose load feeds an inner loop of `subgroupShuffle`s,
+    /// and the plain fallback loop: two load sites, three loops.
+    WaveShuffle,
+    /// `…_wavebroadcast`: one block loop per subgroup size 4–128, each with its block's
+    /// constant-lane `subgroupBroadcast`s unrolled, and the plain fallback loop: seven load
+    /// sites, seven loops.
+    WaveBroadcast,
+    /// `…_ceiling_*`: one loop of 8 iterations holding 32 load sites, unrolled on purpose.
+    Ceiling,
+}
+
+/// Subgroup sizes the unrolled-broadcast kernels have a block for, in the order of their loops.
+const BLOCK_SIZES: [usize; 6] = [4, 8, 16, 32, 64, 128];
+/// Loads per iteration of a ceiling kernel's loop.
+const CEILING_LOADS: usize = 32;
+
+fn shape(k: &Kernel) -> Shape {
+    if k.name.ends_with("_waveshuffle") {
+        Shape::WaveShuffle
+    } else if k.name.ends_with("_wavebroadcast") {
+        Shape::WaveBroadcast
+    } else if k.name.contains("_ceiling_") {
+        Shape::Ceiling
+    } else {
+        Shape::Loop
+    }
+}
+
+/// The instructions of every loop, in order: from its `OpLoopMerge` to its merge block's label
+/// (an outer loop's body includes its inner loops).
+fn loops(asm: &str) -> Vec<Vec<&str>> {
+    let lines: Vec<&str> = asm.lines().map(str::trim).collect();
+    let mut out = Vec::new();
+    for (at, l) in lines.iter().enumerate() {
+        if let Some(merge) = l.strip_prefix("OpLoopMerge ") {
+            let merge = merge.split_whitespace().next().unwrap();
+            let end = lines
+                .iter()
+                .skip(at)
+                .position(|l| l.starts_with(&format!("{merge} = OpLabel")))
+                .expect("the loop's merge block")
+                + at;
+            out.push(lines[at..end].to_vec());
+        }
+    }
+    out
+}
+
+/// The result ids of `lines` that are `op`.
+fn results<'a>(lines: &[&'a str], op: &str) -> Vec<&'a str> {
+    lines
+        .iter()
+        .filter(|l| l.split_whitespace().nth(2) == Some(op))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect()
+}
+
+/// How many `OpFAdd`s of `body` add a value derived (through extracts, shuffles, constructs
+/// and bitcasts) from one of `loaded`: one per load, for a ceiling kernel.
+fn adds_of_loaded(body: &[&str], loaded: &[&str]) -> usize {
+    let mut derived: std::collections::HashSet<&str> = loaded.iter().copied().collect();
+    let mut adds = 0;
+    for l in body {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if words.len() < 5 || words[1] != "=" {
+            continue;
+        }
+        let uses = words[4..].iter().any(|w| derived.contains(w));
+        match words[2] {
+            "OpCompositeExtract" | "OpVectorShuffle" | "OpCompositeConstruct" | "OpBitcast"
+                if uses =>
+            {
+                derived.insert(words[0]);
+            }
+            "OpFAdd" if uses => adds += 1,
+            _ => {}
+        }
+    }
+    adds
+}
+
 #[test]
 fn every_loop_is_kept_and_holds_its_loads() {
     for k in all().iter().filter(|k| {
@@ -216,9 +302,19 @@ fn every_loop_is_kept_and_holds_its_loads() {
     }) {
         let asm = k.asm;
         let name = k.name;
-        let (want_loops, load) = expectation(k);
-        let loops = count(&asm.lines().collect::<Vec<_>>(), "OpLoopMerge");
-        assert_eq!(loops, want_loops, "{name}: loop count");
+        let (plain_loops, load) = expectation(k);
+        let shape = shape(k);
+        // (loops, load sites in the kernel, load sites in the last loop)
+        let (want_loops, sites, last_sites) = match shape {
+            Shape::Loop => (plain_loops, 1, 1),
+            Shape::WaveShuffle => (3, 2, 1),
+            Shape::WaveBroadcast => (BLOCK_SIZES.len() + 1, BLOCK_SIZES.len() + 1, 1),
+            Shape::Ceiling => (1, CEILING_LOADS, CEILING_LOADS),
+        };
+        let loops = loops(asm);
+        assert_eq!(loops.len(), want_loops, "{name}: loop count");
+        // Every loop carries DontUnroll: the ceiling kernels' 32 loads per iteration are
+        // unrolled in the source (glsl/variants.glsl), their loop is not.
         assert!(
             asm.lines()
                 .filter(|l| l.contains("OpLoopMerge"))
@@ -231,12 +327,20 @@ fn every_loop_is_kept_and_holds_its_loads() {
             Load::Image(op) => {
                 assert_eq!(
                     count(&body, op),
-                    1,
+                    last_sites,
                     "{name}: `{op}` in the loop:\n{}",
                     body.join("\n")
                 );
-                // One fetch site in the whole kernel: nothing hoisted out or duplicated.
-                assert_eq!(count(&all_lines, op), 1, "{name}: `{op}` outside the loop");
+                // The kernel's load sites, all in loops: nothing hoisted out or duplicated.
+                assert_eq!(
+                    count(&all_lines, op),
+                    sites,
+                    "{name}: `{op}` outside the loops"
+                );
+                if shape == Shape::Ceiling {
+                    let adds = adds_of_loaded(&body, &results(&body, op));
+                    assert_eq!(adds, CEILING_LOADS, "{name}: one add per load");
+                }
             }
             Load::Pointer {
                 ptr,
@@ -250,25 +354,31 @@ fn every_loop_is_kept_and_holds_its_loads() {
                     .collect();
                 assert_eq!(
                     chains.len(),
-                    want,
+                    want * last_sites,
                     "{name}: loads in the loop:\n{}",
                     body.join("\n")
                 );
-                // Every access of this type is in the loop (none hoisted out), except the
+                // Every access of this type is in a loop (none hoisted out), except the
                 // shared-memory kernel's fill and the output write-out.
                 let uses = count(&all_lines, &format!("OpAccessChain {ptr}"));
                 let write_out = usize::from(ptr == "%_ptr_StorageBuffer_v4float ");
                 assert_eq!(
                     uses,
-                    want + outside + write_out,
-                    "{name}: {ptr} accessed outside the loop"
+                    want * sites + outside + write_out,
+                    "{name}: {ptr} accessed outside the loops"
                 );
+                let mut loaded = Vec::new();
                 for c in &chains {
                     let id = c.split_whitespace().next().unwrap();
-                    let loaded = body
+                    let load = body
                         .iter()
-                        .any(|l| l.contains("OpLoad") && l.split_whitespace().nth(4) == Some(id));
-                    assert!(loaded, "{name}: {id} is not loaded");
+                        .find(|l| l.contains("OpLoad") && l.split_whitespace().nth(4) == Some(id));
+                    assert!(load.is_some(), "{name}: {id} is not loaded");
+                    loaded.push(load.unwrap().split_whitespace().next().unwrap());
+                }
+                if shape == Shape::Ceiling {
+                    let adds = adds_of_loaded(&body, &loaded);
+                    assert_eq!(adds, CEILING_LOADS, "{name}: one add per load");
                 }
             }
             Load::Nothing => {
@@ -287,12 +397,44 @@ fn every_loop_is_kept_and_holds_its_loads() {
                 );
             }
         }
+        // The elected-lane kernels: one lane loads on every iteration and broadcasts.
         if name.ends_with("_broadcast") {
             assert_eq!(count(&body, "OpGroupNonUniformElect"), 1, "{name}");
             assert!(
                 count(&body, "OpGroupNonUniformBroadcastFirst") >= 1,
                 "{name}"
             );
+        }
+        match shape {
+            Shape::WaveShuffle => {
+                // The block loop's inner loop takes each iteration's value with one shuffle.
+                assert_eq!(count(&all_lines, "OpGroupNonUniformShuffle "), 1, "{name}");
+                assert_eq!(count(&loops[1], "OpGroupNonUniformShuffle "), 1, "{name}");
+                assert_eq!(count(&loops[0], "OpGroupNonUniformShuffle "), 1, "{name}");
+            }
+            Shape::WaveBroadcast => {
+                // Block loop i holds its subgroup size's broadcasts, unrolled, of constant lanes.
+                for (l, n) in loops.iter().zip(BLOCK_SIZES) {
+                    assert_eq!(
+                        count(l, "OpGroupNonUniformBroadcast "),
+                        n,
+                        "{name}: {n} lanes"
+                    );
+                    assert!(
+                        l.iter()
+                            .filter(|l| l.contains("OpGroupNonUniformBroadcast "))
+                            .all(|l| l.split_whitespace().last().unwrap().starts_with("%uint_")),
+                        "{name}: a broadcast's lane is not a constant"
+                    );
+                }
+                assert!(
+                    asm.contains("SpecId 0"),
+                    "{name}: no SUBGROUP_SIZE constant"
+                );
+            }
+            Shape::Loop | Shape::Ceiling => {
+                assert_eq!(count(&all_lines, "OpGroupNonUniformShuffle"), 0, "{name}");
+            }
         }
         // The runtime mask is still OR-ed into the address (not constant-folded away).
         assert!(
@@ -410,7 +552,7 @@ fn write_expectation(k: &Kernel) -> (usize, Write) {
 }
 
 /// Every loop of a kernel: the line range from its header block's label to its merge label.
-fn loops(lines: &[&str]) -> Vec<(usize, usize)> {
+fn loop_spans(lines: &[&str]) -> Vec<(usize, usize)> {
     lines
         .iter()
         .enumerate()
@@ -441,7 +583,7 @@ fn every_write_loop_is_kept_and_holds_its_writes() {
         let name = k.name;
         let (want_loops, write) = write_expectation(k);
         let lines: Vec<&str> = k.asm.lines().map(str::trim).collect();
-        let all_loops = loops(&lines);
+        let all_loops = loop_spans(&lines);
         assert_eq!(all_loops.len(), want_loops, "{name}: loop count");
         assert!(
             lines

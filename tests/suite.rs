@@ -36,7 +36,13 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
     assert!(names.iter().any(|n| n == "RWBuffer<RGBA8>.Load linear"));
     assert!(names
         .iter()
-        .any(|n| n == "Buffer<R8>.Load uniform (subgroup broadcast)"));
+        .any(|n| n == "Buffer<R8>.Load uniform (elected lane + broadcast)"));
+    assert!(names
+        .iter()
+        .any(|n| n == "Buffer<R8>.Load uniform (wave-wide load + shuffle)"));
+    assert!(names
+        .iter()
+        .any(|n| n == "cbuffer{float4} load uniform (unrolled ceiling)"));
     let lines: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("Using device"))
@@ -112,7 +118,7 @@ fn every_family_detects_a_corrupted_reference() {
         "--filter",
         "groupshared{float4} load linear",
         "--filter",
-        "Texture2D<RGBA16F>.Load uniform (subgroup broadcast)",
+        "Texture2D<RGBA16F>.Load uniform (elected lane + broadcast)",
         // The write families: the expected memory is corrupted instead.
         "--filter",
         "RWStructuredBuffer<uint2>.Store random",
@@ -137,6 +143,46 @@ fn every_family_detects_a_corrupted_reference() {
         "shared u32 load, stride 4",
         "--filter",
         "occupancy: load loop, 64 registers",
+        "--filter",
+        "Buffer<RG8>.Load uniform (wave-wide load + shuffle)",
+        "--filter",
+        "ByteAddressBuffer.Load3 uniform (wave-wide load + unrolled broadcast)",
+        "--filter",
+        "StructuredBuffer<float>.Load uniform (wave-wide load + shuffle)",
+        "--filter",
+        "cbuffer{float4} load uniform (wave-wide load + unrolled broadcast)",
+        "--filter",
+        "Texture2D<R16F>.Load uniform (wave-wide load + shuffle)",
+        "--filter",
+        "Texture2D<RGBA8>.Sample(bilinear) uniform (wave-wide load + unrolled broadcast)",
+        "--filter",
+        "Buffer<RGBA16f>.Load linear (unrolled ceiling)",
+        "--filter",
+        "ByteAddressBuffer.Load2 unaligned linear (unrolled ceiling)",
+        "--filter",
+        "StructuredBuffer<float4>.Load linear (unrolled ceiling)",
+        "--filter",
+        "cbuffer{float4} load uniform (unrolled ceiling)",
+        "--filter",
+        "Texture2D<RG32F>.Load linear (unrolled ceiling)",
+        "--filter",
+        "Texture2D<R8>.Sample(nearest) linear (unrolled ceiling)",
+        "--filter",
+        "Texture2D<RG8>.Sample(nearest, immutable sampler) random",
+        "--filter",
+        "Texture2D<RGBA16F>.Sample(nearest, combined sampler) linear",
+        "--filter",
+        "Texture2D<R32F>.Sample(nearest, combined immutable sampler) uniform",
+        "--filter",
+        "Texture2D<RG16F>.Sample(nearest, clamp to edge) random",
+        "--filter",
+        "Texture2D<RGBA8>.Sample(nearest, unnormalized coordinates) linear",
+        "--filter",
+        "Texture2D<R16F>.Sample(nearest, GENERAL layout) random",
+        "--filter",
+        "Texture2D<RG32F>.Sample(nearest, linear tiling) linear",
+        "--filter",
+        "Texture2D<RGBA32F>.Sample(bilinear, immutable sampler) random",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -156,7 +202,7 @@ fn every_family_detects_a_corrupted_reference() {
         .lines()
         .filter(|l| l.ends_with(": ok") || l.contains(": MISMATCH"))
         .count();
-    assert!(tests >= 28, "{out}");
+    assert!(tests >= 48, "{out}");
     assert_eq!(mismatches, tests, "{out}");
 }
 
@@ -435,4 +481,40 @@ fn the_instruction_suite_prints_its_own_table_and_counts_operations() {
     assert_eq!(&shared[col("gbytes_per_s")].is_empty(), &false);
     assert_eq!(&row("cbuffer{float4} load uniform")[col("unit")], "loads");
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn the_wave_wide_probes_verify_with_other_subgroup_sizes() {
+    // llvmpipe's subgroup size is its SIMD width in 32-bit lanes: LP_NATIVE_VECTOR_WIDTH=128
+    // makes it 4 (and 256, the default on AVX2, 8): the wave-wide kernels must take the
+    // block of that size and stay exact.
+    for (width, size) in [("128", "4"), ("256", "8")] {
+        let dir = tempdir("subgroup");
+        let json = dir.join("run.json");
+        let o = perftest()
+            .args([
+                "--device",
+                lavapipe(),
+                "--suite",
+                "extended",
+                "--filter",
+                "uniform (wave-wide",
+                "--verify",
+                "--groups",
+                "1",
+                "--json",
+                json.to_str().unwrap(),
+            ])
+            .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.matches(": ok").count(), 92, "{out}");
+        let json = std::fs::read_to_string(json).unwrap();
+        assert!(
+            json.contains(&format!("\"subgroup_size\": {size},")),
+            "LP_NATIVE_VECTOR_WIDTH={width} did not give subgroup size {size}"
+        );
+    }
 }

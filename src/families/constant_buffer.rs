@@ -15,7 +15,9 @@ impl Spec for ConstantBuffer {
 
     fn tests(&self) -> Vec<(Suite, (), Pattern)> {
         let mut t = each(Suite::Original, [()], &Pattern::ALL);
-        t.extend(each(Suite::Extended, [()], &[Pattern::UniformBroadcast]));
+        t.extend(each(Suite::Extended, [()], &Pattern::UNIFORM_PROBES));
+        let ceilings = [Pattern::UniformCeiling, Pattern::LinearCeiling];
+        t.extend(each(Suite::Ceiling, [()], &ceilings));
         t
     }
 

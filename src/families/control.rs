@@ -1,5 +1,6 @@
-//! `Control: loop 1D|2D`: the load loops with the load replaced by arithmetic on the index,
-//! the issue-rate ceiling of each loop shape.
+//! `Control: loop 1D|2D`: the load loops with the load replaced by arithmetic on the index:
+//! what each loop shape costs by itself (not an issue ceiling of the load loops, which issue
+//! more per iteration; the ceiling suite measures those).
 
 use super::{Columns, Shared, Spec};
 use crate::catalog::{Pattern, Suite};

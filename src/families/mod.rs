@@ -13,7 +13,7 @@ use ash::vk;
 use std::collections::HashMap;
 
 /// Declares the family modules and the registry, one line per family, in run order within
-/// each suite (an extended run puts every family's subgroup-broadcast probes last).
+/// each suite (an extended run puts every family's uniform-load probes last).
 macro_rules! registry {
     ($($module:ident :: $family:ident,)*) => {
         $(mod $module;)*

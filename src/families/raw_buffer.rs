@@ -35,7 +35,8 @@ impl Spec for RawBuffer {
 
     fn tests(&self) -> Vec<(Suite, Load, Pattern)> {
         let mut t = each(Suite::Original, loads(), &Pattern::ALL);
-        t.extend(each(Suite::Extended, loads(), &[Pattern::UniformBroadcast]));
+        t.extend(each(Suite::Extended, loads(), &Pattern::UNIFORM_PROBES));
+        t.extend(each(Suite::Ceiling, loads(), &[Pattern::LinearCeiling]));
         t
     }
 

@@ -46,7 +46,8 @@ impl Spec for StructuredBuffer {
         let mut t = each(Suite::Original, original, &Pattern::ALL);
         let extended = [Element::Std430(3), Element::PackedFloat3];
         t.extend(each(Suite::Extended, extended, &Pattern::ALL));
-        t.extend(each(Suite::Extended, original, &[Pattern::UniformBroadcast]));
+        t.extend(each(Suite::Extended, original, &Pattern::UNIFORM_PROBES));
+        t.extend(each(Suite::Ceiling, original, &[Pattern::LinearCeiling]));
         t
     }
 

@@ -106,10 +106,10 @@ pub fn source(input: &[u8]) -> Vec<u8> {
 /// Start texel of thread `local` of an 8×8×4 group (mirrors `startIndex3D`).
 fn start_3d(p: Pattern, local: u32) -> [u32; 3] {
     let id = [local % 8, (local / 8) % 8, local / 64];
-    match p {
-        Pattern::Uniform | Pattern::UniformBroadcast => [0; 3],
+    match p.start() {
         Pattern::Linear => id,
         Pattern::Random => id.map(|c| c.wrapping_mul(0x3504_f333) & 4),
+        _ => [0; 3],
     }
 }
 

@@ -19,7 +19,8 @@ impl Spec for TypedBuffer {
 
     fn tests(&self) -> Vec<(Suite, Format, Pattern)> {
         let mut t = each(Suite::Original, Format::ALL, &Pattern::ALL);
-        t.extend(each(Suite::Extended, Format::ALL, &[Pattern::UniformBroadcast]));
+        t.extend(each(Suite::Extended, Format::ALL, &Pattern::UNIFORM_PROBES));
+        t.extend(each(Suite::Ceiling, Format::ALL, &[Pattern::LinearCeiling]));
         t
     }
 

@@ -45,6 +45,9 @@ pub enum Fault {
     /// Pretend the device lacks `shaderBufferInt64Atomics` and `shaderBufferFloat32AtomicAdd`
     /// (present on lavapipe): their atomic tests must become unsupported rows.
     NoAtomicFeatures,
+    /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
+    /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
+    NoSubgroupShuffle,
 }
 
 /// How each test is run.

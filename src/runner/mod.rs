@@ -173,10 +173,23 @@ impl<'g> Runner<'g> {
 
     /// Why `test` cannot run on this device, if it cannot.
     pub fn unsupported_reason(&self, test: &TestCase) -> Option<String> {
-        if test.pattern() == Pattern::UniformBroadcast && !self.gpu.info.features.subgroup_ballot {
-            return Some(
-                "subgroup BASIC + BALLOT operations are not supported in compute shaders".into(),
-            );
+        let f = &self.gpu.info.features;
+        let subgroup = match test.pattern() {
+            Pattern::UniformElected | Pattern::UniformWaveBroadcast if !f.subgroup_ballot => {
+                Some("subgroup BASIC + BALLOT operations are not supported in compute shaders")
+            }
+            Pattern::UniformShuffle
+                if !f.subgroup_shuffle || self.settings.fault == Some(Fault::NoSubgroupShuffle) =>
+            {
+                Some(
+                "subgroup BASIC + BALLOT + SHUFFLE operations (GL_KHR_shader_subgroup_shuffle) \
+                 are not supported in compute shaders",
+                )
+            }
+            _ => None,
+        };
+        if let Some(reason) = subgroup {
+            return Some(reason.into());
         }
         self.bound[test.family_index()].unsupported(&self.shared, test.index())
     }
