@@ -17,7 +17,7 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
         "--verify",
         "--validation",
         "--suite",
-        "original,control,extended,write,instructions",
+        "original,control,extended,write,instructions,ceiling",
         "--csv",
         csv.to_str().unwrap(),
     ]);
@@ -25,11 +25,12 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
     assert_no_validation_messages(&o);
     let out = stdout(&o);
     // The suites lavapipe runs in full: the original 138 first, byte for byte, then control,
-    // extended and write (formats, with its unsupported rows there, has tests/formats.rs).
+    // extended, write, instructions and ceiling (formats, with its unsupported rows there, has
+    // tests/formats.rs).
     let listed = run(&[
         "--list-tests",
         "--suite",
-        "original,control,extended,write,instructions",
+        "original,control,extended,write,instructions,ceiling",
     ]);
     let names: Vec<String> = stdout(&listed).lines().map(String::from).collect();
     assert_eq!(names[..138], original_names()[..]);
@@ -219,7 +220,7 @@ fn the_whole_suite_times_under_validation() {
         "1",
         "--validation",
         "--suite",
-        "original,control,extended,write,instructions",
+        "original,control,extended,write,instructions,ceiling",
     ]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
@@ -227,7 +228,7 @@ fn the_whole_suite_times_under_validation() {
     let expected = stdout(&run(&[
         "--list-tests",
         "--suite",
-        "original,control,extended,write,instructions",
+        "original,control,extended,write,instructions,ceiling",
     ]))
     .lines()
     .count();
