@@ -20,15 +20,15 @@ $P --list-devices > "$out/devices.txt" 2>&1
 command -v nvidia-smi > /dev/null && nvidia-smi > "$out/nvidia-smi.txt" 2>&1
 # 1. Every test of every suite (the 138 originals, the controls, the extended suite with the
 #    new probes and sampler set-ups, the ceilings) against the CPU reference, full size.
-B --suite all --verify --csv "$out/verify.csv" > "$out/verify.txt" 2>&1
+B --suite original,control,extended,ceiling --verify --csv "$out/verify.csv" > "$out/verify.txt" 2>&1
 echo "exit $?" >> "$out/verify.txt"
 # 2. Timed twice, back to back: every figure the analysis compares (driver uniform loops,
 #    texel fetches, original samples, controls) comes from the same runs as the new tests.
-timed "$out/run1.txt" --suite all --csv "$out/run1.csv" --json "$out/run1.json"
-timed "$out/run2.txt" --suite all --csv "$out/run2.csv"
+timed "$out/run1.txt" --suite original,control,extended,ceiling --csv "$out/run1.csv" --json "$out/run1.json"
+timed "$out/run2.txt" --suite original,control,extended,ceiling --csv "$out/run2.csv"
 # 3. The driver's statistics (registers, binary size) of every kernel: a wave-wide kernel's
 #    binary holds one block, a ceiling's is no bigger than its loop would be unrolled.
-B --suite all --samples 3 --warmup 1 --shader-stats > "$out/shader-stats.txt" 2>&1
+B --suite original,control,extended,ceiling --samples 3 --warmup 1 --shader-stats > "$out/shader-stats.txt" 2>&1
 # 4. Khronos validation (with synchronisation validation) over the new tests, where installed.
 if [ -n "${VK_LAYER_PATH:-}" ] || ls /usr/share/vulkan/explicit_layer.d/*validation* > /dev/null 2>&1; then
   { B --suite extended,ceiling --validation --verify; echo "exit $?"; } > "$out/validation.txt" 2>&1
