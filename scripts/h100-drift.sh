@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The drift check on a GPU machine: 10 undisturbed default runs (no false alarm), and runs
 # disturbed by a second GPU workload (another perftest process sampling bilinear RGBA32F for
-# seconds) started mid-run of the original suite: once for ~1 s
+# seconds) started mid-run of the original, control and extended suites: once for ~1 s
 # (transient), once until the end (lasting), and the
 # lasting case again with the check off (what earlier builds reported).
 # Usage: scripts/h100-drift.sh OUTDIR   (with target/release/perftest built)
@@ -17,18 +17,18 @@ for i in $(seq 1 10); do
 done
 # Transient: a second GPU user for ~1 s, from 1.5 s into the run.
 log "transient: measured run starts"
-$B --suite original --csv "$out/transient.csv" > "$out/transient.txt" 2>&1 &
+$B --suite original,control,extended --csv "$out/transient.csv" > "$out/transient.txt" 2>&1 &
 m=$!
-sleep 1.2; log "transient: disturber starts"
+sleep 1.5; log "transient: disturber starts"
 timeout 1.0 bash -c "$(declare -f disturber); B=$B disturber"; log "transient: disturber killed"
 wait $m; log "transient: measured run ends (exit $?)"
 # Lasting: a second GPU user from 1.5 s in until the measured run ends.
 for mode in lasting lasting-check-off; do
   extra=(); [ "$mode" = lasting-check-off ] && extra=(--drift-limit off)
   log "$mode: measured run starts"
-  $B --suite original --strict "${extra[@]}" --csv "$out/$mode.csv" > "$out/$mode.txt" 2>&1 &
+  $B --suite original,control,extended --strict "${extra[@]}" --csv "$out/$mode.csv" > "$out/$mode.txt" 2>&1 &
   m=$!
-  sleep 1.2; log "$mode: disturber starts"
+  sleep 1.5; log "$mode: disturber starts"
   ( while kill -0 $m 2>/dev/null; do disturber; done ) &
   d=$!
   wait $m; log "$mode: measured run ends (exit $?)"
