@@ -162,11 +162,15 @@ float one() { return uintBitsToFloat(0x3F800000u | pc.elementsMask); }
 #define CONSTS int k0 = int(C(0) & 0xFFu); float c0 = small32(C(1));
 #define UPD(x, y, r) x = float(int(x) ^ k0) + c0;
 #define ITER 32
-#elif OP == 16 // f32 -> f16 -> f32, xor of mantissa bits a half keeps (float(float16_t(x)) folds alike)
+#elif OP == 16 // f32 -> f16 -> f32, then + k on the bits (k: 1..4 units of a half's last
+// mantissa bit). Not xor: after a round trip, a xor of bits a half keeps provably leaves a
+// half, so a compiler may drop the conversions and cancel the xors in pairs (NVIDIA's does:
+// 1344 "ops"/clk/SM). An add may carry into the exponent, which only a real conversion
+// checks; 256 steps of at most 4 units stay under one exponent step.
 #define T float
 #define INIT(w, v) unit10(w)
-#define CONSTS uint k0 = C(0) & 0x007FE000u;
-#define UPD(x, y, r) x = uintBitsToFloat(floatBitsToUint(float(float16_t(x))) ^ k0);
+#define CONSTS uint k0 = ((C(0) & 3u) + 1u) << 13;
+#define UPD(x, y, r) x = uintBitsToFloat(floatBitsToUint(float(float16_t(x))) + k0);
 #define ITER 32
 #elif OP == 17 // sqrt
 #define T float
@@ -180,11 +184,12 @@ float one() { return uintBitsToFloat(0x3F800000u | pc.elementsMask); }
 #define CONSTS
 #define UPD(x, y, r) x = inversesqrt(x);
 #define ITER 16
-#elif OP == 19 // 1/x
+#elif OP == 19 // 1/x + c, c in [0.5, 0.502): contracts to about 1.28. Not 1/x alone: two
+// reciprocals cancel, and NVIDIA's compiler folds them in pairs (452 "ops"/clk/SM).
 #define T float
 #define INIT(w, v) unit32(w)
-#define CONSTS
-#define UPD(x, y, r) x = 1.0 / x;
+#define CONSTS float c0 = uintBitsToFloat(0x3F000000u | (C(0) & 0xFFFFu));
+#define UPD(x, y, r) x = 1.0 / x + c0;
 #define ITER 16
 #elif OP == 20 // exp2(-x): contracts to 0.641…
 #define T float

@@ -804,13 +804,17 @@ fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
             vec![
                 ("OpFConvert %half ", 256),
                 ("OpFConvert %float ", 256),
-                ("OpBitwiseXor %uint ", 256),
+                // 256 adds to the bits, and the loop counter's.
+                ("OpIAdd %uint ", 257),
             ],
             "OpFConvert %float ",
         ),
         "sqrt" => one("%float %1 Sqrt "),
         "rsqrt" => one("%float %1 InverseSqrt "),
-        "rcp" => one("OpFDiv %float "),
+        "rcp" => (
+            vec![("OpFDiv %float ", 256), ("OpFAdd %float ", 256)],
+            "OpFDiv %float ",
+        ),
         "exp2" => (
             vec![("%float %1 Exp2 ", 256), ("OpFNegate %float ", 256)],
             "%float %1 Exp2 ",
