@@ -38,7 +38,7 @@ PUBLISHED = {
     "int32 shift+xor (xorshift)": (64, "G", "shift 64, bitwise 64"),
     "int32 min/max": (64, "G", "compare, minimum, maximum"),
     "convert f32<->i32 (+xor, +add)": (16, "G", "type conversions; the xor and add run on other units"),
-    "convert f32<->f16 (+mul, +add)": (16, "G", "type conversions"),
+    "convert f32<->f16 (+add)": (16, "G", "type conversions"),
     "fp32 sqrt": (None, "", "no single instruction in the table (reciprocal square root, then reciprocal)"),
     "fp32 inversesqrt": (16, "G", "SFU"),
     "fp32 1/x (+add)": (16, "G", "SFU; the add runs on the FP32 units; Vulkan's 2.5 ULP may add a refinement"),

@@ -806,7 +806,6 @@ fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
                 ("OpFConvert %float ", 256),
                 // 256 adds to the bits, and the loop counter's.
                 ("OpIAdd %uint ", 257),
-                ("OpFMul %float ", 256),
             ],
             "OpFConvert %float ",
         ),

@@ -136,7 +136,7 @@ impl Op {
             ),
             Op::CvtF32F16 => (
                 "cvt_f32_f16",
-                "convert f32<->f16 (+mul, +add)",
+                "convert f32<->f16 (+add)",
                 "float, float16_t",
                 32,
                 2,
