@@ -3,7 +3,6 @@
 //! clocks or power state changing, throttling, a CPU device under CPU load) are caught.
 
 use super::{Fault, Measurement, Runner, Stats, Status};
-use crate::catalog::{self, Suite};
 use crate::pipeline::PushConstants;
 use anyhow::Result;
 use std::sync::atomic::Ordering;
@@ -86,12 +85,7 @@ impl Runner<'_> {
     /// another process switches to it between short dispatches, which leaves their own
     /// times (and the median) untouched while longer dispatches of the tests are slowed.
     fn check_ms(&self) -> Result<(f64, f64)> {
-        let baseline = catalog::baseline();
-        let test = if self.unsupported_reason(&baseline).is_none() {
-            baseline
-        } else {
-            catalog::suite(Suite::Control)[0]
-        };
+        let test = self.reference_test();
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
         let (times, span) =

@@ -97,7 +97,14 @@ impl<'g> Runner<'g> {
             disturbed: false.into(),
             latency_pipelines: HashMap::new(),
         };
-        runner.pipelines = runner.build_pipelines(tests);
+        // The reference kernel too: calibration and every drift check time it, and building it
+        // between tests (when the baseline is not selected) would idle the GPU mid-run.
+        let mut wanted = tests.to_vec();
+        let reference = runner.reference_test();
+        if !wanted.contains(&reference) {
+            wanted.push(reference);
+        }
+        runner.pipelines = runner.build_pipelines(&wanted);
         runner.latency_pipelines = runner.build_latency_pipelines(tests);
         runner.calibration = runner
             .calibrate()

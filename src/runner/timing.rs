@@ -226,15 +226,21 @@ impl<'g> Runner<'g> {
         Ok((times, span[0]))
     }
 
-    /// Decides the dispatch size for this device and brings its clocks up.
-    pub(super) fn calibrate(&self) -> Result<Calibration> {
-        // The baseline is a mandatory format; the 1-D control kernel reads nothing at all.
+    /// The kernel that calibration and the drift check time: the baseline (a mandatory
+    /// format), or the 1-D control kernel (which reads nothing) where even that is missing.
+    pub(super) fn reference_test(&self) -> TestCase {
         let baseline = catalog::baseline();
-        let test = if self.unsupported_reason(&baseline).is_none() {
+        if self.unsupported_reason(&baseline).is_none() {
             baseline
         } else {
             catalog::suite(Suite::Control)[0]
-        };
+        }
+    }
+
+    /// Decides the dispatch size for this device and brings its clocks up.
+    pub(super) fn calibrate(&self) -> Result<Calibration> {
+        // The baseline is a mandatory format; the 1-D control kernel reads nothing at all.
+        let test = self.reference_test();
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
         // Grow the dispatch until it takes long enough to time well.
