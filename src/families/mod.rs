@@ -6,7 +6,7 @@ use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
 use crate::gpu::{Gpu, Instance};
 use crate::pipeline::Binding;
-use crate::resources::{Buffer, Image};
+use crate::resources::{Buffer, BufferView, Image};
 use crate::runner::Fault;
 use anyhow::Result;
 use ash::vk;
@@ -173,6 +173,55 @@ pub fn missing_image(images: &HashMap<Format, Image<'_>>, f: Format) -> Option<S
             f.vk_name()
         )
     })
+}
+
+/// Views of one buffer, 1024 elements each, for every format whose `bufferFeatures` hold a
+/// texel-buffer usage (shared by the uniform and storage texel-buffer families).
+pub struct TexelViews<'g> {
+    views: HashMap<Format, BufferView<'g>>,
+    usage: vk::FormatFeatureFlags,
+}
+
+impl<'g> TexelViews<'g> {
+    /// Views of `buffer` for `usage` (`UNIFORM_TEXEL_BUFFER` or `STORAGE_TEXEL_BUFFER`; a
+    /// storage format must also be declarable in a shader).
+    pub fn new(
+        shared: &Shared<'g>,
+        buffer: &Buffer<'g>,
+        usage: vk::FormatFeatureFlags,
+    ) -> Result<Self> {
+        let storage = usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER;
+        let mut views = HashMap::new();
+        for f in Format::ALL {
+            let supported = shared.format_properties(f).buffer_features.contains(usage);
+            if supported && !(storage && shared.storage_format_undeclarable(f).is_some()) {
+                let range = 1024 * f.bytes() as u64;
+                views.insert(f, BufferView::new(shared.gpu, buffer, f.vk(), range)?);
+            }
+        }
+        Ok(TexelViews { views, usage })
+    }
+
+    /// The view of `f`; only asked for a format [`TexelViews::unsupported`] accepts.
+    pub fn get(&self, f: Format) -> &BufferView<'g> {
+        &self.views[&f]
+    }
+
+    /// Why there is no view of `f`, if there is none.
+    pub fn unsupported(&self, shared: &Shared<'_>, f: Format) -> Option<String> {
+        if self.usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER {
+            if let Some(why) = shared.storage_format_undeclarable(f) {
+                return Some(why);
+            }
+        }
+        let usage = if self.usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER {
+            "STORAGE_TEXEL_BUFFER"
+        } else {
+            "UNIFORM_TEXEL_BUFFER"
+        };
+        (!self.views.contains_key(&f))
+            .then(|| format!("{} lacks {usage} in bufferFeatures", f.vk_name()))
+    }
 }
 
 /// What a family module implements: its tests, kernels, resources and CPU reference.

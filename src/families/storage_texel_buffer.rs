@@ -1,14 +1,13 @@
 //! `RWBuffer<F>.Load`: one element per iteration through a storage texel buffer (`imageLoad`).
 
-use super::{each, Columns, Shared, Spec};
+use super::{each, Columns, Shared, Spec, TexelViews};
 use crate::catalog::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;
-use crate::resources::{record_copy, Buffer, BufferView, Memory};
+use crate::resources::{record_copy, Buffer, Memory};
 use anyhow::Result;
 use ash::vk;
-use std::collections::HashMap;
 
 /// Storage texel buffer views over a copy of the input, one per format.
 pub struct StorageTexelBuffer;
@@ -17,7 +16,7 @@ pub struct StorageTexelBuffer;
 /// these cannot share the input buffer (which is also a uniform texel buffer).
 pub struct Resources<'g> {
     buffer: Buffer<'g>,
-    views: HashMap<Format, BufferView<'g>>,
+    views: TexelViews<'g>,
 }
 
 impl Spec for StorageTexelBuffer {
@@ -58,17 +57,7 @@ impl Spec for StorageTexelBuffer {
         let usage = vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
         let size = shared.input.size;
         let buffer = Buffer::new(shared.gpu, "storage texel input", size, usage, Memory::DeviceLocal)?;
-        let mut views = HashMap::new();
-        for f in Format::ALL {
-            let supported = shared
-                .format_properties(f)
-                .buffer_features
-                .contains(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER);
-            if supported && shared.storage_format_undeclarable(f).is_none() {
-                let range = 1024 * f.bytes() as u64;
-                views.insert(f, BufferView::new(shared.gpu, &buffer, f.vk(), range)?);
-            }
-        }
+        let views = TexelViews::new(shared, &buffer, vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
         Ok(Resources { buffer, views })
     }
 
@@ -83,10 +72,7 @@ impl Spec for StorageTexelBuffer {
     }
 
     fn unsupported(&self, res: &Resources<'_>, shared: &Shared<'_>, f: Format) -> Option<String> {
-        shared.storage_format_undeclarable(f).or_else(|| {
-            (!res.views.contains_key(&f))
-                .then(|| format!("{} lacks STORAGE_TEXEL_BUFFER in bufferFeatures", f.vk_name()))
-        })
+        res.views.unsupported(shared, f)
     }
 
     fn bindings<'a, 'g>(
@@ -95,6 +81,6 @@ impl Spec for StorageTexelBuffer {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageTexelBuffer(&res.views[&f]))]
+        vec![(0, Binding::StorageTexelBuffer(res.views.get(f)))]
     }
 }

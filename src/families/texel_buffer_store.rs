@@ -2,15 +2,14 @@
 //! (`imageStore`), for the nine formats.
 
 use super::writes::{self, Target, ELEMENTS};
-use super::{each, Checked, Columns, Dispatch, Shared, Spec};
+use super::{each, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
 use crate::catalog::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::format::Format;
 use crate::pipeline::Binding;
-use crate::resources::{Buffer, BufferView};
+use crate::resources::Buffer;
 use anyhow::Result;
 use ash::vk;
-use std::collections::HashMap;
 
 /// Stores through storage texel buffers (HLSL's `RWBuffer<T>`).
 pub struct TexelBufferStore;
@@ -18,7 +17,7 @@ pub struct TexelBufferStore;
 /// One buffer, a view of it per format the device can store to, and the read-back buffer.
 pub struct Resources<'g> {
     target: Buffer<'g>,
-    views: HashMap<Format, BufferView<'g>>,
+    views: TexelViews<'g>,
     readback: Buffer<'g>,
 }
 
@@ -57,17 +56,7 @@ impl Spec for TexelBufferStore {
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         let target = writes::target_buffer(shared, vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER)?;
-        let mut views = HashMap::new();
-        for f in Format::ALL {
-            let supported = shared
-                .format_properties(f)
-                .buffer_features
-                .contains(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER);
-            if supported && shared.storage_format_undeclarable(f).is_none() {
-                let range = ELEMENTS as u64 * f.bytes() as u64;
-                views.insert(f, BufferView::new(shared.gpu, &target, f.vk(), range)?);
-            }
-        }
+        let views = TexelViews::new(shared, &target, vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
         Ok(Resources {
             target,
             views,
@@ -76,10 +65,7 @@ impl Spec for TexelBufferStore {
     }
 
     fn unsupported(&self, res: &Resources<'_>, shared: &Shared<'_>, f: Format) -> Option<String> {
-        shared.storage_format_undeclarable(f).or_else(|| {
-            (!res.views.contains_key(&f))
-                .then(|| format!("{} lacks STORAGE_TEXEL_BUFFER in bufferFeatures", f.vk_name()))
-        })
+        res.views.unsupported(shared, f)
     }
 
     fn bindings<'a, 'g>(
@@ -88,7 +74,7 @@ impl Spec for TexelBufferStore {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageTexelBuffer(&res.views[&f]))]
+        vec![(0, Binding::StorageTexelBuffer(res.views.get(f)))]
     }
 
     fn verify_writes(

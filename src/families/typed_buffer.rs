@@ -1,21 +1,19 @@
 //! `Buffer<F>.Load`: one typed element per iteration through a uniform texel buffer.
 
-use super::{each, Columns, Shared, Spec};
+use super::{each, Columns, Shared, Spec, TexelViews};
 use crate::catalog::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;
-use crate::resources::BufferView;
 use anyhow::Result;
 use ash::vk;
-use std::collections::HashMap;
 
 /// Uniform texel buffers over the input, one view per format (HLSL's `Buffer<T>`).
 pub struct TypedBuffer;
 
 impl Spec for TypedBuffer {
     type Variant = Format;
-    type Resources<'g> = HashMap<Format, BufferView<'g>>;
+    type Resources<'g> = TexelViews<'g>;
 
     fn tests(&self) -> Vec<(Suite, Format, Pattern)> {
         let mut t = each(Suite::Original, Format::ALL, &Pattern::ALL);
@@ -55,23 +53,12 @@ impl Spec for TypedBuffer {
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Self::Resources<'g>> {
-        let mut views = HashMap::new();
-        for f in Format::ALL {
-            let props = shared.format_properties(f);
-            if props
-                .buffer_features
-                .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
-            {
-                let range = 1024 * f.bytes() as u64;
-                views.insert(f, BufferView::new(shared.gpu, &shared.input, f.vk(), range)?);
-            }
-        }
-        Ok(views)
+        let usage = vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER;
+        TexelViews::new(shared, &shared.input, usage)
     }
 
-    fn unsupported(&self, views: &Self::Resources<'_>, _: &Shared<'_>, f: Format) -> Option<String> {
-        (!views.contains_key(&f))
-            .then(|| format!("{} lacks UNIFORM_TEXEL_BUFFER in bufferFeatures", f.vk_name()))
+    fn unsupported(&self, views: &TexelViews<'_>, shared: &Shared<'_>, f: Format) -> Option<String> {
+        views.unsupported(shared, f)
     }
 
     fn bindings<'a, 'g>(
@@ -80,6 +67,6 @@ impl Spec for TypedBuffer {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::TexelBuffer(&views[&f]))]
+        vec![(0, Binding::TexelBuffer(views.get(f)))]
     }
 }
