@@ -3,8 +3,9 @@
 // operations in flight per thread), ITER iterations of 16 rounds, each round one operation
 // UPD on every chain: 256 operations per iteration in a loop the compiler may not unroll.
 // "Self" operations update a chain from itself and runtime constants (x = x + c); "ring"
-// operations combine neighbouring chains (x0 = x0 + x1, …, x15 = x15 + x0), for integer
-// operations whose chain on itself a compiler could fold (x + c + c = x + 2c). Every input
+// operations combine each chain with another (x0 = x0 + x1, …, x15 = x15 + x0; the distance
+// changes by round, see RING_ROUND), for integer operations whose chain on itself a compiler
+// could fold (x + c + c = x + 2c). Every input
 // comes from the input buffer at run time, float chains are `precise` (no reassociation, no
 // contraction), and every chain reaches the output through writeOut.
 // Latency (alu_latency_<op>): the first subgroup of one 64-invocation group runs one
@@ -15,13 +16,13 @@
 // a loop iteration, so that no operation follows an identical one (16 × min(x, hi) in a row
 // would be one, 16 × xor in a row could be re-associated into a tree).
 // Kernels built from this template (see build.rs):
-// @kernels alu_{OP}: OP=fp32_add:1,fp32_mul:2,fp32_fma:3,fp32_minmax:4,fp16_add:5,fp16_fma:6,fp16x2_add:7,fp16x2_fma:8,int32_add:9,int32_mul:10,int32_mad:11,int32_bitops:12,int32_xorshift:13,int32_minmax:14,cvt_f32_i32:15,cvt_f32_f16:16,sqrt:17,rsqrt:18,rcp:19,exp2:20,log2:21,sin:22,cos:23,fp64_add:24,fp64_fma:25,int64_add:26,int64_mul:27 LATENCY=0 WIDTH=4 PATTERN=1
-// @kernels alu_latency_{OP}: OP=fp32_add:1,fp32_mul:2,fp32_fma:3,fp32_minmax:4,fp16_add:5,fp16_fma:6,fp16x2_add:7,fp16x2_fma:8,int32_add:9,int32_mul:10,int32_mad:11,int32_bitops:12,int32_xorshift:13,int32_minmax:14,cvt_f32_i32:15,cvt_f32_f16:16,sqrt:17,rsqrt:18,rcp:19,exp2:20,log2:21,sin:22,cos:23,fp64_add:24,fp64_fma:25,int64_add:26,int64_mul:27 LATENCY=1 WIDTH=4 PATTERN=1
+// @kernels alu_{OP}: OP=fp32_add:1,fp32_mul:2,fp32_fma:3,fp32_minmax:4,fp16_add:5,fp16_fma:6,fp16x2_add:7,fp16x2_fma:8,int32_add:9,int32_mul:10,int32_mad:11,int32_bitops:12,int32_xorshift:13,int32_minmax:14,cvt_f32_i32:15,cvt_f32_f16:16,sqrt:17,rsqrt:18,rcp:19,exp2:20,log2:21,sin:22,cos:23,fp64_add:24,fp64_fma:25,int64_add:26,int64_mul:27,fp16x2_muladd:28 LATENCY=0 WIDTH=4 PATTERN=1
+// @kernels alu_latency_{OP}: OP=fp32_add:1,fp32_mul:2,fp32_fma:3,fp32_minmax:4,fp16_add:5,fp16_fma:6,fp16x2_add:7,fp16x2_fma:8,int32_add:9,int32_mul:10,int32_mad:11,int32_bitops:12,int32_xorshift:13,int32_minmax:14,cvt_f32_i32:15,cvt_f32_f16:16,sqrt:17,rsqrt:18,rcp:19,exp2:20,log2:21,sin:22,cos:23,fp64_add:24,fp64_fma:25,int64_add:26,int64_mul:27,fp16x2_muladd:28 LATENCY=1 WIDTH=4 PATTERN=1
 #version 450
-#if (OP >= 5 && OP <= 8) || OP == 16
+#if (OP >= 5 && OP <= 8) || OP == 16 || OP == 28
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
-#if OP >= 26
+#if OP == 26 || OP == 27
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 #if LATENCY
@@ -51,8 +52,9 @@ float unit10(uint w) { return uintBitsToFloat(0x3F800000u | (w & 0x007FE000u)); 
 float small32(uint w) { return uintBitsToFloat(0x3A800000u | (w & 0x007FFFFFu)); }
 // [1 - 2^-12, 1): a multiplier near 1.
 float near1(uint w) { return uintBitsToFloat(0x3F7FF000u | (w & 0x00000FFFu)); }
-// 1.0, which the compiler cannot know (elementsMask is a runtime 0).
-float one() { return uintBitsToFloat(0x3F800000u | pc.elementsMask); }
+// 1.0, which the compiler cannot know: readStart is a runtime 0 for every instruction kernel
+// (elementsMask is not: the latency kernels take their iteration count from it).
+float one() { return uintBitsToFloat(0x3F800000u | pc.readStart); }
 
 // ---- The operations. Per OP: T, INIT(w, v) (v: a second word, for 64-bit types),
 // ---- CONSTS (runtime constants), UPD(x, y, r) (round r of chain x; y its ring neighbour),
@@ -162,15 +164,21 @@ float one() { return uintBitsToFloat(0x3F800000u | pc.elementsMask); }
 #define CONSTS int k0 = int(C(0) & 0xFFu); float c0 = small32(C(1));
 #define UPD(x, y, r) x = float(int(x) ^ k0) + c0;
 #define ITER 32
-#elif OP == 16 // f32 -> f16 -> f32, then + k on the bits (k: 1..4 units of a half's last
-// mantissa bit). Not xor: after a round trip, a xor of bits a half keeps provably leaves a
-// half, so a compiler may drop the conversions and cancel the xors in pairs (NVIDIA's does:
-// 1344 "ops"/clk/SM). An add may carry into the exponent, which only a real conversion
-// checks; 256 steps of at most 4 units stay under one exponent step.
+#elif OP == 16 // f32 -> f16, whose bits get +k0 (even rounds) or -k0 (odd rounds), k0 1..4 units
+// of the last mantissa bit, -> f32, * a runtime 1.0. Each piece keeps both conversions real:
+// a float(float16_t(x)) whose result is used as a float may be taken for x (NVIDIA's compiler
+// does: a chain without the bits ran at 244 "ops"/clk/SM and, multiplied by a runtime 1.0 + a
+// few ULP, ended on values no half holds), so the half goes out as bits (packFloat2x16), which
+// only a real conversion produces. float16_t(float(h)) is h exactly, so a float operation the
+// compiler cannot see through (the multiply) stands between f16 -> f32 and the next f32 -> f16.
+// Every value stays a half (the multiplier is 1.0), so Vulkan's choice of rounding for the
+// conversion does not matter; the add and subtract by rounds keep it within one binade.
 #define T float
 #define INIT(w, v) unit10(w)
-#define CONSTS uint k0 = ((C(0) & 3u) + 1u) << 13;
-#define UPD(x, y, r) x = uintBitsToFloat(floatBitsToUint(float(float16_t(x))) + k0);
+#define CONSTS uint k0 = (C(0) & 3u) + 1u; float m0 = one();
+#define HALF_BITS(x) packFloat2x16(f16vec2(float16_t(x), float16_t(0.0)))
+#define FROM_BITS(b) float(unpackFloat2x16(b).x)
+#define UPD(x, y, r) x = FROM_BITS((((r) & 1) == 0) ? HALF_BITS(x) + k0 : HALF_BITS(x) - k0) * m0;
 #define ITER 32
 #elif OP == 17 // sqrt
 #define T float
@@ -241,6 +249,15 @@ float one() { return uintBitsToFloat(0x3F800000u | pc.elementsMask); }
 #define UPD(x, y, r) x = x * y;
 #define ITER 16
 #define RING 1
+#elif OP == 28 // fp16x2 x * m + c (packed), m a runtime 1.0, not `precise`: a driver may
+// contract it into one fma, as it may not split or pair a packed fma() (OP 8) differently.
+#define T f16vec2
+#define INIT(w, v) f16vec2(unit10(w), unit10(v))
+#define CONSTS f16vec2 m0 = f16vec2(one()); \
+    f16vec2 c0 = f16vec2(small32(C(2) & 0xFFFFE000u), small32(C(3) & 0xFFFFE000u));
+#define UPD(x, y, r) x = x * m0 + c0;
+#define ITER 64
+#define HALF 2
 #else
 #error "unknown OP"
 #endif
@@ -275,7 +292,7 @@ float sum2(f16vec2 v) { return float(v.x) + float(v.y); }
 #elif OP == 25
 #define ENCODE() vec4(float(F(x0) + F(x1) + F(x2) + F(x3)), float(F(x4) + F(x5) + F(x6) + F(x7)), \
                       float(F(x8) + F(x9) + F(x10) + F(x11)), float(F(x12) + F(x13) + F(x14) + F(x15)))
-#elif OP >= 26
+#elif OP == 26 || OP == 27
 #define FOLD(x) (uint(x) ^ uint((x) >> 32))
 #define ENCODE() encode32(FOLD(x0), FOLD(x1), FOLD(x2), FOLD(x3), FOLD(x4), FOLD(x5), FOLD(x6), FOLD(x7), \
                           FOLD(x8), FOLD(x9), FOLD(x10), FOLD(x11), FOLD(x12), FOLD(x13), FOLD(x14), FOLD(x15))
@@ -294,7 +311,31 @@ vec4 encodeBits64(double d) {
 #endif
 
 #if RING
-#define ROUND(r) UPD(x0, x1, r) UPD(x1, x2, r) UPD(x2, x3, r) UPD(x3, x4, r) UPD(x4, x5, r) UPD(x5, x6, r) UPD(x6, x7, r) UPD(x7, x8, r) UPD(x8, x9, r) UPD(x9, x10, r) UPD(x10, x11, r) UPD(x11, x12, r) UPD(x12, x13, r) UPD(x13, x14, r) UPD(x14, x15, r) UPD(x15, x0, r)
+// Round r combines each chain with the one 1, 2, 4 or 3 further on (by r & 3). With the
+// same neighbour in every round, two rounds of a chain would depend on three values only, and
+// a 3-input instruction (NVIDIA's LOP3: any function of three words) does both at once (the
+// bitwise row read 117 ops/clk/SM that way). Not 8: x8 = x8 ^ (x0 ^ x8) would be x0.
+#define RING1(r) UPD(x0, x1, r) UPD(x1, x2, r) UPD(x2, x3, r) UPD(x3, x4, r) UPD(x4, x5, r) UPD(x5, x6, r) UPD(x6, x7, r) UPD(x7, x8, r) UPD(x8, x9, r) UPD(x9, x10, r) UPD(x10, x11, r) UPD(x11, x12, r) UPD(x12, x13, r) UPD(x13, x14, r) UPD(x14, x15, r) UPD(x15, x0, r)
+#define RING2(r) UPD(x0, x2, r) UPD(x1, x3, r) UPD(x2, x4, r) UPD(x3, x5, r) UPD(x4, x6, r) UPD(x5, x7, r) UPD(x6, x8, r) UPD(x7, x9, r) UPD(x8, x10, r) UPD(x9, x11, r) UPD(x10, x12, r) UPD(x11, x13, r) UPD(x12, x14, r) UPD(x13, x15, r) UPD(x14, x0, r) UPD(x15, x1, r)
+#define RING4(r) UPD(x0, x4, r) UPD(x1, x5, r) UPD(x2, x6, r) UPD(x3, x7, r) UPD(x4, x8, r) UPD(x5, x9, r) UPD(x6, x10, r) UPD(x7, x11, r) UPD(x8, x12, r) UPD(x9, x13, r) UPD(x10, x14, r) UPD(x11, x15, r) UPD(x12, x0, r) UPD(x13, x1, r) UPD(x14, x2, r) UPD(x15, x3, r)
+#define RING3(r) UPD(x0, x3, r) UPD(x1, x4, r) UPD(x2, x5, r) UPD(x3, x6, r) UPD(x4, x7, r) UPD(x5, x8, r) UPD(x6, x9, r) UPD(x7, x10, r) UPD(x8, x11, r) UPD(x9, x12, r) UPD(x10, x13, r) UPD(x11, x14, r) UPD(x12, x15, r) UPD(x13, x0, r) UPD(x14, x1, r) UPD(x15, x2, r)
+#define RING_ROUND_0 RING1
+#define RING_ROUND_1 RING2
+#define RING_ROUND_2 RING4
+#define RING_ROUND_3 RING3
+#define RING_ROUND_4 RING1
+#define RING_ROUND_5 RING2
+#define RING_ROUND_6 RING4
+#define RING_ROUND_7 RING3
+#define RING_ROUND_8 RING1
+#define RING_ROUND_9 RING2
+#define RING_ROUND_10 RING4
+#define RING_ROUND_11 RING3
+#define RING_ROUND_12 RING1
+#define RING_ROUND_13 RING2
+#define RING_ROUND_14 RING4
+#define RING_ROUND_15 RING3
+#define ROUND(r) RING_ROUND_##r(r)
 #define LATENCY_ROUND(r) UPD(x0, x15, 0) UPD(x1, x0, 1) UPD(x2, x1, 2) UPD(x3, x2, 3) UPD(x4, x3, 4) UPD(x5, x4, 5) UPD(x6, x5, 6) UPD(x7, x6, 7) UPD(x8, x7, 8) UPD(x9, x8, 9) UPD(x10, x9, 10) UPD(x11, x10, 11) UPD(x12, x11, 12) UPD(x13, x12, 13) UPD(x14, x13, 14) UPD(x15, x14, 15)
 #else
 #define ROUND(r) UPD(x0, x0, r) UPD(x1, x1, r) UPD(x2, x2, r) UPD(x3, x3, r) UPD(x4, x4, r) UPD(x5, x5, r) UPD(x6, x6, r) UPD(x7, x7, r) UPD(x8, x8, r) UPD(x9, x9, r) UPD(x10, x10, r) UPD(x11, x11, r) UPD(x12, x12, r) UPD(x13, x13, r) UPD(x14, x14, r) UPD(x15, x15, r)

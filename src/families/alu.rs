@@ -36,6 +36,7 @@ pub enum Op {
     Fp16Fma,
     Fp16x2Add,
     Fp16x2Fma,
+    Fp16x2MulAdd,
     Int32Add,
     Int32Mul,
     Int32Mad,
@@ -67,8 +68,8 @@ enum Needs {
 }
 
 impl Op {
-    /// Every operation, in run order (the kernel's `OP` is the position + 1).
-    pub const ALL: [Op; 27] = [
+    /// Every operation, in run order (the kernel's `OP` values: its `@kernels` lines).
+    pub const ALL: [Op; 28] = [
         Op::Fp32Add,
         Op::Fp32Mul,
         Op::Fp32Fma,
@@ -77,6 +78,7 @@ impl Op {
         Op::Fp16Fma,
         Op::Fp16x2Add,
         Op::Fp16x2Fma,
+        Op::Fp16x2MulAdd,
         Op::Int32Add,
         Op::Int32Mul,
         Op::Int32Mad,
@@ -111,6 +113,15 @@ impl Op {
             Op::Fp16Fma => ("fp16_fma", "fp16 fma", "float16_t", 64, 1, 1, Float16),
             Op::Fp16x2Add => ("fp16x2_add", "fp16x2 add (packed)", "f16vec2", 64, 2, 1, Float16),
             Op::Fp16x2Fma => ("fp16x2_fma", "fp16x2 fma (packed)", "f16vec2", 64, 2, 1, Float16),
+            Op::Fp16x2MulAdd => (
+                "fp16x2_muladd",
+                "fp16x2 mul+add (packed)",
+                "f16vec2",
+                64,
+                2,
+                1,
+                Float16,
+            ),
             Op::Int32Add => ("int32_add", "int32 add", "uint", 64, 1, 1, Nothing),
             Op::Int32Mul => ("int32_mul", "int32 mul", "uint", 32, 1, 1, Nothing),
             Op::Int32Mad => ("int32_mad", "int32 mad", "uint", 32, 1, 1, Nothing),
@@ -136,7 +147,7 @@ impl Op {
             ),
             Op::CvtF32F16 => (
                 "cvt_f32_f16",
-                "convert f32<->f16 (+add)",
+                "convert f32<->f16 (+add, +mul)",
                 "float, float16_t",
                 32,
                 2,
@@ -244,8 +255,8 @@ fn small_half(w: u32) -> f16 {
 }
 
 /// Runs the 16 chains through `iterations` loop iterations the way the kernel does: the
-/// throughput kernel's rounds (every chain once, with the round's index; a ring chain with its
-/// next neighbour), or the latency kernel's (a self chain: x0 sixteen times, with indices
+/// throughput kernel's rounds (every chain once, with the round's index; a ring chain with the
+/// one [`ring_stride`] further on), or the latency kernel's (a self chain: x0 sixteen times, with indices
 /// 0…15; a ring: each chain from the one before, with its own index).
 fn run<T: Copy>(
     x: &mut [T; CHAINS],
@@ -258,7 +269,7 @@ fn run<T: Copy>(
         for r in 0..ROUNDS {
             for j in 0..CHAINS {
                 match (ring, latency) {
-                    (true, false) => x[j] = upd(x[j], x[(j + 1) % CHAINS], r),
+                    (true, false) => x[j] = upd(x[j], x[(j + ring_stride(r)) % CHAINS], r),
                     (true, true) => x[j] = upd(x[j], x[(j + CHAINS - 1) % CHAINS], j as u32),
                     (false, false) => x[j] = upd(x[j], x[j], r),
                     (false, true) => x[0] = upd(x[0], x[0], j as u32),
@@ -266,6 +277,11 @@ fn run<T: Copy>(
             }
         }
     }
+}
+
+/// How far on a ring chain's neighbour is in round `r` of the throughput kernel (`RING_ROUND_r`).
+fn ring_stride(r: u32) -> usize {
+    [1, 2, 4, 3][(r & 3) as usize]
 }
 
 /// Operations each chain ran: all of them equally, or (self latency chains) x0 alone.
@@ -381,7 +397,7 @@ impl Op {
                 });
                 exact(out)
             }
-            Op::Fp16x2Fma => {
+            Op::Fp16x2Fma | Op::Fp16x2MulAdd => {
                 let c0 = [small_half(c(2)), small_half(c(3))];
                 let (_, out) = pairs(&|x, _, _| {
                     std::array::from_fn(|i| h(x[i].to_f64() + c0[i].to_f64()))
@@ -422,10 +438,13 @@ impl Op {
                     (x as i32 ^ k0) as f32 + c0
                 })))
             }
+            // Every value is a half (see the kernel): the conversions are exact.
             Op::CvtF32F16 => {
-                let k0 = ((c(0) & 3) + 1) << 13;
-                exact(sums(&f32s(unit10, &|x, _, _| {
-                    f32::from_bits(f16::from_f32(x).to_f32().to_bits() + k0)
+                let k0 = ((c(0) & 3) + 1) as u16;
+                exact(sums(&f32s(unit10, &|x, _, r| {
+                    let bits = f16::from_f32(x).to_bits();
+                    let bits = if r & 1 == 0 { bits + k0 } else { bits - k0 };
+                    f16::from_bits(bits).to_f32()
                 })))
             }
             Op::Sqrt | Op::InverseSqrt | Op::Reciprocal | Op::Exp2 | Op::Log2 | Op::Sin | Op::Cos => {
