@@ -250,7 +250,8 @@ float one() { return uintBitsToFloat(0x3F800000u | pc.readStart); }
 #define ITER 16
 #define RING 1
 #elif OP == 28 // fp16x2 x * m + c (packed), m a runtime 1.0, not `precise`: a driver may
-// contract it into one fma, as it may not split or pair a packed fma() (OP 8) differently.
+// contract it into one fma of its own choosing; beside OP 8, it shows whether that form runs
+// at another rate than a packed fma() (on the H100 it does not).
 #define T f16vec2
 #define INIT(w, v) f16vec2(unit10(w), unit10(v))
 #define CONSTS f16vec2 m0 = f16vec2(one()); \

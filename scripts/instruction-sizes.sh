@@ -27,6 +27,9 @@ build)
   ;;
 run)
   out=${2:?output directory}
+  for b in .gl/perftest-8rounds target/release/perftest; do
+    [ -x "$b" ] || { echo "$0: $b is missing: run \`$0 build\` (and cargo build --release) first" >&2; exit 2; }
+  done
   mkdir -p "$out"
   .gl/perftest-8rounds --suite instructions "${filters[@]}" --shader-stats > "$out/rounds8.txt" 2>&1
   target/release/perftest --suite instructions "${filters[@]}" --shader-stats > "$out/rounds16.txt" 2>&1

@@ -97,8 +97,14 @@ def instructions_per_update(sizes_dir):
     16-byte instructions (scripts/instruction-sizes.sh)."""
     if sizes_dir is None:
         return {}
-    full = code_sizes(f"{sizes_dir}/rounds16.txt")
-    half = code_sizes(f"{sizes_dir}/rounds8.txt")
+    try:
+        full = code_sizes(f"{sizes_dir}/rounds16.txt")
+        half = code_sizes(f"{sizes_dir}/rounds8.txt")
+    except OSError as e:
+        sys.exit(f"{sizes_dir}: not the output of `scripts/instruction-sizes.sh run` ({e})")
+    if not full or not half:
+        sys.exit(f"{sizes_dir}: no Binary Size in rounds16.txt or rounds8.txt (a device without "
+                 "VK_KHR_pipeline_executable_properties?)")
     return {t: (full[t] - half[t]) / 16 / 128 for t in full if t in half}
 
 

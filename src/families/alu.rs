@@ -256,8 +256,8 @@ fn small_half(w: u32) -> f16 {
 
 /// Runs the 16 chains through `iterations` loop iterations the way the kernel does: the
 /// throughput kernel's rounds (every chain once, with the round's index; a ring chain with the
-/// one [`ring_stride`] further on), or the latency kernel's (a self chain: x0 sixteen times, with indices
-/// 0…15; a ring: each chain from the one before, with its own index).
+/// one [`ring_stride`] further on), or the latency kernel's (a self chain: x0 sixteen times,
+/// with indices 0…15; a ring: each chain from the one before, with its own index).
 fn run<T: Copy>(
     x: &mut [T; CHAINS],
     ring: bool,
@@ -617,6 +617,13 @@ mod tests {
             assert!(worst <= bound, "{op:?}: relative tolerance {worst:e} > {bound:e}");
             assert!(reference.iter().all(|t| t.sum.iter().all(|v| v.is_finite())));
         }
+    }
+
+    #[test]
+    fn the_runtime_one_is_one() {
+        // The kernels' one() is 1.0 | readStart: a nonzero readStart would make it a multiplier
+        // just above 1, which rounding to half hides from the fp16 and conversion references.
+        assert!(Op::ALL.iter().all(|&op| Spec::read_start(&Alu, op) == 0));
     }
 
     #[test]
