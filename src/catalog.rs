@@ -3,105 +3,7 @@
 
 use crate::data::ThreadSum;
 use crate::families::{Columns, Family, Latency, Unit, REGISTRY};
-
-/// Where each thread starts reading, and how the loads are issued.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Pattern {
-    /// Every thread reads the same address each iteration.
-    Uniform,
-    /// Start = the thread's index in its group: contiguous, coalescing loads.
-    Linear,
-    /// Start = a hash of the thread's index, masked to stay in the same cache lines.
-    Random,
-    /// As `Uniform`, but on every iteration one elected lane loads and
-    /// `subgroupBroadcastFirst` shares the value (as many load instructions as `Uniform`).
-    UniformElected,
-    /// As `Uniform`, done the way PerfTest's author describes drivers doing it: per block of
-    /// subgroup-size iterations, lane l loads iteration l's element once, and iteration j
-    /// takes lane j's value with `subgroupShuffle` (up to subgroup-size fewer loads).
-    UniformShuffle,
-    /// As `UniformShuffle`, with the block's iterations unrolled and each taking its lane's
-    /// value with `subgroupBroadcast` of a constant lane.
-    UniformWaveBroadcast,
-    /// As `Uniform`, with the loads unrolled in the source, 32 per loop iteration at constant
-    /// offsets from one masked base address: no per-load address arithmetic, one add per load.
-    UniformCeiling,
-    /// As `Linear`, unrolled like `UniformCeiling`.
-    LinearCeiling,
-}
-
-impl Pattern {
-    /// The three patterns of the original suite, in run order.
-    pub const ALL: [Pattern; 3] = [Pattern::Uniform, Pattern::Linear, Pattern::Random];
-
-    /// The hand-made uniform-load probes, in run order (each family runs them last).
-    pub const UNIFORM_PROBES: [Pattern; 3] = [
-        Pattern::UniformElected,
-        Pattern::UniformShuffle,
-        Pattern::UniformWaveBroadcast,
-    ];
-
-    /// The pattern as test names print it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Pattern::Uniform => "uniform",
-            Pattern::Linear => "linear",
-            Pattern::Random => "random",
-            Pattern::UniformElected => "uniform (elected lane + broadcast)",
-            Pattern::UniformShuffle => "uniform (wave-wide load + shuffle)",
-            Pattern::UniformWaveBroadcast => "uniform (wave-wide load + unrolled broadcast)",
-            Pattern::UniformCeiling => "uniform (unrolled ceiling)",
-            Pattern::LinearCeiling => "linear (unrolled ceiling)",
-        }
-    }
-
-    /// The pattern as kernel names print it.
-    pub const fn ident(self) -> &'static str {
-        match self {
-            Pattern::UniformElected => "broadcast",
-            Pattern::UniformShuffle => "waveshuffle",
-            Pattern::UniformWaveBroadcast => "wavebroadcast",
-            Pattern::UniformCeiling => "ceiling_uniform",
-            Pattern::LinearCeiling => "ceiling_linear",
-            p => p.name(),
-        }
-    }
-
-    /// Where each thread starts: `Uniform`, `Linear` or `Random`.
-    pub const fn start(self) -> Pattern {
-        match self {
-            Pattern::Linear | Pattern::LinearCeiling => Pattern::Linear,
-            Pattern::Random => Pattern::Random,
-            _ => Pattern::Uniform,
-        }
-    }
-
-    /// Whether this is one of the hand-made uniform-load probes.
-    pub fn is_uniform_probe(self) -> bool {
-        Pattern::UNIFORM_PROBES.contains(&self)
-    }
-}
-
-/// A group of tests selected with `--suite`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Suite {
-    /// The 138 tests of the Direct3D 11 original, in its order and with its names.
-    Original,
-    /// The loops without loads: what each kernel shape's loop costs by itself.
-    Control,
-    /// Vulkan-native ways to read the same data, sampler set-ups, and the uniform-load probes.
-    Extended,
-    /// Stores and atomics through every writable resource.
-    Write,
-    /// Every texture dimension, the extended formats, and where the data lives in memory.
-    Formats,
-    /// Instruction timings: arithmetic, conversions, transcendentals, subgroup operations,
-    /// shared-memory loads and occupancy, in operations per clock and latency in clocks.
-    Instructions,
-    /// Every family's loads unrolled, without the loop's per-load cost: what the load path
-    /// can deliver.
-    Ceiling,
-}
+pub use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
 
 /// One test: a family of the registry and the test's index in that family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,11 +11,6 @@ pub struct TestCase {
     family: u16,
     index: u16,
 }
-
-/// Loads (stores, atomics) each thread performs per dispatch (fixed: 256, or 16×16 for textures).
-pub const LOADS_PER_THREAD: u64 = 256;
-/// Threads per workgroup (256×1 for buffers, 16×16 for textures).
-pub const THREADS_PER_GROUP: u64 = 256;
 
 impl TestCase {
     /// The test's family.
@@ -316,6 +213,29 @@ pub fn filter(tests: &[TestCase], filters: &[String]) -> Vec<TestCase> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reference_of_the_uniform_pattern_is_the_same_for_every_thread() {
+        for t in suite(Suite::Original)
+            .iter()
+            .filter(|t| t.pattern() == Pattern::Uniform)
+        {
+            let r = t.reference(&crate::data::input());
+            assert!(r.iter().all(|s| s.sum == r[0].sum), "{}", t.name());
+            assert!(r[0].sum.iter().all(|v| *v != 0.0), "{}", t.name());
+        }
+    }
+
+    #[test]
+    fn compare_detects_a_single_wrong_component() {
+        let t = suite(Suite::Original)[8];
+        let r = t.reference(&crate::data::input());
+        let mut out: Vec<[f32; 4]> = (0..512).map(|i| r[i % 256].sum).collect();
+        assert!(crate::data::compare(t.tolerance(), &r, &out).is_ok());
+        out[300][2] += 0.5;
+        let m = crate::data::compare(t.tolerance(), &r, &out).unwrap_err();
+        assert_eq!((m.index, m.component, m.count), (300, 2, 1));
+    }
 
     #[test]
     fn names_match_the_original_list() {

@@ -60,13 +60,23 @@ impl<'g> Timer<'g> {
         Ok(self.read()?.0)
     }
 
-    /// The duration of every pair, and the span from the first pair's start to the last
-    /// pair's end (which also counts any time the GPU spent between the pairs, e.g. on
-    /// another process's work), in milliseconds.
+    /// Every interval's duration in ms, and the span from the first interval's start to the
+    /// last one's end (what runs between the intervals included).
     pub fn read(&self) -> Result<(Vec<f64>, f64)> {
+        let intervals = self.read_intervals()?;
+        let times = intervals.iter().map(|(s, e)| e - s).collect();
+        let span = match (intervals.first(), intervals.last()) {
+            (Some(first), Some(last)) => last.1 - first.0,
+            _ => 0.0,
+        };
+        Ok((times, span))
+    }
+
+    /// Every interval as (start, end) in ms after the first interval's start (waits for them).
+    pub fn read_intervals(&self) -> Result<Vec<(f64, f64)>> {
         let mut ticks = vec![0u64; 2 * self.pairs as usize];
-        // SAFETY: the pool has 2 × pairs queries, all written by the submission that was
-        // waited for; WAIT makes the call return only when every result is available.
+        // SAFETY: the pool holds 2·pairs queries, all written by a submission that completed
+        // (WAIT blocks until it has); 64-bit results fit the slice exactly.
         unsafe {
             self.gpu.device().get_query_pool_results(
                 self.pool,
@@ -76,20 +86,19 @@ impl<'g> Timer<'g> {
             )
         }
         .context("vkGetQueryPoolResults")?;
-        let ms = |start: u64, end: u64| {
+        let origin = ticks.first().copied().unwrap_or(0);
+        let ms = |t: u64| {
             ticks_to_ms(
-                start,
-                end,
+                origin,
+                t,
                 self.gpu.timestamp_valid_bits,
                 self.gpu.info.timestamp_period,
             )
         };
-        let times = ticks.chunks_exact(2).map(|p| ms(p[0], p[1])).collect();
-        let span = match (ticks.first(), ticks.last()) {
-            (Some(&first), Some(&last)) => ms(first, last),
-            _ => 0.0,
-        };
-        Ok((times, span))
+        Ok(ticks
+            .chunks_exact(2)
+            .map(|p| (ms(p[0]), ms(p[1])))
+            .collect())
     }
 }
 

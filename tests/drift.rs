@@ -60,7 +60,7 @@ fn a_lasting_disturbance_flags_the_rows_and_strict_fails_the_run() {
         assert!(err.contains(&format!("{name}: disturbed")), "{err}");
     }
     assert!(
-        err.contains("disturbed, "),
+        err.contains("3 disturbed)"),
         "the summary counts them: {err}"
     );
     assert!(

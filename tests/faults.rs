@@ -6,8 +6,21 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn ctrl_c_keeps_every_finished_row_and_exits_130() {
-    let dir = tempdir("sigint");
+    interrupt_with("INT", 130);
+}
+
+#[test]
+fn sigterm_and_sighup_stop_the_run_as_ctrl_c_does() {
+    interrupt_with("TERM", 143);
+    interrupt_with("HUP", 129);
+}
+
+/// Sends `signal` to a run once a few rows are on disk: it must stop after the current test
+/// with exit code `code`, every finished row in the CSV and the JSON, and say why.
+fn interrupt_with(signal: &str, code: i32) {
+    let dir = tempdir("signal");
     let csv = dir.join("partial.csv");
+    let json = dir.join("partial.json");
     let child = perftest()
         .args([
             "--device",
@@ -20,6 +33,7 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
             "30",
         ])
         .args(["--csv", csv.to_str().unwrap()])
+        .args(["--json", json.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -38,7 +52,7 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let kill = std::process::Command::new("kill")
-        .args(["-INT", &child_ref.id().to_string()])
+        .args([&format!("-{signal}"), &child_ref.id().to_string()])
         .status()
         .unwrap();
     assert!(kill.success());
@@ -46,13 +60,17 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
     while child_ref.try_wait().unwrap().is_none() {
         assert!(
             start.elapsed() < Duration::from_secs(30),
-            "perftest did not stop after Ctrl-C"
+            "perftest did not stop after SIG{signal}"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
     let o = child.0.take().unwrap().wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
-    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("interrupted (SIG{signal})")),
+        "{}",
+        stderr(&o)
+    );
     let mut reader = csv::Reader::from_path(&csv).unwrap();
     let header = reader.headers().unwrap().clone();
     let status = header.iter().position(|h| h == "status").unwrap();
@@ -64,6 +82,22 @@ fn ctrl_c_keeps_every_finished_row_and_exits_130() {
     // The terminal lines match the finished rows (a cut one ends with its note).
     let ok_lines = timed_lines(&stdout(&o));
     assert_eq!(ok_lines, done.len());
+    // The JSON is written, with the same rows.
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let text = doc.to_string();
+    assert!(
+        text.contains(&format!("run interrupted (SIG{signal})")),
+        "{text}"
+    );
+    for r in done {
+        let name = &r[header.iter().position(|h| h == "test").unwrap()];
+        assert!(
+            text.contains(&serde_json::to_string(name).unwrap()),
+            "{name}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A child process that is killed if the test fails before waiting for it, so a failing

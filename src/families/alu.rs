@@ -11,7 +11,7 @@
 
 use super::instructions::{encode32, exact, pieces, ulp32, within, word, TOLERANCE_UNIT};
 use super::{each, lacks_feature, Columns, Latency, Shared, Spec, Unit};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::pipeline::Binding;
 use anyhow::Result;
@@ -568,7 +568,7 @@ impl Spec for Alu {
         iterations: u32,
         subgroup_size: u32,
     ) -> Vec<ThreadSum> {
-        let lanes = (subgroup_size as usize).clamp(1, crate::runner::LATENCY_GROUP_SIZE);
+        let lanes = (subgroup_size as usize).clamp(1, crate::model::LATENCY_GROUP_SIZE);
         (0..lanes)
             .map(|l| op.thread(input, l, iterations, true))
             .collect()

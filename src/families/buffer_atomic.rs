@@ -3,11 +3,11 @@
 
 use super::writes::{self, Atomic, Target, ELEMENTS};
 use super::{each, lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::pipeline::Binding;
 use crate::resources::{record_clear, Buffer};
-use crate::runner::Fault;
+use crate::model::Fault;
 use anyhow::Result;
 use ash::vk;
 

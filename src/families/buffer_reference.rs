@@ -2,7 +2,7 @@
 //! device address (`GL_EXT_buffer_reference`), passed in the push constants.
 
 use super::{each, lacks_feature, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use anyhow::Result;
 

@@ -3,7 +3,7 @@
 
 use super::writes::{self, Channel, Kind, Layout, Target, ELEMENTS};
 use super::{each, Checked, Columns, Dispatch, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::pipeline::Binding;
 use crate::resources::Buffer;

@@ -1,7 +1,7 @@
 //! `cbuffer{float4} load`: one vec4 of a 16 KB uniform-buffer array per iteration.
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::pipeline::Binding;
 use anyhow::Result;

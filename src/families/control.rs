@@ -3,7 +3,7 @@
 //! more per iteration; the ceiling suite measures those).
 
 use super::{Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use anyhow::Result;
 

@@ -3,7 +3,7 @@
 
 use super::ext_format::{self, ExtFormat};
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::pipeline::Binding;
 use crate::resources::{record_copy, Buffer, BufferView, Memory};

@@ -4,7 +4,7 @@
 use super::ext_format::{self, ExtFormat, SIZE};
 use super::format_buffer::patched;
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::pipeline::Binding;
 use crate::resources::{Buffer, Image, Sampler};

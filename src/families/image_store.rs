@@ -3,7 +3,7 @@
 
 use super::writes::{self, Target, ELEMENTS};
 use super::{each, Checked, Columns, Dispatch, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
 use crate::pipeline::Binding;

@@ -4,7 +4,7 @@
 //! (BAR) memory. The memory type chosen is recorded in the `memory` column.
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;

@@ -1,13 +1,13 @@
 //! Test families: the [`Spec`] each family module implements, and the registry the rest of
 //! the crate iterates (the runner, the catalog and the reporters never name a family).
 
-use crate::catalog::{Pattern, Suite};
 use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
 use crate::gpu::{Gpu, Instance};
+use crate::model::Fault;
+use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
 use crate::resources::{Buffer, BufferView, Image};
-use crate::runner::Fault;
 use anyhow::Result;
 use ash::vk;
 use std::collections::HashMap;
@@ -274,7 +274,7 @@ pub trait Spec: Sync + 'static {
     }
     /// Operations (loads, for a load test) each thread performs per dispatch.
     fn ops_per_thread(&self, _v: Self::Variant) -> u64 {
-        crate::catalog::LOADS_PER_THREAD
+        crate::model::LOADS_PER_THREAD
     }
     /// What the counts of this test count.
     fn unit(&self, _v: Self::Variant) -> Unit {

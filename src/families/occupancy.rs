@@ -5,7 +5,7 @@
 
 use super::instructions::{exact, pieces, word};
 use super::{Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::pipeline::Binding;
 use anyhow::Result;

@@ -2,7 +2,7 @@
 //! wraps modulo 6: six vec4 and the 32-byte header fill the smallest maxPushConstantsSize).
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use anyhow::Result;
 

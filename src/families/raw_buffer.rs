@@ -1,7 +1,7 @@
 //! `ByteAddressBuffer.Load{,2,3,4}`: consecutive 32-bit words per iteration from a storage buffer.
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::pipeline::Binding;
 use anyhow::Result;

@@ -4,7 +4,7 @@
 
 use super::instructions::{encode32, exact, pieces, word};
 use super::{Columns, Latency, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::pipeline::Binding;
 use anyhow::Result;
@@ -141,7 +141,7 @@ impl Spec for SharedBank {
         let Load::Stride(stride) = v else {
             return Vec::new();
         };
-        let lanes = size.min(crate::runner::LATENCY_GROUP_SIZE as u32);
+        let lanes = size.min(crate::model::LATENCY_GROUP_SIZE as u32);
         let loads = iterations * LOADS_PER_ITERATION;
         (0..lanes)
             .map(|lane| {

@@ -2,7 +2,7 @@
 //! then runs the load loop over shared memory: the in-core reference point.
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::pipeline::Binding;
 use anyhow::Result;

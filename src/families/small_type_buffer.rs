@@ -2,7 +2,7 @@
 //! converted to float (8/16-bit storage, no 8/16-bit arithmetic).
 
 use super::{each, lacks_feature, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;

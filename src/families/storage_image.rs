@@ -1,7 +1,7 @@
 //! `RWTexture2D<F>.Load`: one texel per iteration, 16×16 per thread, through a storage image.
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
 use crate::pipeline::Binding;

@@ -1,7 +1,7 @@
 //! `RWBuffer<F>.Load`: one element per iteration through a storage texel buffer (`imageLoad`).
 
 use super::{each, Columns, Shared, Spec, TexelViews};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;

@@ -2,7 +2,7 @@
 //! storage buffer, std430 or (`float3 … packed`) scalar layout.
 
 use super::{each, lacks_feature, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::pipeline::Binding;
 use anyhow::Result;

@@ -4,7 +4,7 @@
 
 use super::instructions::{encode32, word};
 use super::{each, Columns, Latency, Shared, Spec, Unit};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::pipeline::Binding;
 use anyhow::Result;
@@ -175,7 +175,7 @@ impl Spec for SubgroupOps {
 
     fn latency_reference(&self, op: Op, input: &[u8], iterations: u32, size: u32) -> Vec<ThreadSum> {
         // One group of 64 invocations: a larger subgroup is only partly filled.
-        let lanes = (size as usize).min(crate::runner::LATENCY_GROUP_SIZE);
+        let lanes = (size as usize).min(crate::model::LATENCY_GROUP_SIZE);
         let steps = |j: usize| if j == 0 { iterations * ROUNDS * CHAINS as u32 } else { 0 };
         op.run(input, lanes, lanes, steps)
     }

@@ -3,7 +3,7 @@
 
 use super::writes::{self, Target, ELEMENTS};
 use super::{each, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::ThreadSum;
 use crate::format::Format;
 use crate::pipeline::Binding;

@@ -8,12 +8,12 @@
 //! followed by the input with the 16-bit halves of every word swapped (see [`source`]).
 
 use super::{each, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::{ChannelType, Format};
 use crate::pipeline::Binding;
 use crate::resources::{Buffer, Image, Memory, Sampler, Shape};
-use crate::runner::Fault;
+use crate::model::Fault;
 use anyhow::Result;
 use ash::vk;
 use std::collections::HashMap;

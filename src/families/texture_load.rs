@@ -1,7 +1,7 @@
 //! `Texture2D<F>.Load`: `texelFetch` of one texel of mip 0 per iteration from a sampled image.
 
 use super::{each, missing_image, sampled_images, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;

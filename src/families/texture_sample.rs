@@ -3,12 +3,12 @@
 //! …), to find what lets a driver sample at the texel-fetch rate.
 
 use super::{each, missing_image, sampled_images, Columns, Shared, Spec};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::format::{ChannelType, Format};
 use crate::pipeline::Binding;
 use crate::resources::{Image, Sampler};
-use crate::runner::Fault;
+use crate::model::Fault;
 use anyhow::Result;
 use ash::vk;
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! `Buffer<F>.Load`: one typed element per iteration through a uniform texel buffer.
 
 use super::{each, Columns, Shared, Spec, TexelViews};
-use crate::catalog::{Pattern, Suite};
+use crate::model::{Pattern, Suite};
 use crate::data::{self, ThreadSum};
 use crate::format::Format;
 use crate::pipeline::Binding;

@@ -128,7 +128,11 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
             "auto": c.auto,
             "baseline_full_ms": c.baseline_full_ms,
             "warmup_ms": c.warmup_ms,
+            "warmup_settled": c.warmup_settled,
+            "warmup_first_clock_mhz": c.warmup_first_mhz,
             "clock_mhz": c.clock_mhz,
+            "steady_clock_mhz": c.clock_mhz,
+            "clock_floor": crate::runner::CLOCK_FLOOR,
         })),
     })
 }

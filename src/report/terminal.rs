@@ -5,7 +5,7 @@
 use super::{num, Reporter, Row};
 use crate::catalog::Suite;
 use crate::gpu::DeviceInfo;
-use crate::runner::{Calibration, Conditions, Mode, Status, MAX_DISPATCH_MS};
+use crate::runner::{Calibration, Mode, Status, MAX_DISPATCH_MS};
 use anyhow::Result;
 use std::io::Write;
 
@@ -134,9 +134,12 @@ pub fn terminal_line(row: &Row<'_>, common_groups: u32) -> String {
                 None => line,
             };
             match m.conditions {
-                Conditions::Disturbed => format!(
-                    "{line} DISTURBED (baseline {:+.1} %)",
-                    m.drift_pct.unwrap_or(f64::NAN)
+                c if c.is_flagged() => format!(
+                    "{line} {} (baseline {:+.1} %{})",
+                    c.name().to_uppercase(),
+                    m.drift_pct.unwrap_or(f64::NAN),
+                    row.clock_mhz
+                        .map_or(String::new(), |c| format!(", clock {c:.0} MHz"))
                 ),
                 _ => line,
             }
@@ -154,9 +157,12 @@ fn cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
     let m = row.measurement;
     let cut = Cut::of(row, common_groups);
     let status = match (m.status, &cut) {
-        (Status::Ok, _) if m.conditions == Conditions::Disturbed => format!(
-            "disturbed: baseline {:+.1} %",
-            m.drift_pct.unwrap_or(f64::NAN)
+        (Status::Ok, _) if m.conditions.is_flagged() => format!(
+            "{}: baseline {:+.1} %{}",
+            m.conditions.name(),
+            m.drift_pct.unwrap_or(f64::NAN),
+            row.clock_mhz
+                .map_or(String::new(), |c| format!(", clock {c:.0} MHz"))
         ),
         (Status::Ok, None) => "ok".to_string(),
         (Status::Ok, Some(c)) => format!("ok ({})", c.note()),

@@ -7,13 +7,11 @@ use crate::data;
 use crate::families::Latency;
 use crate::gpu::DeviceType;
 use crate::kernels;
+pub use crate::model::LATENCY_GROUP_SIZE;
 use crate::pipeline::{Binding, Pipeline};
 use anyhow::{Context as _, Result};
 use std::collections::HashMap;
 
-/// Invocations of a latency kernel's one workgroup (`local_size_x` of the latency kernels):
-/// only the first subgroup runs the chain.
-pub const LATENCY_GROUP_SIZE: usize = 64;
 /// Iterations of the shorter timed run; the longer one runs twice as many, and the latency is
 /// the difference over the extra operations (which cancels the clock reads and the start).
 const TIMED_ITERATIONS: u32 = 8;

@@ -1,6 +1,7 @@
 //! What a run is asked to do and what it measured: plain data for the runner and the reporters.
 
 use crate::catalog::TestCase;
+pub use crate::model::Fault;
 use crate::pipeline::ShaderStatistic;
 
 /// What a run does with each test.
@@ -12,42 +13,63 @@ pub enum Mode {
     Verify,
 }
 
-/// Deliberate faults, for testing that failures are caught (hidden `--fault`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Fault {
-    /// Compute the `--verify` reference from corrupted input: every test must mismatch.
-    Reference,
-    /// Record an invalid barrier: the validation layer must object.
-    InvalidBarrier,
-    /// Slow every timing down 10× from the second block of tests on, for good: the drift
-    /// check must flag those rows.
+/// Under what conditions a row was timed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Conditions {
+    /// Not checked (verify mode, a row that did not run, or no drift check and no clock).
+    #[default]
+    Unchecked,
+    /// At the steady clock, with the baseline within the drift limit before and after.
+    Steady,
+    /// Timed again, after `Cause`, and then steady.
+    Remeasured(Cause),
+    /// The clock stayed below the floor of the steady clock, however often it was timed.
+    Throttled,
+    /// The clock was normal but the baseline was slow and stayed slow: another process.
+    Contended,
+    /// The baseline was off and did not come back, and no clock tells why.
+    Disturbed,
+}
+
+/// Why a row was timed again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// Its clock was below the floor of the steady clock.
+    Clock,
+    /// The drift check around its block was off.
     Drift,
-    /// As `drift`, until the run re-checks the baseline: the drift check must re-measure
-    /// the block and find it steady.
-    TransientDrift,
-    /// Report VK_ERROR_DEVICE_LOST on the second test: the device must be abandoned cleanly.
-    DeviceLost,
-    /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
-    OutOfMemory,
-    /// Add a 60 ms stall to the first timed probe dispatch of every test: the probe must not
-    /// cut any dispatch for it.
-    ProbeStall,
-    /// Make every dispatch of the second test read 4 ms per group slower: its dispatch must be
-    /// cut to the watchdog budget, and its row shown comparable with the others.
-    SlowTest,
-    /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
-    /// present on lavapipe): their bilinear tests must become unsupported rows.
-    NoLinearFilter,
-    /// Verify with `elementsMask = 1`: every kernel then touches only odd elements (texels),
-    /// so a write test leaves the even ones unwritten — as a kernel that drops or merges
-    /// stores would — and must mismatch.
-    DropWrites,
-    /// Pretend the device lacks `shaderBufferInt64Atomics` and `shaderBufferFloat32AtomicAdd`
-    /// (present on lavapipe): their atomic tests must become unsupported rows.
-    NoAtomicFeatures,
-    /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
-    /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
-    NoSubgroupShuffle,
+}
+
+impl Conditions {
+    /// The CSV/JSON `conditions` cell.
+    pub fn name(self) -> &'static str {
+        match self {
+            Conditions::Unchecked => "",
+            Conditions::Steady => "steady",
+            Conditions::Remeasured(_) => "re-measured",
+            Conditions::Throttled => "throttled",
+            Conditions::Contended => "contended",
+            Conditions::Disturbed => "disturbed",
+        }
+    }
+
+    /// Whether the row's time is not the steady-state figure (and `--strict` fails).
+    pub fn is_flagged(self) -> bool {
+        matches!(
+            self,
+            Conditions::Throttled | Conditions::Contended | Conditions::Disturbed
+        )
+    }
+
+    /// These conditions after a block-wide verdict `block`: a row's own finding (re-measured
+    /// for its clock, throttled) is kept unless the block's is worse.
+    pub fn with_block(self, block: Conditions) -> Conditions {
+        match (self, block) {
+            (own, _) if own.is_flagged() => own,
+            (Conditions::Remeasured(c), Conditions::Steady) => Conditions::Remeasured(c),
+            (_, b) => b,
+        }
+    }
 }
 
 /// How each test is run.
@@ -152,7 +174,10 @@ pub struct Measurement {
     /// The device was lost during this test: nothing more can run on it.
     pub device_lost: bool,
     /// Whether the baseline held steady around this test (time mode).
-    pub conditions: super::Conditions,
+    pub conditions: Conditions,
+    /// The shader clock while the row was timed (mean of the probes around its timed
+    /// dispatches), MHz; `None` where the device has no clock.
+    pub clock_mhz: Option<f64>,
     /// The baseline's deviation from its start-of-run time at the check after this test, %.
     pub drift_pct: Option<f64>,
     /// The memory type the test's input lives in, where the family chooses it (the `memory`
@@ -184,7 +209,8 @@ impl Measurement {
             groups: 0,
             shader_stats: Vec::new(),
             device_lost: false,
-            conditions: super::Conditions::Unchecked,
+            conditions: Conditions::Unchecked,
+            clock_mhz: None,
             drift_pct: None,
             memory: String::new(),
             full_groups: 0,
@@ -196,6 +222,25 @@ impl Measurement {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_verdict_keeps_what_a_row_found_itself() {
+        let clock = Conditions::Remeasured(Cause::Clock);
+        assert_eq!(clock.with_block(Conditions::Steady), clock);
+        assert_eq!(
+            Conditions::Throttled.with_block(Conditions::Steady),
+            Conditions::Throttled
+        );
+        assert_eq!(
+            clock.with_block(Conditions::Contended),
+            Conditions::Contended
+        );
+        assert_eq!(
+            Conditions::Unchecked.with_block(Conditions::Remeasured(Cause::Drift)),
+            Conditions::Remeasured(Cause::Drift)
+        );
+        assert!(!clock.is_flagged() && Conditions::Disturbed.is_flagged());
+    }
 
     #[test]
     fn stats_of_known_samples() {

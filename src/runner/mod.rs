@@ -11,13 +11,16 @@ use anyhow::{Context as _, Result};
 use ash::vk;
 use std::collections::HashMap;
 
+mod clock;
 mod drift;
 mod latency;
 mod measurement;
+pub mod session;
 mod timing;
-pub use drift::{Conditions, Drift};
+pub use clock::{CLOCK_FLOOR, MAX_RETIMES};
+pub use drift::Drift;
 pub use latency::LATENCY_GROUP_SIZE;
-pub use measurement::{Fault, Measurement, Mode, Settings, Stats, Status};
+pub use measurement::{Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status};
 pub use timing::{Calibration, MAX_DISPATCH_MS};
 
 /// A pipeline built up front (borrowed) or just now (owned).
@@ -59,6 +62,14 @@ pub struct Runner<'g> {
     disturbed: std::sync::atomic::AtomicBool,
     /// The same for the tests' latency kernels.
     latency_pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    /// The clock probe, where the device has a shader clock (or one is simulated).
+    probe: Option<clock::Probe<'g>>,
+    /// The clock a simulated-clock fault imposes.
+    simulated: clock::Simulated,
+    /// The dispatch the warm-ups repeat: groups, and ms per dispatch.
+    warm_dispatch: (u32, f64),
+    /// Tests started so far in run order (re-times not counted).
+    position: std::sync::atomic::AtomicUsize,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -96,6 +107,10 @@ impl<'g> Runner<'g> {
             pipelines: HashMap::new(),
             disturbed: false.into(),
             latency_pipelines: HashMap::new(),
+            probe: clock::Probe::new(gpu, settings.fault)?,
+            simulated: clock::Simulated::new(settings.fault),
+            warm_dispatch: (1, 1.0),
+            position: 0.into(),
         };
         // The reference kernel too: calibration and every drift check time it, and building it
         // between tests (when the baseline is not selected) would idle the GPU mid-run.
@@ -106,8 +121,12 @@ impl<'g> Runner<'g> {
         }
         runner.pipelines = runner.build_pipelines(&wanted);
         runner.latency_pipelines = runner.build_latency_pipelines(tests);
+        let (warm, measured) = runner
+            .warm_dispatch()
+            .context("timing the reference kernel")?;
+        runner.warm_dispatch = warm;
         runner.calibration = runner
-            .calibrate()
+            .calibrate(measured)
             .context("calibrating the dispatch size")?;
         Ok(runner)
     }
@@ -201,8 +220,23 @@ impl<'g> Runner<'g> {
         self.bound[test.family_index()].unsupported(&self.shared, test.index())
     }
 
-    /// Runs one test in the configured mode; failures become rows, never panics.
+    /// Runs the next test of the run order in the configured mode; failures become rows,
+    /// never panics.
     pub fn run(&self, test: &TestCase) -> Measurement {
+        let position = self
+            .position
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        self.before_test(test, position);
+        self.measure(test)
+    }
+
+    /// Runs (or runs again) one test in the configured mode.
+    pub fn measure(&self, test: &TestCase) -> Measurement {
+        self.throttled(test, || self.measure_now(test))
+    }
+
+    fn measure_now(&self, test: &TestCase) -> Measurement {
         let mut m = Measurement {
             test: *test,
             status: Status::Ok,
@@ -212,6 +246,7 @@ impl<'g> Runner<'g> {
             shader_stats: Vec::new(),
             device_lost: false,
             conditions: Conditions::Unchecked,
+            clock_mhz: None,
             drift_pct: None,
             memory: self.bound[test.family_index()]
                 .memory(&self.shared, test.index())
@@ -251,21 +286,10 @@ impl<'g> Runner<'g> {
         let pipeline = self.pipeline_for(test)?;
         let pipeline = &*pipeline;
         m.shader_stats = pipeline.statistics.clone();
-        let timing::Sizing {
-            groups,
-            estimate_ms,
-            note,
-        } = self.size_dispatch(test, pipeline)?;
-        m.groups = groups;
         m.full_groups = self.full_groups(test);
-        m.reason = note;
         match self.settings.mode {
             Mode::Time => {
-                m.stats = self.time(test, pipeline, groups, estimate_ms)?;
-                if m.stats.is_none() {
-                    m.status = Status::Error;
-                    m.reason = "the timestamps gave no positive duration".into();
-                }
+                self.time_at_steady_clock(test, pipeline, m)?;
                 // The latency is extra information: its failure costs only the figure (and a
                 // note), unless the device is gone.
                 match self.latency(test) {
@@ -278,6 +302,8 @@ impl<'g> Runner<'g> {
                 }
             }
             Mode::Verify => {
+                let timing::Sizing { groups, note, .. } = self.size_dispatch(test, pipeline)?;
+                (m.groups, m.reason) = (groups, note);
                 if let Err(mismatch) = self.verify(test, pipeline, groups)? {
                     m.status = Status::Mismatch;
                     m.reason = mismatch.to_string();
@@ -288,6 +314,83 @@ impl<'g> Runner<'g> {
             }
         }
         Ok(())
+    }
+
+    /// Sizes and times `test`, and where its clock was below the floor of the steady clock,
+    /// brings the clock back and does both again (after a recovery pause from the second
+    /// time on), up to [`MAX_RETIMES`] times: the row is then re-measured, or throttled when
+    /// its clock stayed low. A test during which the clock falls although it came back
+    /// between tries twice is drawing the power itself: it is not tried further.
+    fn time_at_steady_clock(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        m: &mut Measurement,
+    ) -> Result<()> {
+        let steady = self.calibration.clock_mhz;
+        let mut first_low = None;
+        let mut fell_while_running = 0;
+        for tries in 0.. {
+            let timing::Sizing {
+                groups,
+                estimate_ms,
+                note,
+            } = self.size_dispatch(test, pipeline)?;
+            let (stats, clocks) = self.time(test, pipeline, groups, estimate_ms)?;
+            (m.groups, m.reason, m.stats) = (groups, note, stats);
+            m.clock_mhz = timing::mean(&clocks);
+            if m.stats.is_none() {
+                m.status = Status::Error;
+                m.reason = "the timestamps gave no positive duration".into();
+                return Ok(());
+            }
+            let (Some(steady), Some(clock)) = (steady, m.clock_mhz) else {
+                return Ok(());
+            };
+            let floor = format!(
+                "{:.0} % of the steady {steady:.0} MHz",
+                100.0 * clock::CLOCK_FLOOR
+            );
+            if !clock::is_low(clock, steady) {
+                if let Some(low) = first_low {
+                    m.conditions = Conditions::Remeasured(Cause::Clock);
+                    m.reason = join(
+                        &m.reason,
+                        &format!(
+                            "timed {} times: the clock was {low:.0} MHz at the first, below {floor}",
+                            tries + 1
+                        ),
+                    );
+                }
+                return Ok(());
+            }
+            first_low.get_or_insert(clock);
+            if tries == clock::MAX_RETIMES || fell_while_running >= 2 {
+                m.conditions = Conditions::Throttled;
+                let why = if fell_while_running >= 2 {
+                    "the clock came back between tries but fell while this test ran: its own \
+                     power or thermal limit"
+                } else {
+                    "the clock did not come back"
+                };
+                m.reason = join(
+                    &m.reason,
+                    &format!(
+                        "throttled: {clock:.0} MHz, below {floor}, after {} tries; {why}",
+                        tries + 1
+                    ),
+                );
+                return Ok(());
+            }
+            if tries >= 1 {
+                std::thread::sleep(clock::RECOVERY_PAUSE);
+            }
+            let back = self.rewarm(steady)?;
+            if tries >= 1 && !clock::is_low(back, steady) {
+                fell_while_running += 1;
+            }
+        }
+        unreachable!("the loop returns")
     }
 
     /// The test's pipeline: the one built up front, else built now.
@@ -358,5 +461,14 @@ impl<'g> Runner<'g> {
             address: self.shared.address,
             array,
         }
+    }
+}
+
+/// `note` after `text`, separated by "; " where both are present.
+fn join(text: &str, note: &str) -> String {
+    if text.is_empty() {
+        note.to_string()
+    } else {
+        format!("{text}; {note}")
     }
 }

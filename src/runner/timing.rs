@@ -1,12 +1,9 @@
-//! Work sizing, warm-up, the shader-clock calibration, and timing or verifying one test.
+//! Work sizing, the warm-up, and timing or verifying one test.
 
 use super::{Fault, Mode, Runner, Stats};
 use crate::catalog::{self, Suite, TestCase};
 use crate::data;
-use crate::kernels;
-use crate::pipeline::{
-    record_compute_barrier, record_invalid_barrier, Binding, Pipeline, PushConstants,
-};
+use crate::pipeline::{record_compute_barrier, record_invalid_barrier, Pipeline, PushConstants};
 use crate::resources::record_fill;
 use crate::timer::Timer;
 use anyhow::Result;
@@ -37,8 +34,6 @@ const DISPATCHES_PER_SUBMIT: u32 = 256;
 const GLOBAL_WARMUP_MS: f64 = 200.0;
 /// The global warm-up stops after this much GPU time even if timings still drift.
 const MAX_WARMUP_MS: f64 = 1000.0;
-/// Target duration of the clock-calibration kernel (long against launch overhead).
-const CLOCK_TARGET_MS: f64 = 3.0;
 /// Timed dispatches of a test's first probe (after one untimed, cold one): the fastest
 /// counts, and since a stall only ever adds time, one stalled dispatch changes nothing.
 const PROBE_SAMPLES: u32 = 3;
@@ -63,8 +58,38 @@ pub struct Calibration {
     pub baseline_full_ms: f64,
     /// GPU time of the global warm-up, in ms.
     pub warmup_ms: f64,
-    /// Shader clock in MHz measured with the subgroup clock, where the device has one.
+    /// The steady shader clock in MHz that the warm-up reached (the subgroup clock, where
+    /// the device has one that counts shader-core clocks): every row is held to it.
     pub clock_mhz: Option<f64>,
+    /// The clock of the warm-up's first window, MHz (what the GPU started at).
+    pub warmup_first_mhz: Option<f64>,
+    /// Whether the warm-up settled (clock, or timings without a clock) before its cap.
+    pub warmup_settled: bool,
+}
+
+/// What one submission measured.
+pub(super) struct Batch {
+    /// Durations of the timed dispatches, ms.
+    pub times: Vec<f64>,
+    /// From the first timed dispatch's start to the last one's end, ms.
+    pub span: f64,
+    /// Timestamp durations of the clock probes, ms.
+    pub probe_ms: Vec<f64>,
+    /// The clock probes' readings, MHz (before, after).
+    pub clocks: Vec<f64>,
+}
+
+impl Batch {
+    /// The mean of the probes' clocks, MHz.
+    pub fn clock(&self) -> Option<f64> {
+        mean(&self.clocks)
+    }
+}
+
+/// The mean of `values`; `None` when empty or not finite.
+pub(super) fn mean(values: &[f64]) -> Option<f64> {
+    let m = values.iter().sum::<f64>() / values.len() as f64;
+    Some(m).filter(|m| m.is_finite() && !values.is_empty())
 }
 
 /// A test's dispatch size, as its probes decided it.
@@ -156,15 +181,37 @@ impl<'g> Runner<'g> {
         warmup: u32,
         samples: u32,
     ) -> Result<Vec<f64>> {
+        Ok(self
+            .probed_dispatches(pipeline, constants, groups, warmup, samples, false)?
+            .0)
+    }
+
+    /// As [`Runner::dispatches`], with the clock probed right before and after the timed
+    /// dispatches of every submission (where `probe` and the device has a clock): the
+    /// durations, and the clocks of the probes in MHz.
+    pub(super) fn probed_dispatches(
+        &self,
+        pipeline: &Pipeline<'g>,
+        constants: &PushConstants,
+        groups: u32,
+        warmup: u32,
+        samples: u32,
+        probe: bool,
+    ) -> Result<(Vec<f64>, Vec<f64>)> {
         let mut times = Vec::with_capacity(samples as usize);
+        let mut clocks = Vec::new();
         let (mut warm_left, mut left) = (warmup, samples);
         loop {
             let warm = warm_left.min(DISPATCHES_PER_SUBMIT);
             let timed = left.min(DISPATCHES_PER_SUBMIT - warm);
-            times.extend(
-                self.submit_dispatches(pipeline, constants, groups, warm, timed)?
-                    .0,
-            );
+            let batch = self.submit_dispatches(
+                Some((pipeline, constants, groups)),
+                warm,
+                timed,
+                probe && timed > 0,
+            )?;
+            times.extend(batch.times);
+            clocks.extend(batch.clocks);
             warm_left -= warm;
             left -= timed;
             if warm_left == 0 && left == 0 {
@@ -177,26 +224,35 @@ impl<'g> Runner<'g> {
                 .iter_mut()
                 .for_each(|t| *t += groups as f64 * INJECTED_MS_PER_GROUP);
         }
-        Ok(times)
+        Ok((times, clocks))
     }
 
-    /// One submission of `warmup` untimed and `samples` timed dispatches: their durations,
-    /// and the span from the first timed dispatch's start to the last one's end.
+    /// One submission of `warmup` untimed and `samples` timed dispatches of `work` (pipeline,
+    /// constants, groups), with the clock probed before and after the timed ones where
+    /// `probe` (only before them when there are none).
     pub(super) fn submit_dispatches(
         &self,
-        pipeline: &Pipeline<'g>,
-        constants: &PushConstants,
-        groups: u32,
+        work: Option<(&Pipeline<'g>, &PushConstants, u32)>,
         warmup: u32,
         samples: u32,
-    ) -> Result<(Vec<f64>, f64)> {
-        let timer = if samples > 0 {
-            Some(Timer::new(self.gpu, samples)?)
+        probe: bool,
+    ) -> Result<Batch> {
+        let probe = self.probe.as_ref().filter(|_| probe);
+        let probes = match probe {
+            Some(_) if samples > 0 => 2,
+            Some(_) => 1,
+            None => 0,
+        };
+        let pairs = samples + probes;
+        let timer = if pairs > 0 {
+            Some(Timer::new(self.gpu, pairs)?)
         } else {
             None
         };
+        let first_sample = u32::from(probes > 0);
         let fault = self.settings.fault;
-        let clear_output = self.settings.mode == Mode::Verify && constants.write_index == 0;
+        let clear_output =
+            self.settings.mode == Mode::Verify && work.is_some_and(|(_, c, _)| c.write_index == 0);
         self.gpu.submit(|d, cmd| {
             if let Some(timer) = &timer {
                 timer.record_reset(d, cmd);
@@ -205,25 +261,64 @@ impl<'g> Runner<'g> {
                 // NaN everywhere, so a kernel that writes nothing cannot pass on stale sums.
                 record_fill(d, cmd, &self.output, 0xFFFF_FFFF);
             }
-            for _ in 0..warmup {
-                pipeline.record_dispatch(d, cmd, constants, groups);
-                record_compute_barrier(d, cmd);
+            if let Some((pipeline, constants, groups)) = work {
+                for _ in 0..warmup {
+                    pipeline.record_dispatch(d, cmd, constants, groups);
+                    record_compute_barrier(d, cmd);
+                }
             }
-            for (i, timer) in (0..samples).filter_map(|i| timer.as_ref().map(|t| (i, t))) {
-                timer.record_start(d, cmd, i);
-                pipeline.record_dispatch(d, cmd, constants, groups);
-                timer.record_end(d, cmd, i);
-                record_compute_barrier(d, cmd);
+            let probe_at = |which: usize, pair: u32| {
+                if let (Some(p), Some(t)) = (probe, &timer) {
+                    t.record_start(d, cmd, pair);
+                    p.record(d, cmd, which);
+                    t.record_end(d, cmd, pair);
+                }
+            };
+            probe_at(0, 0);
+            if let (Some((pipeline, constants, groups)), Some(timer)) = (work, &timer) {
+                for i in first_sample..first_sample + samples {
+                    timer.record_start(d, cmd, i);
+                    pipeline.record_dispatch(d, cmd, constants, groups);
+                    timer.record_end(d, cmd, i);
+                    record_compute_barrier(d, cmd);
+                }
+            }
+            if probes == 2 {
+                probe_at(1, pairs - 1);
             }
             if fault == Some(Fault::InvalidBarrier) {
                 record_invalid_barrier(d, cmd);
             }
         })?;
-        let (mut times, span) = timer.map_or(Ok((Vec::new(), 0.0)), |t| t.read())?;
-        let mut span = [span];
+        let intervals = timer.map_or(Ok(Vec::new()), |t| t.read_intervals())?;
+        let (probed, sampled): (Vec<_>, Vec<_>) = intervals
+            .iter()
+            .enumerate()
+            .partition(|(i, _)| probes > 0 && (*i == 0 || (probes == 2 && *i as u32 == pairs - 1)));
+        let mut times: Vec<f64> = sampled.iter().map(|(_, (s, e))| e - s).collect();
+        let mut span = [match (sampled.first(), sampled.last()) {
+            (Some((_, first)), Some((_, last))) => last.1 - first.0,
+            _ => 0.0,
+        }];
+        let probe_ms: Vec<f64> = probed.iter().map(|(_, (s, e))| e - s).collect();
+        let mut clocks = match probe {
+            Some(p) => probe_ms
+                .iter()
+                .enumerate()
+                .map(|(which, ms)| p.mhz(which, *ms))
+                .collect::<Result<Vec<f64>>>()?,
+            None => Vec::new(),
+        };
+        self.simulate(&mut times, &mut clocks);
+        self.simulate(&mut span, &mut []);
         self.disturb(&mut times);
         self.disturb(&mut span);
-        Ok((times, span[0]))
+        Ok(Batch {
+            times,
+            span: span[0],
+            probe_ms,
+            clocks,
+        })
     }
 
     /// The kernel that calibration and the drift check time: the baseline (a mandatory
@@ -237,13 +332,12 @@ impl<'g> Runner<'g> {
         }
     }
 
-    /// Decides the dispatch size for this device and brings its clocks up.
-    pub(super) fn calibrate(&self) -> Result<Calibration> {
-        // The baseline is a mandatory format; the 1-D control kernel reads nothing at all.
+    /// Grows the reference dispatch until it takes long enough to time well: the dispatch
+    /// the warm-up repeats (groups, ms each, within the watchdog budget), and (g, t) measured.
+    pub(super) fn warm_dispatch(&self) -> Result<((u32, f64), (u32, f64))> {
         let test = self.reference_test();
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
-        // Grow the dispatch until it takes long enough to time well.
         let mut g = self.probe_groups();
         let mut t;
         loop {
@@ -253,6 +347,40 @@ impl<'g> Runner<'g> {
                 break;
             }
             g = (g * 4).min(FULL_GROUPS);
+        }
+        let groups = match self.settings.groups {
+            Some(groups) => groups,
+            None => self.auto_groups(t * FULL_GROUPS as f64 / g as f64),
+        };
+        let per_dispatch = t * groups as f64 / g as f64;
+        let warm_groups = if per_dispatch > MAX_DISPATCH_MS {
+            ((groups as f64 * MAX_DISPATCH_MS / per_dispatch) as u32).max(1)
+        } else {
+            groups
+        };
+        Ok((
+            (warm_groups, per_dispatch.clamp(1e-3, MAX_DISPATCH_MS)),
+            (g, t),
+        ))
+    }
+
+    /// Brings the clocks up (to a steady shader clock where the device has one, else to
+    /// steady timings), then decides the dispatch size for this device from the baseline
+    /// timed at that state.
+    pub(super) fn calibrate(&self, (g, t): (u32, f64)) -> Result<Calibration> {
+        let test = self.reference_test();
+        let pipeline = self.pipeline_for(&test)?;
+        let constants = self.constants(&test, PushConstants::NO_WRITE);
+        let warm = if self.probe.is_some() {
+            self.warm_to_steady()?
+        } else {
+            self.warm_by_timestamps()?
+        };
+        // The baseline once more, warm: what was timed before may have run at an idle clock.
+        let (mut g, mut t) = (g, t);
+        let t_warm = fastest_of(&self.dispatches(&pipeline, &constants, g, 1, 3)?);
+        if t_warm > 0.0 {
+            t = t_warm;
         }
         let mut baseline_full_ms = t * FULL_GROUPS as f64 / g as f64;
         let (mut groups, auto) = match self.settings.groups {
@@ -270,42 +398,45 @@ impl<'g> Runner<'g> {
                 groups = self.auto_groups(baseline_full_ms);
             }
         }
-        // Global warm-up: keep the GPU busy long enough for its clocks to settle, in
-        // dispatches that respect the watchdog budget.
-        let per_dispatch = t * groups as f64 / g as f64;
-        let warm_groups = if per_dispatch > MAX_DISPATCH_MS {
-            ((groups as f64 * MAX_DISPATCH_MS / per_dispatch) as u32).max(1)
-        } else {
-            groups
-        };
-        let per_warm = per_dispatch.clamp(1e-3, MAX_DISPATCH_MS);
-        // Batches of ~25 ms, timed: at least GLOBAL_WARMUP_MS, then until two batches in a
-        // row agree within 0.2 % (clocks and caches settled), at most MAX_WARMUP_MS.
+        let _ = (t, g);
+        Ok(Calibration {
+            groups,
+            auto,
+            baseline_full_ms,
+            warmup_ms: warm.ms,
+            clock_mhz: warm.steady_mhz,
+            warmup_first_mhz: warm.first_mhz,
+            warmup_settled: warm.settled,
+        })
+    }
+
+    /// The warm-up of a device without a shader clock: batches of ~25 ms of the reference,
+    /// timed, for at least [`GLOBAL_WARMUP_MS`], then until two batches in a row agree within
+    /// 0.2 % (clocks and caches settled), for at most [`MAX_WARMUP_MS`] of GPU time.
+    fn warm_by_timestamps(&self) -> Result<super::clock::Warmup> {
+        let test = self.reference_test();
+        let pipeline = self.pipeline_for(&test)?;
+        let constants = self.constants(&test, PushConstants::NO_WRITE);
+        let (warm_groups, per_warm) = self.warm_dispatch;
         let batch = ((25.0 / per_warm).ceil() as u32).clamp(2, DISPATCHES_PER_SUBMIT);
         let mut warm_ms = 0.0;
         let mut last: Option<f64> = None;
-        loop {
+        let settled = loop {
             let times = self.dispatches(&pipeline, &constants, warm_groups, 0, batch)?;
             warm_ms += times.iter().sum::<f64>();
             let median = Stats::from_times(&times).map(|s| s.median_ms);
             let settled =
                 matches!((last, median), (Some(a), Some(b)) if (b / a - 1.0).abs() < 0.002);
             if (warm_ms >= GLOBAL_WARMUP_MS && settled) || warm_ms >= MAX_WARMUP_MS {
-                break;
+                break settled;
             }
             last = median;
-        }
-        // The clock is extra information: a failure to measure it costs only the figure.
-        let clock_mhz = self.measure_clock().unwrap_or_else(|e| {
-            eprintln!("perftest: could not measure the shader clock: {e:#}");
-            None
-        });
-        Ok(Calibration {
-            groups,
-            auto,
-            baseline_full_ms,
-            warmup_ms: warm_ms,
-            clock_mhz,
+        };
+        Ok(super::clock::Warmup {
+            ms: warm_ms,
+            steady_mhz: None,
+            first_mhz: None,
+            settled,
         })
     }
 
@@ -318,45 +449,6 @@ impl<'g> Runner<'g> {
         }
         let scaled = (FULL_GROUPS as f64 * SLOW_DEVICE_BASELINE_MS / baseline_full_ms) as u32;
         scaled.clamp(self.probe_groups().min(FULL_GROUPS), FULL_GROUPS)
-    }
-
-    /// Shader clock in MHz: subgroup-clock ticks of a long dependent chain over the
-    /// timestamp duration of the same dispatch (one workgroup per compute unit).
-    fn measure_clock(&self) -> Result<Option<f64>> {
-        // On a CPU device (lavapipe) the "subgroup clock" is not a shader-core clock, and a
-        // figure per clock would be meaningless: leave it unknown rather than guess.
-        if !self.gpu.info.features.shader_subgroup_clock
-            || self.gpu.info.device_type == crate::gpu::DeviceType::Cpu
-        {
-            return Ok(None);
-        }
-        let kernel = kernels::named("clock_w1_uniform")?;
-        let groups = self.probe_groups();
-        let bindings = [(0, Binding::StorageBuffer(&self.output, groups as u64 * 8))];
-        let pipeline = Pipeline::new(self.gpu, kernel.spirv, &bindings)?;
-        let run = |iterations: u32| -> Result<(f64, u64)> {
-            // The clock kernel's block mirrors the first two words of the common header.
-            let constants = PushConstants {
-                elements_mask: iterations,
-                ..PushConstants::default()
-            };
-            let ms = self.dispatches(&pipeline, &constants, groups, 0, 1)?[0];
-            let ticks = self.output.read_u32(groups as usize * 2)?;
-            let max_ticks = ticks
-                .chunks_exact(2)
-                .map(|t| t[0] as u64 | (t[1] as u64) << 32)
-                .max()
-                .unwrap_or(0);
-            Ok((ms, max_ticks))
-        };
-        let (ms, _) = run(10_000)?;
-        let iterations =
-            ((10_000.0 * CLOCK_TARGET_MS / ms.max(1e-3)) as u32).clamp(10_000, 50_000_000);
-        let mut mhz: Vec<f64> = (0..3)
-            .map(|_| run(iterations).map(|(ms, ticks)| ticks as f64 / (ms * 1e3)))
-            .collect::<Result<_>>()?;
-        mhz.sort_by(f64::total_cmp);
-        Ok(Some(mhz[1]).filter(|m| m.is_finite() && *m > 0.0))
     }
 
     /// The dispatch size for `test`: the calibrated size (rounded where its family asks, e.g.
@@ -394,15 +486,16 @@ impl<'g> Runner<'g> {
         }
     }
 
-    /// Warms up, then times the test's dispatches; `estimate_ms` (from the probe) decides
-    /// how many samples fit the per-test budget when `--samples` is not given.
+    /// Warms up, then times the test's dispatches, the clock probed around each submission of
+    /// them; `estimate_ms` (from the probe) decides how many samples fit the per-test budget
+    /// when `--samples` is not given. Returns the statistics and the probes' clocks (MHz).
     pub(super) fn time(
         &self,
         test: &TestCase,
         pipeline: &Pipeline<'g>,
         groups: u32,
         estimate_ms: f64,
-    ) -> Result<Option<Stats>> {
+    ) -> Result<(Option<Stats>, Vec<f64>)> {
         let s = self.settings;
         let constants = self.constants(test, PushConstants::NO_WRITE);
         let samples = s.samples.unwrap_or_else(|| {
@@ -410,18 +503,22 @@ impl<'g> Runner<'g> {
                 .saturating_sub(s.warmup)
                 .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
         });
-        let mut times = self.dispatches(pipeline, &constants, groups, s.warmup, samples)?;
+        let (mut times, mut clocks) =
+            self.probed_dispatches(pipeline, &constants, groups, s.warmup, samples, true)?;
         if s.samples.is_none() {
             if let Some(st) = Stats::from_times(&times).filter(|st| st.cv_pct > NOISY_CV_PCT) {
                 // The measured median, not the probe's estimate, sizes the extra samples.
                 let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
                 let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
                 if extra > 0 {
-                    times.extend(self.dispatches(pipeline, &constants, groups, 1, extra)?);
+                    let (more, more_clocks) =
+                        self.probed_dispatches(pipeline, &constants, groups, 1, extra, true)?;
+                    times.extend(more);
+                    clocks.extend(more_clocks);
                 }
             }
         }
-        Ok(Stats::from_times(&times))
+        Ok((Stats::from_times(&times), clocks))
     }
 
     /// Runs one dispatch with the output write on and compares it with the CPU reference.

@@ -6,8 +6,8 @@
 use super::{Checked, Dispatch, Shared};
 use crate::data::Mismatch;
 use crate::format::{ChannelType, Format};
+use crate::model::Fault;
 use crate::resources::{record_clear, record_full_barrier, record_readback, Buffer, Image, Memory};
-use crate::runner::Fault;
 use anyhow::Result;
 use ash::vk;
 
@@ -226,7 +226,7 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::Pattern;
+    use crate::model::Pattern;
 
     const FLOAT4: Layout = Layout {
         channel: Channel::Float,

@@ -2,8 +2,8 @@
 //! (mirroring `glsl/write.glsl` and the atomic templates), and the memory one dispatch leaves.
 
 use super::{Channel, Contents, Layout};
-use crate::catalog::Pattern;
 use crate::data;
+use crate::model::Pattern;
 
 /// Stores (or atomics) each thread performs: 256, or 16×16 in the 2-D kernels.
 pub const PER_THREAD: u32 = 256;

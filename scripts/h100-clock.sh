@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Clock-true rows on a GPU machine (issue 20), with an nvidia-smi log at 100 ms beside every run:
+#  fresh   `--suite all` as the first command on a freshly started machine
+#  default four default runs (wall time and per-test agreement)
+#  warm    `--suite all` once the GPU is warm (the reference the others are held to)
+#  gaps    `--suite all --fault idle-gap` (2.5 s of idle before run positions 25, 125, …)
+#  busy    `--suite all` with a second perftest loading the GPU from 8 s to 20 s into it
+#  idle    `--suite all` after the GPU has idled (nvidia-smi at or below 400 MHz)
+# Usage: scripts/h100-clock.sh OUTDIR [STEPS…]   (with target/release/perftest built)
+set -uo pipefail
+out=${1:?output directory}
+shift
+steps=${*:-fresh default warm gaps busy idle}
+mkdir -p "$out"
+B=target/release/perftest
+now() { date +%s.%N; }
+log() { echo "$(now) $*" >> "$out/events.txt"; }
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,utilization.gpu,temperature.gpu \
+  --format=csv -lms 100 > "$out/smi.csv" 2>/dev/null &
+smi=$!
+sleep 0.5
+timed() { # NAME ARGS…: one run, its wall time, stdout and stderr
+  local name=$1; shift
+  log "$name: starts"
+  local t0; t0=$(date +%s%N)
+  $B "$@" --csv "$out/$name.csv" --json "$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"
+  local rc=$?
+  echo "$name rc=$rc wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$out/walls.txt"
+  log "$name: ends (exit $rc)"
+}
+sm_clock() { nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits | head -1; }
+for step in $steps; do
+  case $step in
+    fresh) timed fresh --suite all ;;
+    default) for i in 1 2 3 4; do timed "default-$i"; done ;;
+    warm) timed warm --suite all ;;
+    gaps) timed gaps --suite all --fault idle-gap ;;
+    busy)
+      timed busy --suite all &
+      m=$!
+      sleep 8; log "busy: disturber starts"
+      timeout 12 $B --filter "Texture2D<RGBA32F>.Sample(bilinear)" --samples 100000 --drift-limit off \
+        > /dev/null 2>&1
+      log "busy: disturber ends"
+      wait $m ;;
+    idle)
+      for _ in $(seq 1 120); do
+        c=$(sm_clock); [ "${c:-9999}" -le 400 ] && break; sleep 0.5
+      done
+      log "idle: nvidia-smi SM clock $(sm_clock) MHz before the run"
+      timed idle --suite all ;;
+  esac
+done
+kill $smi 2>/dev/null
+nvidia-smi -q -d CLOCK,PERFORMANCE > "$out/nvidia-smi-q.txt" 2>&1

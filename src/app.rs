@@ -1,0 +1,627 @@
+//! The application: devices chosen, outputs opened, each device's run sent to the reporters,
+//! the summary and the exit code; stops cleanly on SIGINT, SIGTERM or SIGHUP.
+
+use crate::catalog::{self, TestCase};
+use crate::cli::{self, Config};
+use crate::error::Failure;
+use crate::runner::session::{self, Baseline, Outcome, Plan, Sink};
+use crate::runner::{self, Conditions, Measurement, Mode, Runner, Settings, Status};
+use crate::{compare, gpu, report, select};
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use report::{Csv, Json, Reporters, Row, Terminal};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The signal that asked the run to stop (0: none): it stops before the next test.
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
+
+/// SIGINT's number, the one Ctrl-C sends (also on Windows, where the C runtime numbers it so).
+const SIGINT: i32 = 2;
+
+/// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it); SIGTERM and
+/// SIGHUP give 128 + their number.
+pub const EXIT_INTERRUPTED: i32 = 128 + SIGINT;
+
+/// The signal that stopped the run, if one did.
+fn stop_signal() -> Option<i32> {
+    Some(INTERRUPTED.load(Ordering::SeqCst)).filter(|s| *s != 0)
+}
+
+/// The name of a signal we stop on.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        15 => "SIGTERM",
+        _ => "a signal",
+    }
+}
+
+/// What a stop request does: the first finishes the current test and writes every output;
+/// a second one ends the process at once.
+fn on_signal(signal: i32) {
+    if INTERRUPTED.swap(signal, Ordering::SeqCst) != 0 {
+        std::process::exit(128 + signal);
+    }
+    let again = if signal == SIGINT {
+        "Ctrl-C"
+    } else {
+        "the signal"
+    };
+    eprintln!(
+        "\nperftest: interrupted ({}); stopping after the current test ({again} again to quit now)",
+        signal_name(signal)
+    );
+}
+
+/// Stops the run on SIGINT, SIGTERM and SIGHUP (what Ctrl-C, `timeout`, CI runners, service
+/// managers and a closed terminal send).
+#[cfg(unix)]
+fn handle_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        std::thread::spawn(move || {
+            for signal in signals.forever() {
+                on_signal(signal);
+            }
+        });
+    }
+}
+
+/// Stops the run on Ctrl-C.
+#[cfg(not(unix))]
+fn handle_signals() {
+    let _ = ctrlc::set_handler(|| on_signal(SIGINT));
+}
+
+/// Runs the tool with parsed arguments; returns the process exit code.
+pub fn run(args: cli::Args) -> Result<i32> {
+    if let Some(cli::Command::Compare { files, format }) = &args.command {
+        let table =
+            compare::compare_files(files, *format).map_err(|e| Failure::Usage(format!("{e:#}")))?;
+        stdout(&table);
+        return Ok(0);
+    }
+    if args.list_tests {
+        return list_tests(&args);
+    }
+    let config = Config::from_args(args)?;
+    let args = &config.args;
+    let instance = gpu::Instance::new(args.validation)?;
+    if instance.devices.is_empty() {
+        return Err(Failure::NoVulkan(gpu::NO_DEVICE.into()).into());
+    }
+    if args.list_devices {
+        stdout(&select::details(&instance.devices));
+        return Ok(validation_exit(0));
+    }
+    let choices = select::choose(&instance.devices, &args.device)?;
+    // Opened after every usage check (so a typo never truncates a results file) and before
+    // the first test (so an unwritable path fails fast).
+    let mut reporters = open_outputs(args)?;
+
+    handle_signals();
+
+    let progress = progress_bar((choices.len() * config.tests.len()) as u64);
+
+    let mut tally = Tally::default();
+    let mut interrupted = false;
+    for choice in &choices {
+        if interrupted_now() {
+            interrupted = true;
+            break;
+        }
+        let device = &instance.devices[choice.index];
+        progress.suspend(|| {
+            eprintln!(
+                "perftest: using device {} ({}): {}",
+                device.index, device.name, choice.why
+            )
+        });
+        let outcome = run_device(
+            &instance,
+            device,
+            &config,
+            &mut reporters,
+            &progress,
+            &mut tally,
+        )?;
+        if outcome == Outcome::Interrupted {
+            interrupted = true;
+            break;
+        }
+    }
+    progress.finish_and_clear();
+    // Ctrl-C during the last test: every row is in, but say the run was cut short.
+    interrupted |= interrupted_now();
+    reporters.finish(interrupted);
+    let outputs_failed = reporters.failed;
+    drop(reporters);
+    drop(instance);
+
+    eprintln!("perftest: {}", tally.summary());
+    if let Some(conditions) = tally.conditions() {
+        eprintln!("perftest: {conditions}");
+    }
+    if let Some(note) = tally.cut_note() {
+        eprintln!("perftest: {note}");
+    }
+    if interrupted {
+        let signal = stop_signal().unwrap_or(SIGINT);
+        eprintln!(
+            "perftest: interrupted ({}); every finished test is in the output files",
+            signal_name(signal)
+        );
+        return Ok(128 + signal);
+    }
+    let failed = tally.failed
+        + if args.strict {
+            tally.unsupported + tally.flagged()
+        } else {
+            0
+        }
+        + usize::from(outputs_failed);
+    Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
+}
+
+/// Whether a stop was asked for.
+fn interrupted_now() -> bool {
+    stop_signal().is_some()
+}
+
+/// `--list-tests`: alone, the original's list byte for byte; with --suite, the suites asked for.
+fn list_tests(args: &cli::Args) -> Result<i32> {
+    let suites = cli::selected_suites(&args.suite);
+    let tests = catalog::filter(&catalog::suites(&suites), &args.filters);
+    if tests.is_empty() {
+        return Err(Failure::Usage(format!("--filter {:?} matches no test", args.filters)).into());
+    }
+    let mut out = std::io::stdout().lock();
+    for t in tests {
+        writeln!(out, "{}", t.name())?;
+    }
+    Ok(0)
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+fn progress_bar(total: u64) -> ProgressBar {
+    let progress = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    progress
+}
+
+/// Creates the outputs; files are opened now, so a bad path fails before the first test.
+fn open_outputs(args: &cli::Args) -> Result<Reporters> {
+    let csv_to_stdout = args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    let human: Box<dyn Write> = if csv_to_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let mut reporters = Reporters::new();
+    let name = if csv_to_stdout { "stderr" } else { "stdout" };
+    reporters.push(name, Box::new(Terminal::new(human, args.format)));
+    if let Some(path) = &args.csv {
+        let out: Box<dyn Write> = if csv_to_stdout {
+            Box::new(std::io::stdout())
+        } else {
+            Box::new(std::fs::File::create(path).map_err(|e| {
+                Failure::Usage(format!("cannot write --csv {}: {e}", path.display()))
+            })?)
+        };
+        reporters.push(
+            format!("--csv {}", path.display()),
+            Box::new(Csv::new(out)?),
+        );
+    }
+    if let Some(path) = &args.json {
+        if path.is_dir() {
+            return Err(Failure::Usage(format!(
+                "cannot write --json {}: it is a directory",
+                path.display()
+            ))
+            .into());
+        }
+        let json = Json::create(path)
+            .map_err(|e| Failure::Usage(format!("cannot write --json {}: {e}", path.display())))?;
+        reporters.push(format!("--json {}", path.display()), Box::new(json));
+    }
+    Ok(reporters)
+}
+
+/// Counts of outcomes over the whole run.
+#[derive(Default)]
+struct Tally {
+    ok: usize,
+    unsupported: usize,
+    failed: usize,
+    /// Rows timed again because their clock was low, or their block's drift check was off.
+    remeasured_clock: usize,
+    remeasured_drift: usize,
+    /// Rows still flagged, per cause.
+    throttled: usize,
+    contended: usize,
+    disturbed: usize,
+    /// Timed tests whose dispatch was cut below their device's common size.
+    cut: usize,
+}
+
+impl Tally {
+    fn add(&mut self, m: &Measurement) {
+        match m.conditions {
+            Conditions::Remeasured(runner::Cause::Clock) => self.remeasured_clock += 1,
+            Conditions::Remeasured(runner::Cause::Drift) => self.remeasured_drift += 1,
+            Conditions::Throttled => self.throttled += 1,
+            Conditions::Contended => self.contended += 1,
+            Conditions::Disturbed => self.disturbed += 1,
+            Conditions::Steady | Conditions::Unchecked => {}
+        }
+        match m.status {
+            Status::Ok => self.ok += 1,
+            Status::Unsupported => self.unsupported += 1,
+            Status::Mismatch | Status::Error => self.failed += 1,
+            Status::Interrupted => {}
+        }
+    }
+
+    /// Rows whose time is not a steady-state figure.
+    fn flagged(&self) -> usize {
+        self.throttled + self.contended + self.disturbed
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} ok, {} unsupported, {} failed",
+            self.ok, self.unsupported, self.failed
+        )
+    }
+
+    /// Rows re-measured and rows still flagged, per cause; `None` when there are none.
+    fn conditions(&self) -> Option<String> {
+        let remeasured = self.remeasured_clock + self.remeasured_drift;
+        if remeasured + self.flagged() == 0 {
+            return None;
+        }
+        Some(format!(
+            "{remeasured} re-measured ({} for a low clock, {} after a drift check), \
+             {} still flagged ({} throttled, {} contended, {} disturbed)",
+            self.remeasured_clock,
+            self.remeasured_drift,
+            self.flagged(),
+            self.throttled,
+            self.contended,
+            self.disturbed
+        ))
+    }
+
+    /// How many dispatches were cut, and how the human formats show them.
+    fn cut_note(&self) -> Option<String> {
+        (self.cut > 0).then(|| {
+            format!(
+                "{} of {} timed tests ran fewer groups than their device's common dispatch \
+                 size, cut to the {:.0} ms watchdog budget; the results show their ms scaled \
+                 to the common size, marked * (the CSV's groups column has the size run)",
+                self.cut,
+                self.ok,
+                runner::MAX_DISPATCH_MS
+            )
+        })
+    }
+}
+
+/// Runs every selected test on one device; a device that fails or is lost gets error rows
+/// and the run goes on with the next device.
+fn run_device(
+    instance: &gpu::Instance,
+    device: &gpu::DeviceInfo,
+    config: &Config,
+    reporters: &mut Reporters,
+    progress: &ProgressBar,
+    tally: &mut Tally,
+) -> Result<Outcome> {
+    let args = &config.args;
+    print_original_header(instance, device, args, progress);
+    let settings = Settings {
+        groups: args.groups,
+        warmup: args.warmup,
+        samples: args.samples,
+        mode: config.mode,
+        fault: args.fault,
+    };
+    let mut out = Out {
+        reporters,
+        progress,
+        tally,
+        device,
+        mode: config.mode,
+        warmup: args.warmup,
+        shader_stats: args.shader_stats,
+        common_groups: 0,
+    };
+    let gpu = match gpu::Gpu::new(instance, device) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            let reason = format!("{e:#}");
+            eprintln!(
+                "perftest: device {} ({}) cannot run: {reason}",
+                device.index, device.name
+            );
+            out.fail_all(&config.tests, &reason)?;
+            return Ok(Outcome::Done);
+        }
+    };
+    let tests: Vec<TestCase> = config.tests.iter().map(|(_, t)| *t).collect();
+    let runner = match Runner::new(&gpu, instance, settings, &tests) {
+        Ok(r) => r,
+        Err(e) => {
+            let reason = format!(
+                "{:#}",
+                e.context(format!("preparing the test data on {}", device.name))
+            );
+            eprintln!("perftest: {reason}");
+            out.fail_all(&config.tests, &reason)?;
+            return Ok(Outcome::Done);
+        }
+    };
+    out.begin(Some(&runner.calibration))?;
+    progress.suspend(|| {
+        eprintln!(
+            "perftest: {}",
+            calibration_line(&runner.calibration, device)
+        )
+    });
+    let order = run_order(config, progress);
+    let plan = Plan {
+        order: &order,
+        shuffled: args.shuffle,
+        mode: config.mode,
+        drift: match args.drift_limit {
+            Some(cli::DriftLimit::Off) => None,
+            Some(cli::DriftLimit::Pct(p)) => Some(Some(p)),
+            None => Some(None),
+        },
+    };
+    let outcome = session::run_tests(&runner, &plan, &mut out);
+    out.progress.set_message("");
+    outcome
+}
+
+/// The original's header: the device list, then the device used.
+fn print_original_header(
+    instance: &gpu::Instance,
+    device: &gpu::DeviceInfo,
+    args: &cli::Args,
+    progress: &ProgressBar,
+) {
+    if args.format != report::TerminalFormat::Original {
+        return;
+    }
+    let lines = select::summary_lines(&instance.devices).join("\n");
+    let header = format!(
+        "Devices:\n{lines}\nUsing device {}: {}",
+        device.index, device.name
+    );
+    progress.suspend(|| {
+        if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+            eprintln!("{header}");
+        } else {
+            stdout(&format!("{header}\n"));
+        }
+    });
+}
+
+/// What calibration decided, for stderr.
+fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> String {
+    let warmup = match (cal.clock_mhz, cal.warmup_first_mhz) {
+        (Some(steady), first) => format!(
+            "warm-up {:.0} ms: shader clock {}{steady:.0} MHz, {} (each row is held to {:.0} % \
+             of it)",
+            cal.warmup_ms,
+            first.map_or(String::new(), |f| format!("{f:.0} → ")),
+            if cal.warmup_settled {
+                "settled"
+            } else {
+                "NEVER SETTLED within the warm-up's cap: the steady clock is the last one seen"
+            },
+            100.0 * runner::CLOCK_FLOOR
+        ),
+        (None, _) => format!(
+            "warm-up {:.0} ms ({}), shader clock unknown (timestamps only: rows are not \
+             checked against a clock)",
+            cal.warmup_ms,
+            if cal.warmup_settled {
+                "timings settled"
+            } else {
+                "timings never settled"
+            }
+        ),
+    };
+    format!(
+        "{} groups per dispatch ({}; baseline at 4096 groups ≈ {:.3} ms), {warmup}, \
+         compute units {}",
+        cal.groups,
+        if cal.auto { "calibrated" } else { "--groups" },
+        cal.baseline_full_ms,
+        device
+            .compute_units
+            .map_or("unknown".into(), |(n, src)| format!("{n} ({src})")),
+    )
+}
+
+/// The selected tests in the order they run: as listed, or shuffled with `--shuffle`.
+fn run_order(config: &Config, progress: &ProgressBar) -> Vec<(usize, TestCase)> {
+    let mut order: Vec<(usize, TestCase)> = config.tests.clone();
+    if config.args.shuffle {
+        let seed = config.args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        progress.suspend(|| eprintln!("perftest: --shuffle --seed {seed}"));
+        shuffle(&mut order, seed);
+    }
+    order
+}
+
+/// Where one device's rows go: every reporter, the progress bar and the tally.
+struct Out<'a> {
+    reporters: &'a mut Reporters,
+    progress: &'a ProgressBar,
+    tally: &'a mut Tally,
+    device: &'a gpu::DeviceInfo,
+    mode: Mode,
+    warmup: u32,
+    /// Whether `--shader-stats` asks for each kernel's statistics.
+    shader_stats: bool,
+    /// The device's common dispatch size (its calibration's groups; 0 before calibration).
+    common_groups: u32,
+}
+
+impl Out<'_> {
+    /// A line on stderr, above the progress bar.
+    fn note(&self, text: &str) {
+        self.progress.suspend(|| eprintln!("perftest: {text}"));
+    }
+
+    /// Error rows for every test of a device that cannot run at all.
+    fn fail_all(&mut self, tests: &[(usize, TestCase)], reason: &str) -> Result<()> {
+        self.begin(None)?;
+        for (i, t) in tests {
+            let m = Measurement::not_run(*t, Status::Error, reason.to_string());
+            self.emit(&m, *i, None)?;
+        }
+        Ok(())
+    }
+
+    fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
+        self.common_groups = calibration.map_or(0, |c| c.groups);
+        let (reporters, device) = (&mut *self.reporters, self.device);
+        self.progress
+            .suspend(|| reporters.begin_device(device, calibration));
+        Ok(())
+    }
+
+    fn emit(&mut self, m: &Measurement, test_index: usize, ratio: Option<f64>) -> Result<()> {
+        self.tally.add(m);
+        if self.mode == Mode::Time && m.status == Status::Ok && m.is_cut(self.common_groups) {
+            self.tally.cut += 1;
+        }
+        let row = Row {
+            device: self.device,
+            test_index,
+            measurement: m,
+            ratio,
+            mode: self.mode,
+            clock_mhz: m.clock_mhz,
+            warmup: self.warmup,
+        };
+        self.progress.inc(1);
+        let reporters = &mut *self.reporters;
+        self.progress.suspend(|| reporters.row(&row));
+        Ok(())
+    }
+}
+
+impl Sink for Out<'_> {
+    fn note(&self, text: &str) {
+        Out::note(self, text);
+    }
+
+    fn starting(&self, test: &TestCase) {
+        self.progress
+            .set_message(format!("{}: {}", self.device.name, test.name()));
+    }
+
+    /// Emits a block's rows, warning on stderr about each flagged one.
+    fn block(&mut self, rows: &[(usize, Measurement)], baseline: &Baseline) -> Result<()> {
+        for (test_index, m) in rows {
+            if m.conditions.is_flagged() {
+                self.note(&format!(
+                    "{}: {} — {}; its time is not a steady-state figure",
+                    m.test.name(),
+                    m.conditions.name(),
+                    flag_reason(m)
+                ));
+            }
+            self.emit(m, *test_index, baseline.ratio(m))?;
+            if self.shader_stats {
+                self.progress.suspend(|| print_shader_stats(m));
+            }
+        }
+        Ok(())
+    }
+
+    fn interrupted(&self) -> Option<&'static str> {
+        stop_signal().map(signal_name)
+    }
+}
+
+/// Why a flagged row is flagged, in words.
+fn flag_reason(m: &Measurement) -> String {
+    let drift = m.drift_pct.unwrap_or(f64::NAN);
+    match m.conditions {
+        Conditions::Throttled if m.reason.contains("throttled:") => m
+            .reason
+            .split("; ")
+            .skip_while(|s| !s.starts_with("throttled:"))
+            .collect::<Vec<_>>()
+            .join("; "),
+        Conditions::Throttled => format!(
+            "the baseline was {drift:+.1} % off its reference at a clock below the floor, \
+             and the clock did not come back"
+        ),
+        Conditions::Contended => format!(
+            "the baseline was {drift:+.1} % off its reference at a normal clock: another \
+             process was using the GPU"
+        ),
+        _ => format!(
+            "the baseline was {drift:+.1} % off its reference around this test, and no \
+             shader clock tells why"
+        ),
+    }
+}
+
+/// Writes `text` to stdout. A closed stdout (`perftest … | head`) is not worth a panic:
+/// the results reporter notices it and the other outputs carry on.
+fn stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+/// Prints the driver's statistics of a test's kernel on stderr.
+fn print_shader_stats(m: &Measurement) {
+    if m.shader_stats.is_empty() {
+        eprintln!("  shader stats: none (the device lacks VK_KHR_pipeline_executable_properties)");
+    }
+    for s in &m.shader_stats {
+        eprintln!("  {}: {} = {}", s.executable, s.name, s.value);
+    }
+}
+
+/// Fisher–Yates with a small xorshift generator: reproducible from `seed`.
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut x = seed | 1;
+    for i in (1..items.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        items.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+}
+
+/// Exit code 1 if a layer reported anything, else `code`.
+fn validation_exit(code: i32) -> i32 {
+    let n = gpu::VALIDATION_MESSAGES.load(Ordering::Relaxed);
+    if n > 0 {
+        eprintln!("perftest: the validation layer reported {n} message(s)");
+        return code.max(1);
+    }
+    code
+}

@@ -1,0 +1,386 @@
+//! The shader clock around every batch of timed dispatches: a one-workgroup probe that counts
+//! subgroup-clock ticks of a dependent chain, timestamped in the same submission; the warm-up
+//! to a steady clock; and the recovery of a row timed below it.
+
+use super::{Fault, Runner};
+use crate::kernels;
+use crate::pipeline::{record_compute_barrier, Binding, Pipeline, PushConstants};
+use crate::resources::{Buffer, Memory};
+use anyhow::Result;
+use ash::vk;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A row whose clock is below this fraction of the run's steady clock was not timed at the
+/// steady state: it is timed again (after bringing the clock back), or flagged `throttled`.
+pub const CLOCK_FLOOR: f64 = 0.98;
+/// Target duration of one probe at the steady clock: long against the timestamp and launch
+/// jitter (about a µs), short against a test's 250 ms budget (two probes per batch).
+const PROBE_TARGET_MS: f64 = 0.2;
+/// The warm-up's windows: about this much GPU time each, then a probe.
+const WINDOW_MS: f64 = 25.0;
+/// The warm-up lasts at least this long …
+const MIN_WARMUP_MS: f64 = 200.0;
+/// … until this many windows in a row are within [`SETTLED_PCT`] of the fastest clock seen …
+const SETTLED_WINDOWS: usize = 3;
+const SETTLED_PCT: f64 = 1.0;
+/// … or this much wall time has passed: the clock never settled.
+const MAX_WARMUP: Duration = Duration::from_secs(3);
+/// A re-warm (before a row is timed again) keeps the GPU busy until the clock is back, at
+/// most this long.
+const MAX_REWARM: Duration = Duration::from_millis(500);
+/// Re-warm windows: short, so a clock that is back is seen soon.
+const REWARM_WINDOW_MS: f64 = 10.0;
+/// How often a row below the floor is timed again before it is left `throttled`.
+pub const MAX_RETIMES: u32 = 3;
+/// The pause before the second and later re-times: lets a power or thermal limit recover.
+pub const RECOVERY_PAUSE: Duration = Duration::from_millis(100);
+/// The clock a simulated device without a shader clock reports (`--fault slow-start` etc.).
+const SIMULATED_MHZ: f64 = 1000.0;
+/// Run positions (1-based, in run order) that `--fault low-clock` and `--fault throttle` slow.
+pub const FAULT_STRETCH: std::ops::RangeInclusive<usize> = 5..=10;
+/// The simulated low clock, as a fraction of the steady one.
+const FAULT_LEVEL: f64 = 1.0 / 3.0;
+/// `--fault idle-gap`: the GPU idles this long before the tests at these run positions.
+pub const IDLE_GAP: Duration = Duration::from_millis(2500);
+const IDLE_GAP_FIRST: usize = 25;
+const IDLE_GAP_EVERY: usize = 100;
+
+/// Whether the warm-up windows' clocks (MHz, in order) have settled: at least
+/// [`SETTLED_WINDOWS`] windows, the last ones all within [`SETTLED_PCT`] of the fastest seen.
+pub fn settled(windows: &[f64]) -> bool {
+    let best = windows.iter().copied().fold(0.0, f64::max);
+    windows.len() >= SETTLED_WINDOWS
+        && windows[windows.len() - SETTLED_WINDOWS..]
+            .iter()
+            .all(|w| *w >= best * (1.0 - SETTLED_PCT / 100.0))
+}
+
+/// Whether `clock` (MHz) is below the floor of `steady`.
+pub fn is_low(clock: f64, steady: f64) -> bool {
+    !(clock >= CLOCK_FLOOR * steady)
+}
+
+/// How the warm-up ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Warmup {
+    /// Wall time of the warm-up, ms.
+    pub ms: f64,
+    /// The clock it reached (the settled windows' median), MHz; `None` without a clock.
+    pub steady_mhz: Option<f64>,
+    /// The clock of its first window, MHz.
+    pub first_mhz: Option<f64>,
+    /// Whether the clock settled before the cap.
+    pub settled: bool,
+}
+
+/// The clock probe's kernel, its two tick buffers (before and after a batch) and its size.
+pub(super) struct Probe<'g> {
+    /// Pipelines writing to `buffers[0]` and `buffers[1]`; none where the device has no
+    /// shader clock (a simulated clock needs no kernel).
+    pipelines: Vec<Pipeline<'g>>,
+    buffers: Vec<Buffer<'g>>,
+    /// Chain length of the kernel.
+    iterations: AtomicU32,
+    /// The probe's fixed cost (launch, drain) inside its timestamps, ms (f64 bits).
+    overhead_ms: AtomicU64,
+}
+
+impl<'g> Probe<'g> {
+    /// The probe, where the device has a shader clock that counts shader-core clocks; a
+    /// kernel-less one under a simulated-clock fault; else `None`.
+    pub(super) fn new(
+        runner_gpu: &'g crate::gpu::Gpu<'g>,
+        fault: Option<Fault>,
+    ) -> Result<Option<Self>> {
+        let real = runner_gpu.info.features.shader_subgroup_clock
+            && runner_gpu.info.device_type != crate::gpu::DeviceType::Cpu;
+        if !real && !is_clock_fault(fault) {
+            return Ok(None);
+        }
+        let (mut pipelines, mut buffers) = (Vec::new(), Vec::new());
+        if real {
+            let kernel = kernels::named("clock_w1_uniform")?;
+            for name in ["clock probe before", "clock probe after"] {
+                let buffer = Buffer::new(
+                    runner_gpu,
+                    name,
+                    256,
+                    vk::BufferUsageFlags::STORAGE_BUFFER,
+                    Memory::Readback,
+                )?;
+                buffers.push(buffer);
+            }
+            for buffer in &buffers {
+                let bindings = [(0, Binding::StorageBuffer(buffer, 8))];
+                pipelines.push(Pipeline::new(runner_gpu, kernel.spirv, &bindings)?);
+            }
+        }
+        Ok(Some(Probe {
+            pipelines,
+            buffers,
+            iterations: AtomicU32::new(20_000),
+            overhead_ms: AtomicU64::new(0f64.to_bits()),
+        }))
+    }
+
+    /// Records probe `which` (0 before, 1 after a batch) and a barrier after it.
+    pub(super) fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, which: usize) {
+        if let Some(p) = self.pipelines.get(which) {
+            let constants = PushConstants {
+                elements_mask: self.iterations.load(Ordering::Relaxed),
+                ..PushConstants::default()
+            };
+            p.record_dispatch(d, cmd, &constants, 1);
+            record_compute_barrier(d, cmd);
+        }
+    }
+
+    /// The ticks probe `which` counted (after its submission completed).
+    fn ticks(&self, which: usize) -> Result<u64> {
+        let t = self.buffers[which].read_u32(2)?;
+        Ok(t[0] as u64 | (t[1] as u64) << 32)
+    }
+
+    /// The clock (MHz) of probe `which`, whose timestamps were `ms` apart; the simulated
+    /// clock where there is no kernel.
+    pub(super) fn mhz(&self, which: usize, ms: f64) -> Result<f64> {
+        if self.pipelines.is_empty() {
+            return Ok(SIMULATED_MHZ);
+        }
+        let overhead = f64::from_bits(self.overhead_ms.load(Ordering::Relaxed));
+        let busy = (ms - overhead).max(ms * 0.5);
+        Ok(self.ticks(which)? as f64 / (busy * 1e3))
+    }
+}
+
+/// Whether `fault` simulates the clock.
+fn is_clock_fault(fault: Option<Fault>) -> bool {
+    matches!(
+        fault,
+        Some(Fault::SlowStart | Fault::LowClock | Fault::Throttle | Fault::Contention)
+    )
+}
+
+/// The clock level a simulated-clock fault imposes (1 = steady), as f64 bits.
+pub(super) struct Simulated {
+    level: AtomicU64,
+    /// Warm-up windows run so far (`slow-start` rises with them).
+    windows: AtomicU32,
+    /// `throttle`: the tests that run at the low clock whenever they are timed.
+    throttled: std::sync::Mutex<Vec<crate::catalog::TestCase>>,
+}
+
+impl Simulated {
+    pub(super) fn new(fault: Option<Fault>) -> Self {
+        let level = if fault == Some(Fault::SlowStart) {
+            FAULT_LEVEL
+        } else {
+            1.0
+        };
+        Simulated {
+            level: AtomicU64::new(level.to_bits()),
+            windows: AtomicU32::new(0),
+            throttled: Default::default(),
+        }
+    }
+
+    pub(super) fn level(&self) -> f64 {
+        f64::from_bits(self.level.load(Ordering::Relaxed))
+    }
+
+    fn set(&self, level: f64) {
+        self.level.store(level.to_bits(), Ordering::Relaxed);
+    }
+}
+
+impl Runner<'_> {
+    /// Applies a simulated clock to a batch's durations and clocks: at level l the clock reads
+    /// l × the real one and every dispatch takes 1/l as long.
+    pub(super) fn simulate(&self, times: &mut [f64], clocks: &mut [f64]) {
+        let level = self.simulated.level();
+        if level != 1.0 {
+            times.iter_mut().for_each(|t| *t /= level);
+            clocks.iter_mut().for_each(|c| *c *= level);
+        }
+    }
+
+    /// `--fault throttle`: runs `measure` at the low clock where `test` is one of the
+    /// stretch's (the clock is normal again outside them, e.g. for the drift check).
+    pub(super) fn throttled<R>(
+        &self,
+        test: &crate::catalog::TestCase,
+        measure: impl FnOnce() -> R,
+    ) -> R {
+        let hit = self.settings.fault == Some(Fault::Throttle)
+            && self
+                .simulated
+                .throttled
+                .lock()
+                .is_ok_and(|t| t.contains(test));
+        if !hit {
+            return measure();
+        }
+        self.simulated.set(FAULT_LEVEL);
+        let r = measure();
+        self.simulated.set(1.0);
+        r
+    }
+
+    /// Called before the first timing of `test`, at run position `position` (1-based):
+    /// `--fault idle-gap` idles the GPU first; `low-clock` drops the simulated clock until the
+    /// next re-warm; `throttle` holds it low for every timing of the stretch's tests.
+    pub(super) fn before_test(&self, test: &crate::catalog::TestCase, position: usize) {
+        let in_stretch = FAULT_STRETCH.contains(&position);
+        match self.settings.fault {
+            Some(Fault::IdleGap)
+                if position >= IDLE_GAP_FIRST
+                    && (position - IDLE_GAP_FIRST) % IDLE_GAP_EVERY == 0 =>
+            {
+                std::thread::sleep(IDLE_GAP);
+            }
+            Some(Fault::LowClock) if in_stretch => self.simulated.set(FAULT_LEVEL),
+            Some(Fault::Throttle) if in_stretch => {
+                if let Ok(mut t) = self.simulated.throttled.lock() {
+                    t.push(*test);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sizes the probe so it takes about [`PROBE_TARGET_MS`] at the clock now, and measures
+    /// its fixed cost: probes of n and 4n iterations differ by 3n iterations' ticks and time,
+    /// which gives the clock; the rest of the shorter one's time is the fixed cost.
+    fn size_probe(&self, probe: &Probe<'_>) -> Result<()> {
+        if probe.pipelines.is_empty() {
+            return Ok(());
+        }
+        let run = |iterations: u32| -> Result<(u64, f64)> {
+            probe.iterations.store(iterations, Ordering::Relaxed);
+            let ms = self.probe_alone()?;
+            Ok((probe.ticks(0)?, ms))
+        };
+        let (_, ms) = run(20_000)?;
+        let n = ((20_000.0 * PROBE_TARGET_MS / 4.0 / ms.max(1e-4)) as u32).clamp(1_000, 10_000_000);
+        let mut overheads = Vec::new();
+        for _ in 0..5 {
+            let (t1, ms1) = run(n)?;
+            let (t4, ms4) = run(4 * n)?;
+            if t4 > t1 && ms4 > ms1 {
+                let ticks_per_ms = (t4 - t1) as f64 / (ms4 - ms1);
+                overheads.push((ms1 - t1 as f64 / ticks_per_ms).max(0.0));
+            }
+        }
+        overheads.sort_by(f64::total_cmp);
+        let overhead = overheads.get(overheads.len() / 2).copied().unwrap_or(0.0);
+        probe
+            .overhead_ms
+            .store(overhead.to_bits(), Ordering::Relaxed);
+        probe.iterations.store(4 * n, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// One probe in a submission of its own; its timestamp duration in ms.
+    fn probe_alone(&self) -> Result<f64> {
+        Ok(self.submit_dispatches(None, 0, 0, true)?.probe_ms[0])
+    }
+
+    /// Keeps the GPU busy with the reference kernel in windows of about `window_ms`, each
+    /// followed by a probe, calling `each(clock)` after each window until it returns true;
+    /// returns the windows' clocks.
+    fn busy_until(&self, window_ms: f64, mut done: impl FnMut(&[f64]) -> bool) -> Result<Vec<f64>> {
+        let test = self.reference_test();
+        let pipeline = self.pipeline_for(&test)?;
+        let constants = self.constants(&test, PushConstants::NO_WRITE);
+        let (groups, per_dispatch) = self.warm_dispatch;
+        let batch = ((window_ms / per_dispatch.max(1e-3)).ceil() as u32).clamp(1, 256);
+        let mut windows = Vec::new();
+        loop {
+            let b =
+                self.submit_dispatches(Some((&pipeline, &constants, groups)), 0, batch, true)?;
+            if let Some(Fault::SlowStart) = self.settings.fault {
+                // The simulated slow start: low for six windows, then rising to steady.
+                let n = self.simulated.windows.fetch_add(1, Ordering::Relaxed) + 1;
+                self.simulated.set(match n {
+                    0..=5 => FAULT_LEVEL,
+                    6 => 0.7,
+                    7 => 0.9,
+                    _ => 1.0,
+                });
+            }
+            windows.push(b.clock().unwrap_or(f64::NAN));
+            if done(&windows) {
+                return Ok(windows);
+            }
+        }
+    }
+
+    /// Brings the clock up to its steady state: busy windows until [`settled`], at least
+    /// [`MIN_WARMUP_MS`], at most [`MAX_WARMUP`]; then sizes the probe at that clock.
+    pub(super) fn warm_to_steady(&self) -> Result<Warmup> {
+        let Some(probe) = &self.probe else {
+            return Ok(Warmup::default());
+        };
+        self.size_probe(probe)?;
+        let start = Instant::now();
+        let mut first = None;
+        let mut last_settled = false;
+        let windows = self.busy_until(WINDOW_MS, |w| {
+            first = first.or(w.first().copied());
+            let elapsed = start.elapsed();
+            last_settled = settled(w);
+            (elapsed.as_secs_f64() * 1e3 >= MIN_WARMUP_MS && last_settled) || elapsed >= MAX_WARMUP
+        })?;
+        // At the steady clock, the probe's size and fixed cost once more (the first were
+        // taken at whatever clock the GPU started at), then the steady clock itself.
+        self.size_probe(probe)?;
+        let mut after = self.busy_until(WINDOW_MS, |w| w.len() >= SETTLED_WINDOWS)?;
+        after.sort_by(f64::total_cmp);
+        let steady = after[after.len() / 2];
+        Ok(Warmup {
+            ms: start.elapsed().as_secs_f64() * 1e3,
+            steady_mhz: Some(steady).filter(|s| s.is_finite() && *s > 0.0),
+            first_mhz: first.filter(|f| f.is_finite()),
+            settled: last_settled && windows.len() >= SETTLED_WINDOWS,
+        })
+    }
+
+    /// Keeps the GPU busy until the clock is back within the floor of the steady clock, at
+    /// most [`MAX_REWARM`]; returns the last clock seen.
+    pub(super) fn rewarm(&self, steady: f64) -> Result<f64> {
+        if self.settings.fault == Some(Fault::LowClock) {
+            // The simulated low clock comes back once the GPU is kept busy.
+            self.simulated.set(1.0);
+        }
+        let start = Instant::now();
+        let windows = self.busy_until(REWARM_WINDOW_MS, |w| {
+            w.last().is_some_and(|c| !is_low(*c, steady)) || start.elapsed() >= MAX_REWARM
+        })?;
+        Ok(windows.last().copied().unwrap_or(f64::NAN))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_still_rising_has_not_settled() {
+        assert!(!settled(&[345.0, 345.0, 345.0, 900.0, 1980.0]));
+        assert!(!settled(&[1980.0, 1980.0]));
+        assert!(settled(&[345.0, 1975.0, 1980.0, 1979.0]));
+        // A steady low clock followed by a rise: the low windows never count as settled.
+        assert!(!settled(&[345.0, 345.0, 345.0, 1980.0]));
+        // Windows more than 1 % below the best seen are not settled, even if equal to each other.
+        assert!(!settled(&[1980.0, 1900.0, 1900.0, 1900.0]));
+    }
+
+    #[test]
+    fn the_floor_is_a_fraction_of_the_steady_clock() {
+        assert!(!is_low(1980.0, 1980.0));
+        assert!(!is_low(0.981 * 1980.0, 1980.0));
+        assert!(is_low(0.979 * 1980.0, 1980.0));
+        assert!(is_low(f64::NAN, 1980.0));
+    }
+}

@@ -1,0 +1,227 @@
+//! One device's run: the baseline first, then the tests block by block, each block checked
+//! for drift and settled before its rows go to a [`Sink`].
+
+use super::drift::Check;
+use super::{Conditions, Drift, Measurement, Mode, Runner, Status};
+use crate::catalog::{self, TestCase};
+use crate::families::Unit;
+use anyhow::Result;
+
+/// Where a run's rows and messages go (the application's reporters and progress bar).
+pub trait Sink {
+    /// A line for the user (stderr), above any progress display.
+    fn note(&self, text: &str);
+    /// `test` is about to run.
+    fn starting(&self, test: &TestCase);
+    /// A block's finished rows (with their 1-based index in the full suite).
+    fn block(&mut self, rows: &[(usize, Measurement)], baseline: &Baseline) -> Result<()>;
+    /// The signal that asked the run to stop (`SIGINT`, `SIGTERM`…), if one did.
+    fn interrupted(&self) -> Option<&'static str>;
+}
+
+/// What a run of one device asks for.
+pub struct Plan<'a> {
+    /// The tests in run order, with their 1-based index in the full suite.
+    pub order: &'a [(usize, TestCase)],
+    /// Whether the order is shuffled (blocks then mix families).
+    pub shuffled: bool,
+    pub mode: Mode,
+    /// The drift check: `None` for none, else its limit (`None` = automatic).
+    pub drift: Option<Option<f64>>,
+}
+
+/// How one device's run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    Interrupted,
+}
+
+/// The baseline's measurement and throughput (loads per ms), measured before the other
+/// tests so that every line can carry its ratio as it is printed.
+pub struct Baseline {
+    pub test: TestCase,
+    pub measurement: Option<Measurement>,
+    rate: Option<f64>,
+}
+
+impl Baseline {
+    /// Times the baseline where it is selected (time mode). A baseline that is not at the
+    /// steady clock (throttled) has no rate: the ratios would not be steady-state figures.
+    fn measure(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Self {
+        let test = catalog::baseline();
+        let selected = plan.order.iter().any(|(_, t)| *t == test);
+        let measurement = (selected && plan.mode == Mode::Time).then(|| runner.run(&test));
+        let flagged = measurement
+            .as_ref()
+            .filter(|m| m.conditions.is_flagged())
+            .map(|m| m.reason.clone());
+        let rate = measurement
+            .as_ref()
+            .filter(|_| flagged.is_none())
+            .and_then(|b| {
+                b.stats
+                    .map(|s| b.test.loads_per_dispatch(b.groups) as f64 / s.median_ms)
+            });
+        if plan.mode == Mode::Time && rate.is_none() {
+            let why = match (&flagged, selected) {
+                (Some(reason), _) => format!("was not timed at the steady clock ({reason})"),
+                (None, true) => "failed".into(),
+                (None, false) => "is not selected".into(),
+            };
+            sink.note(&format!(
+                "the baseline {} {why}; ratios are left out",
+                test.name()
+            ));
+        }
+        Baseline {
+            test,
+            measurement,
+            rate,
+        }
+    }
+
+    /// Throughput of `m` relative to the baseline: equal to the time ratio when both ran the
+    /// same dispatch size, and still right when a dispatch was cut to the watchdog budget.
+    pub fn ratio(&self, m: &Measurement) -> Option<f64> {
+        // Operations per load would be no ratio at all.
+        if m.test.unit() != Unit::Loads {
+            return None;
+        }
+        let s = m.stats?;
+        Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms / self.rate?)
+    }
+}
+
+/// Tests timed between two drift checks: a run of tests of one family, at most this many
+/// (in a shuffled order, families do not form runs: blocks are then this long).
+const MAX_BLOCK: usize = 16;
+
+/// Splits the run order into blocks of consecutive tests of the same family.
+pub fn blocks(order: &[(usize, TestCase)], shuffled: bool) -> Vec<&[(usize, TestCase)]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=order.len() {
+        let end = i == order.len()
+            || i - start >= MAX_BLOCK
+            || (!shuffled && order[i].1.family_index() != order[start].1.family_index());
+        if end {
+            out.push(&order[start..i]);
+            start = i;
+        }
+    }
+    out
+}
+
+/// The drift reference for a timed run, unless there is no check (a failure to measure it
+/// costs only the check).
+fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Option<Drift> {
+    let limit = plan.drift?;
+    if plan.mode != Mode::Time {
+        return None;
+    }
+    match runner.drift_reference(limit) {
+        Ok(d) => {
+            let retaken = match d.retaken {
+                0 => String::new(),
+                n => format!(" (measured {} times: its checks spread too widely)", n + 1),
+            };
+            sink.note(&format!(
+                "drift check: baseline {:.4} ms, {:.4} ms apart (spread {:.2} %), limit ±{:.1} %{retaken}",
+                d.reference_ms, d.reference_span_ms, d.spread_pct, d.limit_pct
+            ));
+            if d.spread_pct > super::drift::TRUSTED_SPREAD_PCT {
+                sink.note(&format!(
+                    "drift check: the baseline repeats only within {:.1} % here, however often \
+                     it is measured: only drifts beyond ±{:.1} % are caught",
+                    d.spread_pct, d.limit_pct
+                ));
+            }
+            Some(d)
+        }
+        Err(e) => {
+            sink.note(&format!("no drift check: {e:#}"));
+            None
+        }
+    }
+}
+
+/// Runs (or, after a lost device, skips) every test of the plan block by block; after each
+/// block the drift check re-times the baseline and settles the block, then its rows go to
+/// the sink (so nothing measured is lost when a later test fails or the run is stopped).
+pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> Result<Outcome> {
+    let baseline = Baseline::measure(runner, plan, sink);
+    let mut drift = drift_reference(runner, plan, sink);
+    let mut lost: Option<String> = baseline
+        .measurement
+        .as_ref()
+        .filter(|b| b.device_lost)
+        .map(|b| b.test.name());
+    let mut before = Check::NONE;
+    let mut done = 0;
+    for (number, block) in blocks(plan.order, plan.shuffled).into_iter().enumerate() {
+        runner.inject_disturbance(number);
+        let mut rows: Vec<(usize, Measurement)> = Vec::with_capacity(block.len());
+        for (test_index, test) in block {
+            if let Some(signal) = sink.interrupted() {
+                let m = Measurement::not_run(
+                    *test,
+                    Status::Interrupted,
+                    format!(
+                        "run interrupted ({signal}) after {} of {} tests on this device",
+                        done + rows.len(),
+                        plan.order.len()
+                    ),
+                );
+                rows.push((*test_index, m));
+                sink.block(&rows, &baseline)?;
+                return Ok(Outcome::Interrupted);
+            }
+            sink.starting(test);
+            let m = match (&lost, &baseline.measurement) {
+                (_, Some(b)) if *test == baseline.test => b.clone(),
+                (Some(during), _) => Measurement::not_run(
+                    *test,
+                    Status::Error,
+                    format!("not run: the device was lost during {during}"),
+                ),
+                (None, _) => runner.run(test),
+            };
+            if m.device_lost && lost.as_deref().is_none_or(|l| l == test.name()) {
+                lost = Some(test.name());
+                sink.note(&format!(
+                    "the device was lost during {}; its remaining tests are skipped",
+                    test.name()
+                ));
+            }
+            // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
+            // explicit --groups is a warning.
+            if m.status == Status::Ok && !m.reason.is_empty() && !runner.calibration.auto {
+                sink.note(&format!("{}: {}", m.test.name(), m.reason));
+            }
+            rows.push((*test_index, m));
+        }
+        if let (Some(drift), None) = (&mut drift, &lost) {
+            let mut ms: Vec<Measurement> = rows.iter().map(|(_, m)| m.clone()).collect();
+            match runner.settle(drift, before, &mut ms, |text| sink.note(text)) {
+                Ok(check) => {
+                    before = check;
+                    for ((_, row), m) in rows.iter_mut().zip(ms) {
+                        *row = m;
+                    }
+                }
+                Err(e) => sink.note(&format!("drift check failed: {e:#}")),
+            }
+        } else if plan.mode == Mode::Time {
+            // No drift check: a row's clock alone vouches for it, where there is one.
+            for (_, m) in rows.iter_mut().filter(|(_, m)| m.clock_mhz.is_some()) {
+                if m.status == Status::Ok && m.conditions == Conditions::Unchecked {
+                    m.conditions = Conditions::Steady;
+                }
+            }
+        }
+        done += rows.len();
+        sink.block(&rows, &baseline)?;
+    }
+    Ok(Outcome::Done)
+}

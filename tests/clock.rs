@@ -1,0 +1,239 @@
+//! Clock-true rows under a simulated clock (lavapipe has no shader clock of its own): a slow
+//! start is waited out, a low clock is re-measured, a clock that stays low is flagged
+//! `throttled`, another GPU user `contended`, and every row outside them stays `steady`.
+
+mod common;
+use common::*;
+
+/// One CSV row: test, conditions, clock_mhz, reason, ratio.
+struct CsvRow {
+    test: String,
+    conditions: String,
+    clock: Option<f64>,
+    reason: String,
+}
+
+fn rows(csv: &std::path::Path) -> Vec<CsvRow> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let (t, c, k, r) = (
+        col("test"),
+        col("conditions"),
+        col("clock_mhz"),
+        col("reason"),
+    );
+    reader
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            CsvRow {
+                test: rec[t].to_string(),
+                conditions: rec[c].to_string(),
+                clock: rec[k].parse().ok(),
+                reason: rec[r].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// 12 tests in 2 families (the baseline among them, so it runs first).
+fn args<'a>(csv: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec![
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<R8>",
+        "--filter",
+        "Buffer<RGBA8>",
+        "--filter",
+        "Buffer<RG16f>",
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "16",
+        "--samples",
+        "5",
+        // Far below the injected slowdowns (3× and 10×), far above the noise of a CPU device
+        // busy with the other tests.
+        "--drift-limit",
+        "100",
+        "--csv",
+        csv,
+    ];
+    a.extend_from_slice(extra);
+    a
+}
+
+/// The run position (1-based) of every row: the baseline first where it is selected, then
+/// the others in the order the CSV lists them.
+fn positions(rows: &[CsvRow]) -> Vec<usize> {
+    let baseline = "Buffer<RGBA8>.Load random";
+    let has_baseline = rows.iter().any(|r| r.test == baseline);
+    let mut next = if has_baseline { 2 } else { 1 };
+    rows.iter()
+        .map(|r| {
+            if r.test == baseline {
+                1
+            } else {
+                next += 1;
+                next - 1
+            }
+        })
+        .collect()
+}
+
+/// Run positions the injected low clock hits (the runner's `FAULT_STRETCH`).
+const STRETCH: std::ops::RangeInclusive<usize> = 5..=10;
+
+#[test]
+fn a_slow_start_is_waited_out_and_every_row_runs_at_the_steady_clock() {
+    let dir = tempdir("clock");
+    let csv = dir.join("slow-start.csv");
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "slow-start", "--strict"],
+    ));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    // The warm-up saw the simulated third of the clock, waited for it, and says so.
+    assert!(
+        err.contains("shader clock 333 → 1000 MHz, settled"),
+        "{err}"
+    );
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 12);
+    for r in &rows {
+        assert_eq!(r.conditions, "steady", "{}: {}", r.test, r.reason);
+        let clock = r.clock.unwrap_or(f64::NAN);
+        assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_low_clock_is_re_measured_and_only_its_rows_are() {
+    let dir = tempdir("clock");
+    let csv = dir.join("low.csv");
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "low-clock", "--strict"],
+    ));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 12);
+    for (r, p) in rows.iter().zip(positions(&rows)) {
+        let clock = r.clock.unwrap_or(f64::NAN);
+        // Every row reports the clock it was finally timed at: the steady one.
+        assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
+        if STRETCH.contains(&p) {
+            assert_eq!(r.conditions, "re-measured", "{} (position {p})", r.test);
+            assert!(
+                r.reason
+                    .contains("timed 2 times: the clock was 333 MHz at the first"),
+                "{}: {}",
+                r.test,
+                r.reason
+            );
+        } else {
+            assert_eq!(
+                r.conditions, "steady",
+                "{} (position {p}): {}",
+                r.test, r.reason
+            );
+        }
+    }
+    assert!(
+        err.contains("6 re-measured (6 for a low clock, 0 after a drift check), 0 still flagged"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_clock_that_stays_low_is_flagged_throttled_and_strict_fails() {
+    let dir = tempdir("clock");
+    let csv = dir.join("throttle.csv");
+    let o = run(&args(csv.to_str().unwrap(), &["--fault", "throttle"]));
+    let err = stderr(&o);
+    // Flagged rows are still timed: not a failure without --strict.
+    assert!(o.status.success(), "{err}");
+    let rows = rows(&csv);
+    for (r, p) in rows.iter().zip(positions(&rows)) {
+        let clock = r.clock.unwrap_or(f64::NAN);
+        if STRETCH.contains(&p) {
+            assert_eq!(r.conditions, "throttled", "{} (position {p})", r.test);
+            // The row says the clock it ran at.
+            assert!((clock - 333.3).abs() < 1.0, "{}: clock {clock}", r.test);
+            assert!(
+                r.reason
+                    .contains("throttled: 333 MHz, below 98 % of the steady 1000 MHz"),
+                "{}",
+                r.reason
+            );
+            assert!(
+                err.contains(&format!("{}: throttled — throttled: 333 MHz", r.test)),
+                "{err}"
+            );
+        } else {
+            assert_eq!(
+                r.conditions, "steady",
+                "{} (position {p}): {}",
+                r.test, r.reason
+            );
+            assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
+        }
+    }
+    assert!(
+        err.contains("6 still flagged (6 throttled, 0 contended, 0 disturbed)"),
+        "{err}"
+    );
+    let strict = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "throttle", "--strict"],
+    ));
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn another_gpu_user_at_a_normal_clock_is_named_contended() {
+    let dir = tempdir("clock");
+    let csv = dir.join("contended.csv");
+    let o = run(&args(csv.to_str().unwrap(), &["--fault", "contention"]));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let rows = rows(&csv);
+    // The slowdown starts with the second block (cbuffer); the first stays steady.
+    for r in &rows {
+        if !r.test.starts_with("cbuffer") {
+            assert_eq!(r.conditions, "steady", "{}: {}", r.test, r.reason);
+        } else {
+            assert_eq!(r.conditions, "contended", "{}: {}", r.test, r.reason);
+            assert!(
+                (r.clock.unwrap_or(f64::NAN) - 1000.0).abs() < 1.0,
+                "{}",
+                r.test
+            );
+        }
+    }
+    assert!(err.contains("contended — the baseline was +"), "{err}");
+    assert!(err.contains("another process was using the GPU"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn without_a_shader_clock_rows_carry_none_and_the_warm_up_says_so() {
+    let dir = tempdir("clock");
+    let csv = dir.join("plain.csv");
+    let o = run(&args(csv.to_str().unwrap(), &[]));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("shader clock unknown (timestamps only"),
+        "{err}"
+    );
+    assert!(rows(&csv).iter().all(|r| r.clock.is_none()));
+    std::fs::remove_dir_all(&dir).ok();
+}
