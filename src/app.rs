@@ -421,14 +421,23 @@ fn print_original_header(
 fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> String {
     let warmup = match (cal.clock_mhz, cal.warmup_first_mhz) {
         (Some(steady), first) => format!(
-            "warm-up {:.0} ms: shader clock {}{steady:.0} MHz, {} (each row is held to {:.0} % \
-             of it)",
+            "warm-up {:.0} ms: shader clock {}{}{steady:.0} MHz, {}{} (each row is held to {:.0} \
+             % of it)",
             cal.warmup_ms,
+            cal.open_mhz
+                .map_or(String::new(), |o| format!("{o:.0} at device open, ")),
             first.map_or(String::new(), |f| format!("{f:.0} → ")),
             if cal.warmup_settled {
                 "settled"
             } else {
                 "NEVER SETTLED within the warm-up's cap: the steady clock is the last one seen"
+            },
+            match cal.open_mhz {
+                Some(o) if steady < 0.97 * o => format!(
+                    ", {:.0} % below the clock at device open: what this GPU sustains",
+                    100.0 * (1.0 - steady / o)
+                ),
+                _ => String::new(),
             },
             100.0 * runner::CLOCK_FLOOR
         ),

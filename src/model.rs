@@ -141,9 +141,9 @@ pub enum Fault {
     /// Pretend the device lacks `shaderBufferInt64Atomics` and `shaderBufferFloat32AtomicAdd`
     /// (present on lavapipe): their atomic tests must become unsupported rows.
     NoAtomicFeatures,
-    /// Simulate a GPU that starts at a third of its clock and rises only after six warm-up
-    /// windows (a device just out of idle): the warm-up must wait for the steady clock, and
-    /// every row be timed at it.
+    /// Simulate a GPU whose clock is high when the device is opened, drops to a third while
+    /// the pipelines are built, and stays there for the first 0.4 s of work (an H100 after
+    /// idling): the warm-up must wait for the steady clock, and every row be timed at it.
     SlowStart,
     /// Simulate a clock at a third of the steady one when each test of run positions 5-10
     /// starts, back once the GPU is kept busy: those rows must be re-measured, the others

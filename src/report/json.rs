@@ -130,6 +130,7 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
             "warmup_ms": c.warmup_ms,
             "warmup_settled": c.warmup_settled,
             "warmup_first_clock_mhz": c.warmup_first_mhz,
+            "open_clock_mhz": c.open_mhz,
             "clock_mhz": c.clock_mhz,
             "steady_clock_mhz": c.clock_mhz,
             "clock_floor": crate::runner::CLOCK_FLOOR,

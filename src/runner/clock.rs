@@ -24,6 +24,12 @@ const MIN_WARMUP_MS: f64 = 200.0;
 /// … until this many windows in a row are within [`SETTLED_PCT`] of the fastest clock seen …
 const SETTLED_WINDOWS: usize = 3;
 const SETTLED_PCT: f64 = 1.0;
+/// … and within [`OPEN_FRACTION`] of the clock seen when the device was opened (a GPU that
+/// idled sits at its idle clock for the first ~0.3 s of work, an H100 at 345 MHz, as steady
+/// as any clock), unless this much time has passed: a clock that stays below it for that
+/// long is what the GPU sustains …
+const MAX_WAIT_FOR_OPEN_CLOCK: Duration = Duration::from_millis(1500);
+const OPEN_FRACTION: f64 = 0.97;
 /// … or this much wall time has passed: the clock never settled.
 const MAX_WARMUP: Duration = Duration::from_secs(3);
 /// A re-warm (before a row is timed again) keeps the GPU busy until the clock is back, at
@@ -56,6 +62,18 @@ pub fn settled(windows: &[f64]) -> bool {
             .all(|w| *w >= best * (1.0 - SETTLED_PCT / 100.0))
 }
 
+/// Whether the warm-up is done after `windows` (clocks, MHz) in `elapsed`, the clock at
+/// device open being `open`: settled, for at least [`MIN_WARMUP_MS`], and near the clock at
+/// open (or waited for it long enough); or at the cap.
+pub fn warmup_done(windows: &[f64], elapsed: Duration, open: Option<f64>) -> bool {
+    let best = windows.iter().copied().fold(0.0, f64::max);
+    let near_open = open.is_none_or(|o| best >= OPEN_FRACTION * o);
+    (elapsed.as_secs_f64() * 1e3 >= MIN_WARMUP_MS
+        && settled(windows)
+        && (near_open || elapsed >= MAX_WAIT_FOR_OPEN_CLOCK))
+        || elapsed >= MAX_WARMUP
+}
+
 /// Whether `clock` (MHz) is below the floor of `steady`.
 pub fn is_low(clock: f64, steady: f64) -> bool {
     !(clock >= CLOCK_FLOOR * steady)
@@ -72,6 +90,8 @@ pub struct Warmup {
     pub first_mhz: Option<f64>,
     /// Whether the clock settled before the cap.
     pub settled: bool,
+    /// The clock when the device was opened, before the pipelines were built, MHz.
+    pub open_mhz: Option<f64>,
 }
 
 /// The clock probe's kernel, its two tick buffers (before and after a batch) and its size.
@@ -165,22 +185,17 @@ fn is_clock_fault(fault: Option<Fault>) -> bool {
 /// The clock level a simulated-clock fault imposes (1 = steady), as f64 bits.
 pub(super) struct Simulated {
     level: AtomicU64,
-    /// Warm-up windows run so far (`slow-start` rises with them).
-    windows: AtomicU32,
+    /// `slow-start`: when the simulated clock dropped (the end of the pipeline build).
+    dropped: std::sync::Mutex<Option<Instant>>,
     /// `throttle`: the tests that run at the low clock whenever they are timed.
     throttled: std::sync::Mutex<Vec<crate::catalog::TestCase>>,
 }
 
 impl Simulated {
-    pub(super) fn new(fault: Option<Fault>) -> Self {
-        let level = if fault == Some(Fault::SlowStart) {
-            FAULT_LEVEL
-        } else {
-            1.0
-        };
+    pub(super) fn new() -> Self {
         Simulated {
-            level: AtomicU64::new(level.to_bits()),
-            windows: AtomicU32::new(0),
+            level: AtomicU64::new(1f64.to_bits()),
+            dropped: Default::default(),
             throttled: Default::default(),
         }
     }
@@ -225,6 +240,17 @@ impl Runner<'_> {
         let r = measure();
         self.simulated.set(1.0);
         r
+    }
+
+    /// Called once the pipelines are built: `--fault slow-start` drops the simulated clock to
+    /// a third, as a GPU that idled through the build.
+    pub(super) fn after_build(&self) {
+        if self.settings.fault == Some(Fault::SlowStart) {
+            self.simulated.set(FAULT_LEVEL);
+            if let Ok(mut d) = self.simulated.dropped.lock() {
+                *d = Some(Instant::now());
+            }
+        }
     }
 
     /// Called before the first timing of `test`, at run position `position` (1-based):
@@ -300,12 +326,13 @@ impl Runner<'_> {
             let b =
                 self.submit_dispatches(Some((&pipeline, &constants, groups)), 0, batch, true)?;
             if let Some(Fault::SlowStart) = self.settings.fault {
-                // The simulated slow start: low for six windows, then rising to steady.
-                let n = self.simulated.windows.fetch_add(1, Ordering::Relaxed) + 1;
-                self.simulated.set(match n {
-                    0..=5 => FAULT_LEVEL,
-                    6 => 0.7,
-                    7 => 0.9,
+                // As an H100 after idling: flat at a third of its clock for 0.4 s of work (flat
+                // for longer than the warm-up's minimum), then up within 0.1 s.
+                let since = self.simulated.dropped.lock().ok().and_then(|d| *d);
+                let ms = since.map_or(f64::INFINITY, |s| s.elapsed().as_secs_f64() * 1e3);
+                self.simulated.set(match ms {
+                    ms if ms < 400.0 => FAULT_LEVEL,
+                    ms if ms < 500.0 => 0.7,
                     _ => 1.0,
                 });
             }
@@ -316,21 +343,39 @@ impl Runner<'_> {
         }
     }
 
-    /// Brings the clock up to its steady state: busy windows until [`settled`], at least
-    /// [`MIN_WARMUP_MS`], at most [`MAX_WARMUP`]; then sizes the probe at that clock.
+    /// The clock right after the device was opened (drivers raise it then), before the
+    /// pipelines are built: the probe sized at that clock, and the median of three probes.
+    pub(super) fn clock_at_open(&self) -> Result<Option<f64>> {
+        let Some(probe) = &self.probe else {
+            return Ok(None);
+        };
+        self.size_probe(probe)?;
+        let mut clocks = (0..3)
+            .map(|_| {
+                let mut clock = [probe.mhz(0, self.probe_alone()?)?];
+                self.simulate(&mut [], &mut clock);
+                Ok(clock[0])
+            })
+            .collect::<Result<Vec<f64>>>()?;
+        clocks.sort_by(f64::total_cmp);
+        Ok(Some(clocks[1]).filter(|c| c.is_finite() && *c > 0.0))
+    }
+
+    /// Brings the clock up to its steady state: busy windows until [`settled`] and near the
+    /// clock seen at open, at least [`MIN_WARMUP_MS`], at most [`MAX_WARMUP`]; then sizes the
+    /// probe at that clock.
     pub(super) fn warm_to_steady(&self) -> Result<Warmup> {
         let Some(probe) = &self.probe else {
             return Ok(Warmup::default());
         };
-        self.size_probe(probe)?;
         let start = Instant::now();
         let mut first = None;
         let mut last_settled = false;
+        let open = self.open_mhz;
         let windows = self.busy_until(WINDOW_MS, |w| {
             first = first.or(w.first().copied());
-            let elapsed = start.elapsed();
             last_settled = settled(w);
-            (elapsed.as_secs_f64() * 1e3 >= MIN_WARMUP_MS && last_settled) || elapsed >= MAX_WARMUP
+            warmup_done(w, start.elapsed(), open)
         })?;
         // At the steady clock, the probe's size and fixed cost once more (the first were
         // taken at whatever clock the GPU started at), then the steady clock itself.
@@ -343,6 +388,7 @@ impl Runner<'_> {
             steady_mhz: Some(steady).filter(|s| s.is_finite() && *s > 0.0),
             first_mhz: first.filter(|f| f.is_finite()),
             settled: last_settled && windows.len() >= SETTLED_WINDOWS,
+            open_mhz: open,
         })
     }
 
@@ -374,6 +420,25 @@ mod tests {
         assert!(!settled(&[345.0, 345.0, 345.0, 1980.0]));
         // Windows more than 1 % below the best seen are not settled, even if equal to each other.
         assert!(!settled(&[1980.0, 1900.0, 1900.0, 1900.0]));
+    }
+
+    #[test]
+    fn an_idle_clock_that_holds_still_is_not_taken_for_the_steady_one() {
+        let ms = Duration::from_millis;
+        // An H100 after idling: 345 MHz for the first ~0.3 s of work, 1980 at device open.
+        let idle = [345.0; 12];
+        assert!(!warmup_done(&idle, ms(300), Some(1980.0)));
+        assert!(warmup_done(&idle, ms(300), None), "without the clock at open it would pass");
+        let risen = [345.0, 345.0, 345.0, 1975.0, 1981.0, 1980.0];
+        assert!(warmup_done(&risen, ms(330), Some(1980.0)));
+        // Not before the minimum, even when settled.
+        assert!(!warmup_done(&[1980.0; 3], ms(100), Some(1980.0)));
+        // A GPU that sustains less than it showed at open: accepted after waiting for it.
+        assert!(warmup_done(&[1500.0; 60], ms(1600), Some(1980.0)));
+        // Never settled: the cap.
+        let swinging = [1000.0, 1980.0, 1000.0, 1980.0, 1000.0];
+        assert!(!warmup_done(&swinging, ms(2000), Some(1980.0)));
+        assert!(warmup_done(&swinging, ms(3000), Some(1980.0)));
     }
 
     #[test]

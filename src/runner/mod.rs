@@ -70,6 +70,8 @@ pub struct Runner<'g> {
     warm_dispatch: (u32, f64),
     /// Tests started so far in run order (re-times not counted).
     position: std::sync::atomic::AtomicUsize,
+    /// The shader clock right after the device was opened, MHz.
+    open_mhz: Option<f64>,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -108,10 +110,14 @@ impl<'g> Runner<'g> {
             disturbed: false.into(),
             latency_pipelines: HashMap::new(),
             probe: clock::Probe::new(gpu, settings.fault)?,
-            simulated: clock::Simulated::new(settings.fault),
+            simulated: clock::Simulated::new(),
             warm_dispatch: (1, 1.0),
             position: 0.into(),
+            open_mhz: None,
         };
+        // Before the pipelines are built, which may idle the GPU for seconds: the clock the
+        // driver raised when the device was opened is what the warm-up waits for.
+        runner.open_mhz = runner.clock_at_open().context("probing the shader clock")?;
         // The reference kernel too: calibration and every drift check time it, and building it
         // between tests (when the baseline is not selected) would idle the GPU mid-run.
         let mut wanted = tests.to_vec();
@@ -121,6 +127,7 @@ impl<'g> Runner<'g> {
         }
         runner.pipelines = runner.build_pipelines(&wanted);
         runner.latency_pipelines = runner.build_latency_pipelines(tests);
+        runner.after_build();
         let (warm, measured) = runner
             .warm_dispatch()
             .context("timing the reference kernel")?;

@@ -93,6 +93,10 @@ impl Baseline {
     }
 }
 
+/// A row clock this far above the steady clock means the warm-up settled below the GPU's
+/// steady state (said once per run).
+const ABOVE_STEADY: f64 = 1.03;
+
 /// Tests timed between two drift checks: a run of tests of one family, at most this many
 /// (in a shuffled order, families do not form runs: blocks are then this long).
 const MAX_BLOCK: usize = 16;
@@ -159,6 +163,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         .map(|b| b.test.name());
     let mut before = Check::NONE;
     let mut done = 0;
+    let mut rose = false;
     for (number, block) in blocks(plan.order, plan.shuffled).into_iter().enumerate() {
         runner.inject_disturbance(number);
         let mut rows: Vec<(usize, Measurement)> = Vec::with_capacity(block.len());
@@ -221,6 +226,21 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
             }
         }
         done += rows.len();
+        if let (Some(steady), false) = (runner.calibration.clock_mhz, rose) {
+            if let Some(m) = rows.iter().map(|(_, m)| m).find(|m| {
+                m.clock_mhz.is_some_and(|c| c > steady * ABOVE_STEADY)
+            }) {
+                rose = true;
+                sink.note(&format!(
+                    "the shader clock rose to {:.0} MHz during {}, {:.1} % above the steady \
+                     {steady:.0} MHz the warm-up settled at: rows are held to a floor below \
+                     what the GPU sustains",
+                    m.clock_mhz.unwrap_or_default(),
+                    m.test.name(),
+                    100.0 * (m.clock_mhz.unwrap_or_default() / steady - 1.0)
+                ));
+            }
+        }
         sink.block(&rows, &baseline)?;
     }
     Ok(Outcome::Done)

@@ -65,6 +65,8 @@ pub struct Calibration {
     pub warmup_first_mhz: Option<f64>,
     /// Whether the warm-up settled (clock, or timings without a clock) before its cap.
     pub warmup_settled: bool,
+    /// The shader clock right after the device was opened, MHz.
+    pub open_mhz: Option<f64>,
 }
 
 /// What one submission measured.
@@ -407,6 +409,7 @@ impl<'g> Runner<'g> {
             clock_mhz: warm.steady_mhz,
             warmup_first_mhz: warm.first_mhz,
             warmup_settled: warm.settled,
+            open_mhz: warm.open_mhz,
         })
     }
 
@@ -434,9 +437,8 @@ impl<'g> Runner<'g> {
         };
         Ok(super::clock::Warmup {
             ms: warm_ms,
-            steady_mhz: None,
-            first_mhz: None,
             settled,
+            ..Default::default()
         })
     }
 
