@@ -1,9 +1,15 @@
-// Shader-clock calibration: each workgroup's first thread records how many subgroup-clock
-// ticks a long dependent arithmetic chain takes; timestamps around the dispatch give the time.
+// The clock probe: each workgroup's first thread records how many subgroup-clock ticks a
+// long dependent arithmetic chain takes (timestamps around the dispatch give the time); with
+// REALTIME, also the device's real-time clock over the same interval, so the clock is
+// measured inside the shader (launch, drain and time slices of other processes left out).
 // Kernels built from this template (see build.rs):
-// @kernels clock_w{WIDTH}_{PATTERN}: WIDTH=1 PATTERN=uniform:0
+// @kernels clock_w{WIDTH}_{PATTERN}: WIDTH=1 PATTERN=uniform:0 REALTIME=0
+// @kernels clock_realtime_w{WIDTH}_{PATTERN}: WIDTH=1 PATTERN=uniform:0 REALTIME=1
 #version 450
 #extension GL_ARB_shader_clock : require
+#if REALTIME
+#extension GL_EXT_shader_realtime_clock : require
+#endif
 
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Constants {
@@ -14,18 +20,34 @@ layout(std430, set = 0, binding = 0) writeonly buffer Ticks {
     uvec2 ticks[];
 };
 
+// Ticks from t0 to t1 of a 64-bit counter read as two words.
+uvec2 ticks_between(uvec2 t0, uvec2 t1) {
+    uint lo = t1.x - t0.x;
+    uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);
+    return uvec2(lo, hi);
+}
+
 void main() {
+#if REALTIME
+    uvec2 r0 = clockRealtime2x32EXT();
+#endif
     uvec2 t0 = clock2x32ARB();
     float x = float(gl_LocalInvocationIndex + pc.seed);
     for (uint i = 0u; i < pc.iterations; ++i) {
         x = x * 0.9999f + 0.5f;
     }
     uvec2 t1 = clock2x32ARB();
-    uint lo = t1.x - t0.x;
-    uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);
+#if REALTIME
+    uvec2 r1 = clockRealtime2x32EXT();
     if (gl_LocalInvocationIndex == 0u) {
-        ticks[gl_WorkGroupID.x] = uvec2(lo, hi);
+        ticks[2u * gl_WorkGroupID.x] = ticks_between(t0, t1);
+        ticks[2u * gl_WorkGroupID.x + 1u] = ticks_between(r0, r1);
     }
+#else
+    if (gl_LocalInvocationIndex == 0u) {
+        ticks[gl_WorkGroupID.x] = ticks_between(t0, t1);
+    }
+#endif
     // Keeps the chain alive; the data never produces this value.
     if (x == -1.0f) {
         ticks[0] = uvec2(0u);

@@ -98,7 +98,7 @@ fn a_slow_start_is_waited_out_and_every_row_runs_at_the_steady_clock() {
     assert!(o.status.success(), "{err}");
     // The warm-up saw the simulated third of the clock, waited for it, and says so.
     assert!(
-        err.contains("shader clock 333 → 1000 MHz, settled"),
+        err.contains("shader clock 1000 at device open, 333 → 1000 MHz, settled"),
         "{err}"
     );
     let rows = rows(&csv);

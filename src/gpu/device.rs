@@ -51,7 +51,8 @@ impl<'i> Gpu<'i> {
         let f = info.features;
         let mut ext_names: Vec<*const i8> = Vec::new();
         let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default()
-            .shader_subgroup_clock(f.shader_subgroup_clock);
+            .shader_subgroup_clock(f.shader_subgroup_clock)
+            .shader_device_clock(f.shader_device_clock);
         let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
             .pipeline_executable_info(f.pipeline_executable_info);
         let core = vk::PhysicalDeviceFeatures::default()

@@ -90,8 +90,11 @@ pub struct DeviceInfo {
 /// Optional device features perftest uses where present.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Features {
-    /// `VK_KHR_shader_clock` `shaderSubgroupClock`: the clock calibration kernel.
+    /// `VK_KHR_shader_clock` `shaderSubgroupClock`: the clock probe and the latency kernels.
     pub shader_subgroup_clock: bool,
+    /// `VK_KHR_shader_clock` `shaderDeviceClock`: a real-time clock in the probe, so its
+    /// clock is measured inside the shader (immune to launch cost and time slicing).
+    pub shader_device_clock: bool,
     /// `VK_KHR_pipeline_executable_properties`: driver statistics per kernel.
     pub pipeline_executable_info: bool,
     /// `shaderStorageImageExtendedFormats`: storage images/texel buffers of r8, rg16f…
@@ -431,6 +434,9 @@ impl Instance {
             let core = features2.features;
             let features = Features {
                 shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
+                shader_device_clock: has_clock
+                    && clock.shader_subgroup_clock == vk::TRUE
+                    && clock.shader_device_clock == vk::TRUE,
                 pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
                 shader_storage_extended_formats: core.shader_storage_image_extended_formats
                     == vk::TRUE,

@@ -97,6 +97,7 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
         "timestamp_valid_bits": d.compute_queue.map(|(_, b)| b),
         "features": {
             "shaderSubgroupClock": d.features.shader_subgroup_clock,
+            "shaderDeviceClock": d.features.shader_device_clock,
             "pipelineExecutableInfo": d.features.pipeline_executable_info,
             "shaderStorageImageExtendedFormats": d.features.shader_storage_extended_formats,
             "storageBuffer8BitAccess": d.features.storage_buffer_8bit,

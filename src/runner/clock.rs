@@ -104,6 +104,10 @@ pub(super) struct Probe<'g> {
     iterations: AtomicU32,
     /// The probe's fixed cost (launch, drain) inside its timestamps, ms (f64 bits).
     overhead_ms: AtomicU64,
+    /// Whether the kernel also reads the device's real-time clock.
+    realtime: bool,
+    /// Real-time clock ticks per ms (f64 bits), measured against timestamps; 0 until then.
+    realtime_per_ms: AtomicU64,
 }
 
 impl<'g> Probe<'g> {
@@ -119,8 +123,13 @@ impl<'g> Probe<'g> {
             return Ok(None);
         }
         let (mut pipelines, mut buffers) = (Vec::new(), Vec::new());
+        let realtime = real && runner_gpu.info.features.shader_device_clock;
         if real {
-            let kernel = kernels::named("clock_w1_uniform")?;
+            let kernel = kernels::named(if realtime {
+                "clock_realtime_w1_uniform"
+            } else {
+                "clock_w1_uniform"
+            })?;
             for name in ["clock probe before", "clock probe after"] {
                 let buffer = Buffer::new(
                     runner_gpu,
@@ -132,7 +141,7 @@ impl<'g> Probe<'g> {
                 buffers.push(buffer);
             }
             for buffer in &buffers {
-                let bindings = [(0, Binding::StorageBuffer(buffer, 8))];
+                let bindings = [(0, Binding::StorageBuffer(buffer, 16))];
                 pipelines.push(Pipeline::new(runner_gpu, kernel.spirv, &bindings)?);
             }
         }
@@ -141,6 +150,8 @@ impl<'g> Probe<'g> {
             buffers,
             iterations: AtomicU32::new(20_000),
             overhead_ms: AtomicU64::new(0f64.to_bits()),
+            realtime,
+            realtime_per_ms: AtomicU64::new(0f64.to_bits()),
         }))
     }
 
@@ -156,21 +167,31 @@ impl<'g> Probe<'g> {
         }
     }
 
-    /// The ticks probe `which` counted (after its submission completed).
-    fn ticks(&self, which: usize) -> Result<u64> {
-        let t = self.buffers[which].read_u32(2)?;
-        Ok(t[0] as u64 | (t[1] as u64) << 32)
+    /// The subgroup-clock ticks probe `which` counted (after its submission completed), and
+    /// the real-time clock's over the same interval (0 without it).
+    fn ticks(&self, which: usize) -> Result<(u64, u64)> {
+        let t = self.buffers[which].read_u32(4)?;
+        let word = |i: usize| t[i] as u64 | (t[i + 1] as u64) << 32;
+        Ok((word(0), if self.realtime { word(2) } else { 0 }))
     }
 
-    /// The clock (MHz) of probe `which`, whose timestamps were `ms` apart; the simulated
-    /// clock where there is no kernel.
+    /// The clock (MHz) of probe `which`, whose timestamps were `ms` apart: its ticks over the
+    /// real-time clock's interval where the kernel reads it (and its rate is known), else
+    /// over the timestamps less the probe's fixed cost; the simulated clock where there is
+    /// no kernel.
     pub(super) fn mhz(&self, which: usize, ms: f64) -> Result<f64> {
         if self.pipelines.is_empty() {
             return Ok(SIMULATED_MHZ);
         }
-        let overhead = f64::from_bits(self.overhead_ms.load(Ordering::Relaxed));
-        let busy = (ms - overhead).max(ms * 0.5);
-        Ok(self.ticks(which)? as f64 / (busy * 1e3))
+        let (ticks, realtime) = self.ticks(which)?;
+        let per_ms = f64::from_bits(self.realtime_per_ms.load(Ordering::Relaxed));
+        let busy = if per_ms > 0.0 && realtime > 0 {
+            realtime as f64 / per_ms
+        } else {
+            let overhead = f64::from_bits(self.overhead_ms.load(Ordering::Relaxed));
+            (ms - overhead).max(ms * 0.5)
+        };
+        Ok(ticks as f64 / (busy * 1e3))
     }
 }
 
@@ -277,32 +298,54 @@ impl Runner<'_> {
 
     /// Sizes the probe so it takes about [`PROBE_TARGET_MS`] at the clock now, and measures
     /// its fixed cost: probes of n and 4n iterations differ by 3n iterations' ticks and time,
-    /// which gives the clock; the rest of the shorter one's time is the fixed cost.
+    /// which gives the clock; the rest of the shorter one's time is the fixed cost. The same
+    /// difference of the real-time clock's ticks over the time gives that clock's rate.
     fn size_probe(&self, probe: &Probe<'_>) -> Result<()> {
         if probe.pipelines.is_empty() {
             return Ok(());
         }
-        let run = |iterations: u32| -> Result<(u64, f64)> {
+        let run = |iterations: u32| -> Result<((u64, u64), f64)> {
             probe.iterations.store(iterations, Ordering::Relaxed);
             let ms = self.probe_alone()?;
             Ok((probe.ticks(0)?, ms))
         };
         let (_, ms) = run(20_000)?;
         let n = ((20_000.0 * PROBE_TARGET_MS / 4.0 / ms.max(1e-4)) as u32).clamp(1_000, 10_000_000);
-        let mut overheads = Vec::new();
+        let (mut overheads, mut rates) = (Vec::new(), Vec::new());
         for _ in 0..5 {
-            let (t1, ms1) = run(n)?;
-            let (t4, ms4) = run(4 * n)?;
+            let ((t1, r1), ms1) = run(n)?;
+            let ((t4, r4), ms4) = run(4 * n)?;
             if t4 > t1 && ms4 > ms1 {
                 let ticks_per_ms = (t4 - t1) as f64 / (ms4 - ms1);
                 overheads.push((ms1 - t1 as f64 / ticks_per_ms).max(0.0));
+                if r4 > r1 {
+                    rates.push((r4 - r1) as f64 / (ms4 - ms1));
+                }
             }
         }
-        overheads.sort_by(f64::total_cmp);
-        let overhead = overheads.get(overheads.len() / 2).copied().unwrap_or(0.0);
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied().unwrap_or(0.0)
+        };
         probe
             .overhead_ms
-            .store(overhead.to_bits(), Ordering::Relaxed);
+            .store(median(&mut overheads).to_bits(), Ordering::Relaxed);
+        // The real-time clock runs at a fixed rate: measured once, at device open, over
+        // probes of ~2 ms (long against its resolution, a µs on some GPUs).
+        let known = f64::from_bits(probe.realtime_per_ms.load(Ordering::Relaxed)) > 0.0;
+        if probe.realtime && !known {
+            rates.clear();
+            for _ in 0..3 {
+                let ((_, r1), ms1) = run(n)?;
+                let ((_, r40), ms40) = run(40 * n)?;
+                if r40 > r1 && ms40 > ms1 {
+                    rates.push((r40 - r1) as f64 / (ms40 - ms1));
+                }
+            }
+            probe
+                .realtime_per_ms
+                .store(median(&mut rates).to_bits(), Ordering::Relaxed);
+        }
         probe.iterations.store(4 * n, Ordering::Relaxed);
         Ok(())
     }
@@ -428,7 +471,10 @@ mod tests {
         // An H100 after idling: 345 MHz for the first ~0.3 s of work, 1980 at device open.
         let idle = [345.0; 12];
         assert!(!warmup_done(&idle, ms(300), Some(1980.0)));
-        assert!(warmup_done(&idle, ms(300), None), "without the clock at open it would pass");
+        assert!(
+            warmup_done(&idle, ms(300), None),
+            "without the clock at open it would pass"
+        );
         let risen = [345.0, 345.0, 345.0, 1975.0, 1981.0, 1980.0];
         assert!(warmup_done(&risen, ms(330), Some(1980.0)));
         // Not before the minimum, even when settled.

@@ -227,9 +227,11 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         }
         done += rows.len();
         if let (Some(steady), false) = (runner.calibration.clock_mhz, rose) {
-            if let Some(m) = rows.iter().map(|(_, m)| m).find(|m| {
-                m.clock_mhz.is_some_and(|c| c > steady * ABOVE_STEADY)
-            }) {
+            if let Some(m) = rows
+                .iter()
+                .map(|(_, m)| m)
+                .find(|m| m.clock_mhz.is_some_and(|c| c > steady * ABOVE_STEADY))
+            {
                 rose = true;
                 sink.note(&format!(
                     "the shader clock rose to {:.0} MHz during {}, {:.1} % above the steady \
