@@ -422,7 +422,7 @@ fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> Stri
     let warmup = match (cal.clock_mhz, cal.warmup_first_mhz) {
         (Some(steady), first) => format!(
             "warm-up {:.0} ms: shader clock {}{}{steady:.0} MHz, {}{} (each row is held to {:.0} \
-             % of it)",
+             % of it; {})",
             cal.warmup_ms,
             cal.open_mhz
                 .map_or(String::new(), |o| format!("{o:.0} at device open, ")),
@@ -439,7 +439,8 @@ fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> Stri
                 ),
                 _ => String::new(),
             },
-            100.0 * runner::CLOCK_FLOOR
+            100.0 * runner::CLOCK_FLOOR,
+            cal.clock_method
         ),
         (None, _) => format!(
             "warm-up {:.0} ms ({}), shader clock unknown (timestamps only: rows are not \

@@ -132,6 +132,7 @@ fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
             "warmup_settled": c.warmup_settled,
             "warmup_first_clock_mhz": c.warmup_first_mhz,
             "open_clock_mhz": c.open_mhz,
+            "clock_method": c.clock_method,
             "clock_mhz": c.clock_mhz,
             "steady_clock_mhz": c.clock_mhz,
             "clock_floor": crate::runner::CLOCK_FLOOR,

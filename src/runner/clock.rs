@@ -195,6 +195,24 @@ impl<'g> Probe<'g> {
     }
 }
 
+impl Probe<'_> {
+    /// How the probe turns ticks into a clock, in words.
+    pub(super) fn method(&self) -> String {
+        let per_ms = f64::from_bits(self.realtime_per_ms.load(Ordering::Relaxed));
+        let overhead = f64::from_bits(self.overhead_ms.load(Ordering::Relaxed));
+        if self.pipelines.is_empty() {
+            "simulated".into()
+        } else if self.realtime && per_ms > 0.0 {
+            format!("subgroup clock over the device's real-time clock ({per_ms:.0} ticks/ms)")
+        } else {
+            format!(
+                "subgroup clock over timestamps less the probe's fixed cost ({:.1} µs)",
+                overhead * 1e3
+            )
+        }
+    }
+}
+
 /// Whether `fault` simulates the clock.
 fn is_clock_fault(fault: Option<Fault>) -> bool {
     matches!(

@@ -48,7 +48,7 @@ const INJECTED_STALL_MS: f64 = 60.0;
 const INJECTED_MS_PER_GROUP: f64 = 4.0;
 
 /// What the per-device calibration decided.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Calibration {
     /// Workgroups per dispatch for every test (before any per-test watchdog cap).
     pub groups: u32,
@@ -67,6 +67,8 @@ pub struct Calibration {
     pub warmup_settled: bool,
     /// The shader clock right after the device was opened, MHz.
     pub open_mhz: Option<f64>,
+    /// How the clock probe measures the clock (empty without one).
+    pub clock_method: String,
 }
 
 /// What one submission measured.
@@ -410,6 +412,7 @@ impl<'g> Runner<'g> {
             warmup_first_mhz: warm.first_mhz,
             warmup_settled: warm.settled,
             open_mhz: warm.open_mhz,
+            clock_method: self.probe.as_ref().map_or(String::new(), |p| p.method()),
         })
     }
 
@@ -479,7 +482,7 @@ impl<'g> Runner<'g> {
     /// The groups `test` runs when nothing cuts it: the calibrated size, rounded where its
     /// family asks (e.g. to whole waves of compute units); an explicit --groups as given.
     pub(super) fn full_groups(&self, test: &TestCase) -> u32 {
-        let cal = self.calibration;
+        let cal = &self.calibration;
         if cal.auto {
             test.dispatch_groups(cal.groups, self.gpu.info.compute_units.map(|(n, _)| n))
                 .clamp(1, cal.groups)
