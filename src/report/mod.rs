@@ -209,6 +209,19 @@ pub(crate) fn num(v: Option<f64>, decimals: usize) -> String {
     }
 }
 
+/// `v` with at least four decimals and at least `digits` significant digits (a ratio of
+/// 0.00065 keeps its digits, where four decimals would round it by 8 %).
+pub(crate) fn significant(v: Option<f64>, digits: i32) -> String {
+    match v {
+        Some(v) if v.is_finite() && v != 0.0 => {
+            let magnitude = v.abs().log10().floor() as i32;
+            let decimals = (digits - 1 - magnitude).max(4) as usize;
+            format!("{v:.decimals$}")
+        }
+        _ => num(v, 4),
+    }
+}
+
 /// The CSV fields of one row, in [`COLUMNS`] order.
 pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
     let d = row.device;
@@ -250,7 +263,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         num(s.map(|s| s.mean_ms), 6),
         num(s.map(|s| s.cv_pct), 3),
         s.map(|s| s.samples.to_string()).unwrap_or_default(),
-        num(row.ratio, 4),
+        significant(row.ratio, 4),
         num(row.gloads_per_s(), 3),
         num(row.gbytes_per_s(), 3),
         m.status.name().to_string(),
@@ -291,5 +304,18 @@ impl Reporter for Csv {
     fn finish(&mut self, _interrupted: bool) -> Result<()> {
         self.writer.flush().context("closing the CSV")?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_ratios_keep_four_significant_digits() {
+        assert_eq!(significant(Some(0.00064731), 4), "0.0006473");
+        assert_eq!(significant(Some(1.41723), 4), "1.4172");
+        assert_eq!(significant(Some(12.5), 4), "12.5000");
+        assert_eq!(significant(None, 4), "");
     }
 }

@@ -235,7 +235,7 @@ impl Runner<'_> {
                     return Ok(check);
                 }
                 // The baseline moved while they were timed again: handled as a drift below.
-                return self.wait_and_retime(drift, check, rows, note);
+                return self.wait_and_retime(drift, check, rows, note, None);
             }
             mark(rows, Conditions::Steady, first.pct);
             return Ok(first);
@@ -246,7 +246,37 @@ impl Runner<'_> {
         } else {
             before
         };
-        self.wait_and_retime(drift, worst, rows, note)
+        self.wait_and_retime(drift, worst, rows, note, None)
+    }
+
+    /// A block some of whose rows stayed flagged, once more at the end of the run (another
+    /// process may be done by then): its flagged rows are timed again between two checks,
+    /// as after a drift, and become re-measured, or stay flagged by what the checks saw.
+    pub fn retry(
+        &self,
+        drift: &mut Drift,
+        rows: &mut [Measurement],
+        note: impl Fn(&str),
+    ) -> Result<Check> {
+        let mut flagged: Vec<Measurement> = rows
+            .iter()
+            .filter(|m| m.conditions.is_flagged())
+            .cloned()
+            .collect();
+        let first = self.check(drift)?;
+        let why = format!(
+            "{} test(s) from {} stayed flagged",
+            flagged.len(),
+            flagged.first().map(|m| m.test.name()).unwrap_or_default()
+        );
+        let check = self.wait_and_retime(drift, first, &mut flagged, note, Some(why))?;
+        let mut again = flagged.into_iter();
+        for m in rows.iter_mut().filter(|m| m.conditions.is_flagged()) {
+            if let Some(new) = again.next() {
+                *m = new;
+            }
+        }
+        Ok(check)
     }
 
     /// Measures the reference again, now: the baseline ran `check.pct` % faster than it.
@@ -272,11 +302,13 @@ impl Runner<'_> {
         first: Check,
         rows: &mut [Measurement],
         note: impl Fn(&str),
+        why: Option<String>,
     ) -> Result<Check> {
         let timed = |m: &Measurement| m.status == Status::Ok && m.stats.is_some();
         let mut check = first;
         let mut worst = first;
-        let mut why = format!("the baseline was {:+.1} % off its reference", first.pct);
+        let mut why = why
+            .unwrap_or_else(|| format!("the baseline was {:+.1} % off its reference", first.pct));
         let mut rebased = 0;
         let settled =
             |d: &Drift, c: &Check| matches!(self.verdict(d, c), Verdict::Within | Verdict::Faster);

@@ -152,7 +152,9 @@ fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Op
 
 /// Runs (or, after a lost device, skips) every test of the plan block by block; after each
 /// block the drift check re-times the baseline and settles the block, then its rows go to
-/// the sink (so nothing measured is lost when a later test fails or the run is stopped).
+/// the sink (so nothing measured is lost when a later test fails or the run is stopped). A
+/// block whose rows stayed flagged is timed once more at the end of the run, and its rows
+/// go to the sink then.
 pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> Result<Outcome> {
     let baseline = Baseline::measure(runner, plan, sink);
     let mut drift = drift_reference(runner, plan, sink);
@@ -163,6 +165,8 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         .map(|b| b.test.name());
     let mut before = Check::NONE;
     let mut done = 0;
+    // Blocks with rows still flagged after their checks: timed once more at the end.
+    let mut deferred: Vec<Vec<(usize, Measurement)>> = Vec::new();
     let mut rose = false;
     for (number, block) in blocks(plan.order, plan.shuffled).into_iter().enumerate() {
         runner.inject_disturbance(number);
@@ -179,6 +183,9 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                     ),
                 );
                 rows.push((*test_index, m));
+                for block in &deferred {
+                    sink.block(block, &baseline)?;
+                }
                 sink.block(&rows, &baseline)?;
                 return Ok(Outcome::Interrupted);
             }
@@ -241,6 +248,25 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                     m.test.name(),
                     100.0 * (m.clock_mhz.unwrap_or_default() / steady - 1.0)
                 ));
+            }
+        }
+        if drift.is_some() && lost.is_none() && rows.iter().any(|(_, m)| m.conditions.is_flagged())
+        {
+            deferred.push(rows);
+        } else {
+            sink.block(&rows, &baseline)?;
+        }
+    }
+    for mut rows in deferred {
+        if let (Some(drift), None, None) = (&mut drift, &lost, sink.interrupted()) {
+            let mut ms: Vec<Measurement> = rows.iter().map(|(_, m)| m.clone()).collect();
+            match runner.retry(drift, &mut ms, |text| sink.note(text)) {
+                Ok(_) => {
+                    for ((_, row), m) in rows.iter_mut().zip(ms) {
+                        *row = m;
+                    }
+                }
+                Err(e) => sink.note(&format!("drift check failed: {e:#}")),
             }
         }
         sink.block(&rows, &baseline)?;
