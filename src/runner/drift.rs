@@ -269,6 +269,11 @@ impl Runner<'_> {
             flagged.len(),
             flagged.first().map(|m| m.test.name()).unwrap_or_default()
         );
+        note(&format!(
+            "{why}: trying them once more at the end of the run (the baseline is {:+.1} % off \
+             its reference now)",
+            first.pct
+        ));
         let check = self.wait_and_retime(drift, first, &mut flagged, note, Some(why))?;
         let mut again = flagged.into_iter();
         for m in rows.iter_mut().filter(|m| m.conditions.is_flagged()) {
