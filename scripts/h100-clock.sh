@@ -6,6 +6,8 @@
 #  gaps    `--suite all --fault idle-gap` (2.5 s of idle before run positions 25, 125, …)
 #  busy    `--suite all` with a second perftest loading the GPU from 8 s to 20 s into it
 #  idle    `--suite all` after the GPU has idled (nvidia-smi at or below 400 MHz)
+#  old     with $OLD (an earlier build), four default runs and `--suite all`: wall times of both
+#          builds on the same machine
 # Usage: scripts/h100-clock.sh OUTDIR [STEPS…]   (with target/release/perftest built)
 set -uo pipefail
 out=${1:?output directory}
@@ -23,7 +25,7 @@ timed() { # NAME ARGS…: one run, its wall time, stdout and stderr
   local name=$1; shift
   log "$name: starts"
   local t0; t0=$(date +%s%N)
-  $B "$@" --csv "$out/$name.csv" --json "$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"
+  ${BIN:-$B} "$@" --csv "$out/$name.csv" --json "$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"
   local rc=$?
   echo "$name rc=$rc wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$out/walls.txt"
   log "$name: ends (exit $rc)"
@@ -49,6 +51,9 @@ for step in $steps; do
       done
       log "idle: nvidia-smi SM clock $(sm_clock) MHz before the run"
       timed idle --suite all ;;
+    old)
+      for i in 1 2 3 4; do BIN=$OLD timed "old-default-$i"; done
+      BIN=$OLD timed old-all --suite all ;;
   esac
 done
 kill $smi 2>/dev/null

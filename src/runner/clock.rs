@@ -17,6 +17,9 @@ pub const CLOCK_FLOOR: f64 = 0.98;
 /// Target duration of one probe at the steady clock: long against the timestamp and launch
 /// jitter (about a µs), short against a test's 250 ms budget (two probes per batch).
 const PROBE_TARGET_MS: f64 = 0.2;
+/// The same where the probe reads the real-time clock: no launch cost to outweigh, only
+/// that clock's resolution (1 µs at worst).
+const REALTIME_PROBE_TARGET_MS: f64 = 0.1;
 /// The warm-up's windows: about this much GPU time each, then a probe.
 const WINDOW_MS: f64 = 25.0;
 /// The warm-up lasts at least this long …
@@ -328,7 +331,12 @@ impl Runner<'_> {
             Ok((probe.ticks(0)?, ms))
         };
         let (_, ms) = run(20_000)?;
-        let n = ((20_000.0 * PROBE_TARGET_MS / 4.0 / ms.max(1e-4)) as u32).clamp(1_000, 10_000_000);
+        let target = if probe.realtime {
+            REALTIME_PROBE_TARGET_MS
+        } else {
+            PROBE_TARGET_MS
+        };
+        let n = ((20_000.0 * target / 4.0 / ms.max(1e-4)) as u32).clamp(1_000, 10_000_000);
         let (mut overheads, mut rates) = (Vec::new(), Vec::new());
         for _ in 0..5 {
             let ((t1, r1), ms1) = run(n)?;
@@ -438,12 +446,25 @@ impl Runner<'_> {
             last_settled = settled(w);
             warmup_done(w, start.elapsed(), open)
         })?;
-        // At the steady clock, the probe's size and fixed cost once more (the first were
-        // taken at whatever clock the GPU started at), then the steady clock itself.
-        self.size_probe(probe)?;
-        let mut after = self.busy_until(WINDOW_MS, |w| w.len() >= SETTLED_WINDOWS)?;
-        after.sort_by(f64::total_cmp);
-        let steady = after[after.len() / 2];
+        // The probe was sized, and its fixed cost measured, at the clock of device open.
+        // Where it reads the real-time clock, the fixed cost plays no part: the settled
+        // windows give the steady clock, and the probe is sized again only if that is far
+        // from the clock it was sized at. Otherwise the fixed cost is measured again at the
+        // steady clock, and three more windows give the steady clock.
+        let mut last: Vec<f64> = windows[windows.len().saturating_sub(SETTLED_WINDOWS)..].to_vec();
+        let realtime = probe.realtime && probe.realtime_per_ms.load(Ordering::Relaxed) != 0;
+        let sized_at = open.unwrap_or(f64::NAN);
+        let median_of = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let steady = if realtime && !((median_of(&mut last) / sized_at - 1.0).abs() > 0.2) {
+            median_of(&mut last)
+        } else {
+            self.size_probe(probe)?;
+            let mut after = self.busy_until(WINDOW_MS, |w| w.len() >= SETTLED_WINDOWS)?;
+            median_of(&mut after)
+        };
         Ok(Warmup {
             ms: start.elapsed().as_secs_f64() * 1e3,
             steady_mhz: Some(steady).filter(|s| s.is_finite() && *s > 0.0),
