@@ -79,7 +79,8 @@ pub fn warmup_done(windows: &[f64], elapsed: Duration, open: Option<f64>) -> boo
 
 /// Whether `clock` (MHz) is below the floor of `steady`.
 pub fn is_low(clock: f64, steady: f64) -> bool {
-    !(clock >= CLOCK_FLOOR * steady)
+    // A NaN clock is low: it says nothing about the steady state.
+    clock.is_nan() || clock < CLOCK_FLOOR * steady
 }
 
 /// How the warm-up ended.
@@ -303,7 +304,7 @@ impl Runner<'_> {
         match self.settings.fault {
             Some(Fault::IdleGap)
                 if position >= IDLE_GAP_FIRST
-                    && (position - IDLE_GAP_FIRST) % IDLE_GAP_EVERY == 0 =>
+                    && (position - IDLE_GAP_FIRST).is_multiple_of(IDLE_GAP_EVERY) =>
             {
                 std::thread::sleep(IDLE_GAP);
             }
@@ -458,7 +459,9 @@ impl Runner<'_> {
             v.sort_by(f64::total_cmp);
             v[v.len() / 2]
         };
-        let steady = if realtime && !((median_of(&mut last) / sized_at - 1.0).abs() > 0.2) {
+        // (Also where no clock at open is known: NaN is "near".)
+        let far = (median_of(&mut last) / sized_at - 1.0).abs() > 0.2;
+        let steady = if realtime && !far {
             median_of(&mut last)
         } else {
             self.size_probe(probe)?;

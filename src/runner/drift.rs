@@ -345,7 +345,11 @@ impl Runner<'_> {
             }
             note(&format!(
                 "{why}{} (limit ±{:.1} %); timing {} test(s) from {} on again",
-                clock_note(&worst),
+                if self.verdict(drift, &worst) == Verdict::Within {
+                    String::new()
+                } else {
+                    clock_note(&worst)
+                },
                 drift.limit_pct,
                 rows.iter().filter(|m| timed(m)).count(),
                 rows.first().map(|m| m.test.name()).unwrap_or_default(),
