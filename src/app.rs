@@ -31,6 +31,8 @@ fn stop_signal() -> Option<i32> {
 /// The name of a signal we stop on.
 fn signal_name(signal: i32) -> &'static str {
     match signal {
+        // Windows has no signals: its console sends Ctrl-C or Ctrl-Break.
+        2 if cfg!(windows) => "Ctrl-C",
         1 => "SIGHUP",
         2 => "SIGINT",
         15 => "SIGTERM",
@@ -212,7 +214,13 @@ fn open_outputs(args: &cli::Args) -> Result<Reporters> {
         let out: Box<dyn Write> = if csv_to_stdout {
             Box::new(std::io::stdout())
         } else {
-            Box::new(std::fs::File::create(path).map_err(|e| {
+            // The null device is opened as it is (Windows' NUL cannot be created or truncated).
+            let file = if report::path::is_null_device(path) {
+                std::fs::OpenOptions::new().write(true).open(path)
+            } else {
+                std::fs::File::create(path)
+            };
+            Box::new(file.map_err(|e| {
                 Failure::Usage(format!("cannot write --csv {}: {e}", path.display()))
             })?)
         };

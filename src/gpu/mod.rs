@@ -15,9 +15,15 @@ pub use device::Gpu;
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
 /// What to say when the loader finds no driver or no device.
+#[cfg(not(windows))]
 pub const NO_DEVICE: &str = "no Vulkan device found. Install a Vulkan driver (for a CPU \
     device: `sudo apt install mesa-vulkan-drivers`), or check VK_DRIVER_FILES / \
     VK_ICD_FILENAMES if set";
+/// What to say when the loader finds no driver or no device.
+#[cfg(windows)]
+pub const NO_DEVICE: &str = "no Vulkan device found. Install or update your GPU's driver \
+    (NVIDIA, AMD and Intel drivers include Vulkan; on a laptop, the drivers of both GPUs), or \
+    check VK_DRIVER_FILES / VK_ICD_FILENAMES if set";
 
 /// Kind of physical device, in the order the default selection prefers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -223,16 +229,19 @@ impl Instance {
             None => unsafe { ash::Entry::load() },
         };
         let entry = loaded.map_err(|e| {
-            Failure::NoVulkan(format!(
-                "the Vulkan loader ({}) was not found ({e}); install it \
-                 (Debian/Ubuntu: `sudo apt install libvulkan1 mesa-vulkan-drivers`, \
-                 or run scripts/setup.sh; Windows: install your GPU driver)",
-                if cfg!(windows) {
-                    "vulkan-1.dll"
-                } else {
-                    "libvulkan.so.1"
-                }
-            ))
+            Failure::NoVulkan(if cfg!(windows) {
+                format!(
+                    "the Vulkan runtime (vulkan-1.dll) was not found ({e}); install or update \
+                     your GPU's driver, which installs it (NVIDIA, AMD and Intel drivers do), or \
+                     the Vulkan Runtime from LunarG"
+                )
+            } else {
+                format!(
+                    "the Vulkan loader (libvulkan.so.1) was not found ({e}); install it \
+                     (Debian/Ubuntu: `sudo apt install libvulkan1 mesa-vulkan-drivers`, or run \
+                     scripts/setup.sh)"
+                )
+            })
         })?;
         // SAFETY: plain queries on a loaded entry.
         let loader_version = unsafe { entry.try_enumerate_instance_version() }

@@ -40,6 +40,17 @@ impl Json {
     pub fn create(path: &Path) -> std::io::Result<Self> {
         let target = super::path::final_target(path)?;
         let existing = std::fs::metadata(&target).ok();
+        if super::path::is_null_device(path) {
+            // Windows' NUL has no metadata and cannot be renamed onto: written in place.
+            let file = std::fs::OpenOptions::new().write(true).open(&target)?;
+            return Ok(Json {
+                path: path.to_path_buf(),
+                target: Target::InPlace,
+                file: Some(file),
+                devices: Vec::new(),
+                rows: Vec::new(),
+            });
+        }
         let (target, file) = match existing {
             Some(m) if !m.is_file() => {
                 let file = std::fs::OpenOptions::new().write(true).open(&target)?;

@@ -47,9 +47,30 @@ fn identity(path: &Path) -> PathBuf {
     }
 }
 
+/// Whether `path` names the null device (`/dev/null`; on Windows `NUL`, in any directory and
+/// any case, as Windows reads it): what is written there is discarded, so it is never "the
+/// same file" as another output, and it is opened as it is, never replaced.
+pub fn is_null_device(path: &Path) -> bool {
+    if cfg!(windows) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_uppercase())
+            .unwrap_or_default();
+        let stem = name.split(['.', ':']).next().unwrap_or_default().trim_end();
+        return stem == "NUL";
+    }
+    final_target(path)
+        .ok()
+        .and_then(|t| std::fs::canonicalize(t).ok())
+        .is_some_and(|c| c == Path::new("/dev/null"))
+}
+
 /// Whether writes to `a` and to `b` would land in the same file, however the two are spelt
 /// (`out.csv`, `./out.csv`, `dir/../out.csv`, an absolute path, a symlink, a hard link).
 pub fn same_file(a: &Path, b: &Path) -> bool {
+    if is_null_device(a) || is_null_device(b) {
+        return false;
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -102,6 +123,24 @@ mod tests {
             std::fs::hard_link(&a, &hard).unwrap();
             assert!(same_file(&hard, &link));
             assert!(!same_file(&hard, &d.0.join("sub")));
+        }
+    }
+
+    #[test]
+    fn the_null_device_is_never_the_same_file() {
+        let null = if cfg!(windows) { "NUL" } else { "/dev/null" };
+        assert!(is_null_device(Path::new(null)));
+        assert!(!same_file(Path::new(null), Path::new(null)));
+        assert!(!is_null_device(Path::new("null.csv")));
+        #[cfg(unix)]
+        {
+            // A link to it is it.
+            let d = dir("null");
+            let link = d.0.join("out.json");
+            std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+            assert!(is_null_device(&link));
+            // On Linux, NUL is just a file name.
+            assert!(!is_null_device(Path::new("NUL")));
         }
     }
 
