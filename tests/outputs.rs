@@ -239,3 +239,17 @@ fn temp_dirs_are_removed_also_when_a_test_fails() {
     let path = seen.into_inner().unwrap().unwrap();
     assert!(!path.exists(), "{} was left behind", path.display());
 }
+
+#[cfg(unix)]
+#[test]
+fn the_null_device_may_take_both_outputs() {
+    // What is written there is discarded: it is never "the same file" as another output.
+    let o = perftest()
+        .args(["--device", lavapipe()])
+        .args(ONE_TEST)
+        .args(["--csv", "/dev/null", "--json", "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 ok, 0 unsupported, 0 failed"), "{}", stderr(&o));
+}
