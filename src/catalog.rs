@@ -84,6 +84,16 @@ impl TestCase {
         groups as u64 * THREADS_PER_GROUP * self.family().ops_per_thread(self.index())
     }
 
+    /// The test whose time this test's ratio is relative to (time over time), where that is
+    /// not the baseline's throughput.
+    pub fn ratio_reference(&self) -> Option<TestCase> {
+        let index = self.family().ratio_reference(self.index())?;
+        Some(TestCase {
+            family: self.family,
+            index: index as u16,
+        })
+    }
+
     /// What the test's counts count.
     pub fn unit(&self) -> Unit {
         self.family().unit(self.index())
@@ -150,15 +160,8 @@ pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
 
 /// Every test the tool knows, in run order.
 pub fn all_tests() -> Vec<TestCase> {
-    suites(&[
-        Suite::Original,
-        Suite::Control,
-        Suite::Extended,
-        Suite::Write,
-        Suite::Formats,
-        Suite::Instructions,
-        Suite::Ceiling,
-    ])
+    // Every suite, in the order the enum declares them.
+    suites(<Suite as clap::ValueEnum>::value_variants())
 }
 
 /// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start

@@ -40,8 +40,9 @@ pub struct Args {
     /// the uniform-load probes), `write` (stores and atomics through every writable
     /// resource), `formats` (1D/3D/array textures, the extended formats, host-visible
     /// memory), `instructions` (an instruction timing table: operations per clock and
-    /// latency), `ceiling` (the loads unrolled, without the loop), or `all` (original,
-    /// control, extended, write, formats, instructions, then ceiling).
+    /// latency), `ceiling` (the loads unrolled, without the loop), `branch` (two samples
+    /// behind a coherent or divergent branch beside 0X–128X of ALU work), or `all`
+    /// (original, control, extended, write, formats, instructions, ceiling, then branch).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -167,6 +168,7 @@ pub enum SuiteArg {
     Formats,
     Instructions,
     Ceiling,
+    Branch,
     All,
 }
 
@@ -262,15 +264,8 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Formats => out.push(Suite::Formats),
             SuiteArg::Instructions => out.push(Suite::Instructions),
             SuiteArg::Ceiling => out.push(Suite::Ceiling),
-            SuiteArg::All => out.extend([
-                Suite::Original,
-                Suite::Control,
-                Suite::Extended,
-                Suite::Write,
-                Suite::Formats,
-                Suite::Instructions,
-                Suite::Ceiling,
-            ]),
+            SuiteArg::Branch => out.push(Suite::Branch),
+            SuiteArg::All => out.extend(<Suite as clap::ValueEnum>::value_variants()),
         }
     }
     if args.is_empty() {

@@ -98,6 +98,9 @@ pub enum Suite {
     /// Every family's loads unrolled, without the loop's per-load cost: what the load path
     /// can deliver.
     Ceiling,
+    /// The branch benchmark of a PerfTest fork: two samples behind a coherent or divergent
+    /// branch, beside 0X to 128X of independent ALU work.
+    Branch,
 }
 
 /// Loads (stores, atomics) each thread performs per dispatch (fixed: 256, or 16×16 for textures).

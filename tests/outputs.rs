@@ -251,5 +251,9 @@ fn the_null_device_may_take_both_outputs() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("1 ok, 0 unsupported, 0 failed"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 ok, 0 unsupported, 0 failed"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -298,7 +298,10 @@ fn adds_of_loaded(body: &[&str], loaded: &[&str]) -> usize {
 #[test]
 fn every_loop_is_kept_and_holds_its_loads() {
     for k in all().iter().filter(|k| {
-        !k.name.starts_with("clock_") && !is_write_kernel(k) && !is_operation_kernel(k.name)
+        !k.name.starts_with("clock_")
+            && !k.name.starts_with("branch_")
+            && !is_write_kernel(k)
+            && !is_operation_kernel(k.name)
     }) {
         let asm = k.asm;
         let name = k.name;
@@ -447,6 +450,48 @@ fn every_loop_is_kept_and_holds_its_loads() {
             "{name}: writeIndex guard missing"
         );
     }
+}
+
+#[test]
+fn branch_kernels_sample_twice_and_work_n_times_per_iteration_behind_their_branch() {
+    let mut seen = 0;
+    for k in kernels("branch_") {
+        let name = k.name;
+        // branch_{coherent|divergent}_{baseline|long|short}_n{WORK}
+        let mut parts = name.split('_').skip(1);
+        let (_, shape, work) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
+        let work: usize = work.trim_start_matches('n').parse().unwrap();
+        assert_eq!(
+            loops(k.asm).len(),
+            1,
+            "{name}: one loop (the work is unrolled in it)"
+        );
+        assert!(
+            k.asm
+                .lines()
+                .filter(|l| l.contains("OpLoopMerge"))
+                .all(|l| l.contains("DontUnroll")),
+            "{name}"
+        );
+        let body = innermost_loop(k.asm);
+        assert_eq!(
+            count(&body, "OpImageSampleExplicitLod"),
+            2,
+            "{name}: two samples"
+        );
+        // One vector multiply per step of the four chains (WORK / 4 steps, unfolded), and the
+        // two of the sample addresses.
+        assert_eq!(count(&body, "OpIMul"), work / 4 + 2, "{name}: the ALU work");
+        // The baseline has no branch in its loop; long and short have the one around the samples.
+        let branches = count(&body, "OpSelectionMerge");
+        assert_eq!(
+            branches,
+            usize::from(shape != "baseline"),
+            "{name}: branches in the loop"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 49 * 6);
 }
 
 #[test]

@@ -51,6 +51,7 @@ registry! {
     subgroup_ops::SubgroupOps,
     shared_bank::SharedBank,
     occupancy::Occupancy,
+    branch::Branch,
 }
 
 /// The extended formats of the `formats` suite (shared by its families).
@@ -280,6 +281,11 @@ pub trait Spec: Sync + 'static {
     fn unit(&self, _v: Self::Variant) -> Unit {
         Unit::Loads
     }
+    /// The test of this family whose time this test's ratio is relative to (time over time),
+    /// where it is not the baseline's throughput (the default).
+    fn ratio_reference(&self, _v: Self::Variant) -> Option<Self::Variant> {
+        None
+    }
     /// The workgroups to dispatch when calibration chose `calibrated` on a device with
     /// `compute_units` (where known); by default `calibrated`.
     fn dispatch_groups(
@@ -393,6 +399,8 @@ pub trait Family: Sync {
     fn ops_per_thread(&self, i: usize) -> u64;
     /// What the counts of test `i` count.
     fn unit(&self, i: usize) -> Unit;
+    /// The index of the test whose time test `i`'s ratio is relative to, if not the baseline.
+    fn ratio_reference(&self, i: usize) -> Option<usize>;
     /// The workgroups test `i` dispatches when calibration chose `calibrated`.
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32;
     /// The latency kernel of test `i`, if any.
@@ -482,6 +490,11 @@ impl<S: Spec> Family for S {
     }
     fn unit(&self, i: usize) -> Unit {
         Spec::unit(self, at(self, i).1)
+    }
+    fn ratio_reference(&self, i: usize) -> Option<usize> {
+        let (_, v, _) = at(self, i);
+        let reference = Spec::ratio_reference(self, v)?;
+        self.tests().iter().position(|(_, w, _)| *w == reference)
     }
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32 {
         Spec::dispatch_groups(self, at(self, i).1, calibrated, compute_units)

@@ -113,6 +113,8 @@ pub struct Features {
     pub scalar_block_layout: bool,
     /// `bufferDeviceAddress` (Vulkan 1.2).
     pub buffer_device_address: bool,
+    /// Subgroup basic operations in compute shaders (`gl_SubgroupInvocationID`).
+    pub subgroup_basic: bool,
     /// Subgroup basic + ballot operations in compute shaders (`subgroupBroadcastFirst`).
     pub subgroup_ballot: bool,
     /// `shaderBufferInt64Atomics` (Vulkan 1.2): 64-bit atomics on storage buffers.
@@ -457,6 +459,7 @@ impl Instance {
                 },
                 scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
                 buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
+                subgroup_basic: has_ops(vk::SubgroupFeatureFlags::BASIC),
                 subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
                 buffer_int64_atomics: is_12 && v12.shader_buffer_int64_atomics == vk::TRUE,
                 buffer_float32_atomic_add: has_atomic_float

@@ -6,6 +6,7 @@ use super::{Conditions, Drift, Measurement, Mode, Runner, Status};
 use crate::catalog::{self, TestCase};
 use crate::families::Unit;
 use anyhow::Result;
+use std::collections::HashMap;
 
 /// Where a run's rows and messages go (the application's reporters and progress bar).
 pub trait Sink {
@@ -43,6 +44,9 @@ pub struct Baseline {
     pub test: TestCase,
     pub measurement: Option<Measurement>,
     rate: Option<f64>,
+    /// Time per workgroup (ms) of every timed row so far: the references of the rows whose
+    /// ratio is relative to another test of their family (see `TestCase::ratio_reference`).
+    per_group_ms: HashMap<TestCase, f64>,
 }
 
 impl Baseline {
@@ -78,6 +82,17 @@ impl Baseline {
             test,
             measurement,
             rate,
+            per_group_ms: HashMap::new(),
+        }
+    }
+
+    /// Notes the times of `rows`, before they are reported.
+    fn record(&mut self, rows: &[(usize, Measurement)]) {
+        for (_, m) in rows {
+            if let Some(s) = m.stats.filter(|_| m.groups > 0) {
+                self.per_group_ms
+                    .insert(m.test, s.median_ms / m.groups as f64);
+            }
         }
     }
 
@@ -89,6 +104,12 @@ impl Baseline {
             return None;
         }
         let s = m.stats?;
+        if let Some(reference) = m.test.ratio_reference() {
+            // Time over time, per workgroup (a cut dispatch stays comparable), against a test
+            // timed earlier in the run (absent when it was not, e.g. with --shuffle).
+            let own = s.median_ms / m.groups.max(1) as f64;
+            return Some(self.per_group_ms.get(&reference)? / own);
+        }
         Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms / self.rate?)
     }
 }
@@ -156,7 +177,7 @@ fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Op
 /// block whose rows stayed flagged is timed once more at the end of the run, and its rows
 /// go to the sink then.
 pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> Result<Outcome> {
-    let baseline = Baseline::measure(runner, plan, sink);
+    let mut baseline = Baseline::measure(runner, plan, sink);
     let mut drift = drift_reference(runner, plan, sink);
     let mut lost: Option<String> = baseline
         .measurement
@@ -184,8 +205,10 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 );
                 rows.push((*test_index, m));
                 for block in &deferred {
+                    baseline.record(block);
                     sink.block(block, &baseline)?;
                 }
+                baseline.record(&rows);
                 sink.block(&rows, &baseline)?;
                 return Ok(Outcome::Interrupted);
             }
@@ -254,6 +277,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         {
             deferred.push(rows);
         } else {
+            baseline.record(&rows);
             sink.block(&rows, &baseline)?;
         }
     }
@@ -269,6 +293,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 Err(e) => sink.note(&format!("drift check failed: {e:#}")),
             }
         }
+        baseline.record(&rows);
         sink.block(&rows, &baseline)?;
     }
     Ok(Outcome::Done)
