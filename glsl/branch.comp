@@ -2,9 +2,11 @@
 // per iteration, two nearest samples of a 32x32 RGBA8 texture, guarded by a branch that is
 // taken by whole workgroups on alternate iterations (COHERENCE 0: coherent) or by alternate
 // lanes of every subgroup (COHERENCE 1: divergent), beside WORK steps of ALU work on four
-// integer chains that never read the samples. SHAPE 0 (baseline): no branch, every iteration
-// samples and works; 1 (long): samples and work inside the branch; 2 (short): only the
-// samples inside, the work after it (done on every iteration).
+// integer chains that never read the samples. Every thread does the WORK steps on every
+// iteration; where they sit differs. SHAPE 0 (baseline): no branch, every iteration samples;
+// 1 (long): the whole work inside the branch: the taken side samples and works, the other
+// side works with another multiplier (so that no compiler can merge the two sides' work into
+// one copy after the branch); 2 (short): only the samples inside, the work after it.
 // Kernels built from this template (see build.rs):
 // @kernels branch_{COHERENCE}_{SHAPE}_n{WORK}: COHERENCE=coherent:0,divergent:1 SHAPE=baseline:0,long:1,short:2 WORK=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248,256
 #version 450
@@ -33,11 +35,11 @@ vec2 centre(uint t) {
     return (vec2(t & 31u, t >> 5u) + 0.5) / 32.0;
 }
 
-// One unit (1X) of ALU work on each of the four chains: a xorshift and a multiply, which no
-// compiler folds across steps (an affine step would fold into one).
-#define WORK_STEPS(acc) \
+// WORK units (1X = one step of one chain) of ALU work on four chains: a xorshift and a
+// multiply by M, which no compiler folds across steps (an affine step would fold into one).
+#define WORK_STEPS(acc, M) \
     [[unroll]] for (uint k = 0u; k < WORK / 4u; ++k) { \
-        acc = (acc ^ (acc >> 13u)) * 0x9E3779B1u; \
+        acc = (acc ^ (acc >> 13u)) * M; \
     }
 
 #define SAMPLES(sum, a, b) \
@@ -59,17 +61,19 @@ void main() {
         uint b = (index * 5u + i * 7u + 3u) & 1023u;
 #if SHAPE == 0
         SAMPLES(sum, a, b)
-        WORK_STEPS(acc)
+        WORK_STEPS(acc, 0x9E3779B1u)
 #elif SHAPE == 1
         if (taken) {
             SAMPLES(sum, a, b)
-            WORK_STEPS(acc)
+            WORK_STEPS(acc, 0x9E3779B1u)
+        } else {
+            WORK_STEPS(acc, 0x85EBCA6Bu)
         }
 #else
         if (taken) {
             SAMPLES(sum, a, b)
         }
-        WORK_STEPS(acc)
+        WORK_STEPS(acc, 0x9E3779B1u)
 #endif
     }
     if (pc.writeIndex != 0xFFFFFFFFu) {

@@ -200,7 +200,7 @@ fn without_the_baseline_ratios_are_left_out() {
         "off",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("is not selected; ratios are left out"));
+    assert!(stderr(&o).contains("is not selected; ratios relative to it are left out"));
     for line in stdout(&o).lines().filter(|l| l.starts_with("Buffer<")) {
         assert!(line.ends_with("ms"), "{line}");
     }

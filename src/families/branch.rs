@@ -27,14 +27,16 @@ pub enum Coherence {
     Divergent,
 }
 
-/// How much of the work sits inside the branch.
+/// How much of the work sits inside the branch (every thread does its N units of ALU work on
+/// every iteration in each shape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// No branch: every iteration samples twice and does its ALU work.
     Baseline,
-    /// The two samples and the ALU work inside the branch.
+    /// All of the work inside the branch: the taken side samples and works, the other side
+    /// does the same work with another multiplier (so no compiler merges the two copies).
     Long,
-    /// Only the two samples inside the branch; the ALU work after it, on every iteration.
+    /// Only the two samples inside the branch; the ALU work after it.
     Short,
 }
 
@@ -81,9 +83,14 @@ pub struct Branch;
 /// The texture the kernels sample.
 const FORMAT: Format = Format::Rgba8;
 
+/// The multipliers of the ALU work: the taken side's (and the baseline's and short's), and
+/// the other side's of a long branch.
+const TAKEN: u32 = 0x9E37_79B1;
+const OTHER: u32 = 0x85EB_CA6B;
+
 /// One step of ALU work on one chain (the kernel's `WORK_STEPS`).
-fn work_step(x: u32) -> u32 {
-    (x ^ (x >> 13)).wrapping_mul(0x9E37_79B1)
+fn work_step(x: u32, multiplier: u32) -> u32 {
+    (x ^ (x >> 13)).wrapping_mul(multiplier)
 }
 
 /// The texel at index `t` (0..1023) of the 32×32 texture.
@@ -104,16 +111,17 @@ impl Branch {
                 Coherence::Divergent => (lane + i) & 1 == 0,
             };
             let (a, b) = ((index + i) & 1023, (index * 5 + i * 7 + 3) & 1023);
-            let samples = v.shape == Shape::Baseline || taken;
-            let works = v.shape != Shape::Long || taken;
-            if samples {
+            if v.shape == Shape::Baseline || taken {
                 out.add(texel(input, a));
                 out.add(texel(input, b));
             }
-            if works {
-                for _ in 0..v.work / 4 {
-                    acc = acc.map(work_step);
-                }
+            let multiplier = if v.shape == Shape::Long && !taken {
+                OTHER
+            } else {
+                TAKEN
+            };
+            for _ in 0..v.work / 4 {
+                acc = acc.map(|x| work_step(x, multiplier));
             }
         }
         let folded = acc.map(|x| x ^ (x >> 16));
@@ -292,7 +300,7 @@ mod tests {
             // …and the coherent kernel's even and odd groups take the branch on other iterations.
             assert_ne!(coh[0].sum, coh[256].sum);
         }
-        // The ALU work is there, and the baseline does it on every iteration, long on half.
+        // The ALU work is there, and a long branch's other side does it differently.
         let base = Branch.reference(v(Coherence::Coherent, Shape::Baseline), Pattern::Linear, &input);
         let long = Branch.reference(v(Coherence::Coherent, Shape::Long), Pattern::Linear, &input);
         let none = Branch.reference(

@@ -74,7 +74,7 @@ impl Baseline {
                 (None, false) => "is not selected".into(),
             };
             sink.note(&format!(
-                "the baseline {} {why}; ratios are left out",
+                "the baseline {} {why}; ratios relative to it are left out",
                 test.name()
             ));
         }
