@@ -41,8 +41,9 @@ pub struct Args {
     /// resource), `formats` (1D/3D/array textures, the extended formats, host-visible
     /// memory), `instructions` (an instruction timing table: operations per clock and
     /// latency), `ceiling` (the loads unrolled, without the loop), `branch` (two samples
-    /// behind a coherent or divergent branch beside 0X–128X of ALU work), or `all`
-    /// (original, control, extended, write, formats, instructions, ceiling, then branch).
+    /// behind a coherent or divergent branch beside 0X–256X of ALU work), `pitfalls` (the
+    /// same work done two or three ways: private arrays, struct fields, offsets, switch,
+    /// reads in flight, fast math), or `all` (every suite, in that order).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
@@ -169,6 +170,7 @@ pub enum SuiteArg {
     Instructions,
     Ceiling,
     Branch,
+    Pitfalls,
     All,
 }
 
@@ -265,6 +267,7 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Instructions => out.push(Suite::Instructions),
             SuiteArg::Ceiling => out.push(Suite::Ceiling),
             SuiteArg::Branch => out.push(Suite::Branch),
+            SuiteArg::Pitfalls => out.push(Suite::Pitfalls),
             SuiteArg::All => out.extend(<Suite as clap::ValueEnum>::value_variants()),
         }
     }

@@ -99,8 +99,12 @@ pub enum Suite {
     /// can deliver.
     Ceiling,
     /// The branch benchmark of a PerfTest fork: two samples behind a coherent or divergent
-    /// branch, beside 0X to 128X of independent ALU work.
+    /// branch, beside 0X to 256X of independent ALU work.
     Branch,
+    /// Shader pitfalls of a Metal optimisation talk: sets of kernels doing the same work in
+    /// two or three ways (private arrays, struct fields, offsets, switch, reads in flight,
+    /// fast math).
+    Pitfalls,
 }
 
 /// Loads (stores, atomics) each thread performs per dispatch (fixed: 256, or 16×16 for textures).

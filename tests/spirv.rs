@@ -300,6 +300,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
     for k in all().iter().filter(|k| {
         !k.name.starts_with("clock_")
             && !k.name.starts_with("branch_")
+            && !k.name.starts_with("pitfalls_")
             && !is_write_kernel(k)
             && !is_operation_kernel(k.name)
     }) {
@@ -497,6 +498,57 @@ fn branch_kernels_sample_twice_and_work_n_times_per_iteration_behind_their_branc
         seen += 1;
     }
     assert_eq!(seen, 49 * 6);
+}
+
+#[test]
+fn pitfall_kernels_do_what_their_names_say() {
+    let mut seen = 0;
+    for k in kernels("pitfalls_") {
+        let (name, asm) = (k.name, k.asm);
+        assert_eq!(loops(asm).len(), 1, "{name}: one loop");
+        let body = innermost_loop(asm);
+        // Loads of the input buffer: access chains to its words.
+        let loads = count(&body, "%_ptr_StorageBuffer_uint ");
+        match name.strip_prefix("pitfalls_").unwrap() {
+            // Both arrays are Function-storage arrays indexed in the loop: the stack array's
+            // elements are stored at run time (OR-ed with elementsMask), the constant one is
+            // the constant composite stored whole; the select chain picks with seven selects.
+            "array_stack" | "array_constant" => {
+                assert!(asm.contains("%_ptr_Function__arr_uint_uint_8"), "{name}");
+                let constant = asm
+                    .lines()
+                    .find(|l| l.contains("OpConstantComposite %_arr_uint_uint_8"))
+                    .and_then(|l| l.split_whitespace().next())
+                    .unwrap_or("none");
+                let stored_whole = asm
+                    .lines()
+                    .any(|l| l.trim().starts_with("OpStore ") && l.trim().ends_with(constant));
+                assert_eq!(stored_whole, name.ends_with("constant"), "{name}");
+            }
+            "array_select" => assert_eq!(count(&body, "OpSelect"), 7, "{name}"),
+            "fields_adjacent" | "fields_apart" => assert_eq!(loads, 2, "{name}"),
+            "offset_int" | "offset_uint" => assert_eq!(loads, 4, "{name}"),
+            "switch_fallthrough" | "switch_separate" => {
+                assert_eq!(count(&body, "OpSwitch"), 1, "{name}");
+                // Fall-through: one load per case; separate: 4 + 3 + 2 + 1.
+                let want = if name.ends_with("fallthrough") { 4 } else { 10 };
+                assert_eq!(loads, want, "{name}");
+            }
+            reads if reads.starts_with("reads_chains") => {
+                let chains: usize = reads.trim_start_matches("reads_chains").parse().unwrap();
+                assert_eq!(
+                    count(&body, "OpImageFetch"),
+                    chains,
+                    "{name}: reads in flight"
+                );
+            }
+            "math_contracted" => assert!(!asm.contains("NoContraction"), "{name}"),
+            "math_precise" => assert!(asm.contains("NoContraction"), "{name}"),
+            other => panic!("{other}: no expectation for this pitfall kernel"),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 14);
 }
 
 #[test]

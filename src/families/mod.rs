@@ -52,6 +52,7 @@ registry! {
     shared_bank::SharedBank,
     occupancy::Occupancy,
     branch::Branch,
+    pitfalls::Pitfalls,
 }
 
 /// The extended formats of the `formats` suite (shared by its families).
