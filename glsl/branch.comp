@@ -46,6 +46,19 @@ vec2 centre(uint t) {
     sum += textureLod(sampler2D(source, nearest), centre(a), 0.0) + \
            textureLod(sampler2D(source, nearest), centre(b), 0.0);
 
+// Keeps the result alive: stored to shared memory (where another invocation may read it)
+// and a barrier, so no compiler can sink the work into the write below, which happens only
+// in --verify (writeIndex 0: each thread writes its own slot).
+shared vec4 keep[256];
+void writeOut(vec4 value) {
+    keep[gl_LocalInvocationIndex] = value;
+    memoryBarrierShared();
+    barrier();
+    if (pc.writeIndex != 0xFFFFFFFFu) {
+        outData[gl_GlobalInvocationID.x] = keep[(gl_LocalInvocationIndex + pc.writeIndex) & 255u];
+    }
+}
+
 void main() {
     uint index = gl_LocalInvocationIndex;
     vec4 sum = vec4(0.0);
@@ -76,9 +89,7 @@ void main() {
         WORK_STEPS(acc, 0x9E3779B1u)
 #endif
     }
-    if (pc.writeIndex != 0xFFFFFFFFu) {
-        uvec4 folded = acc ^ (acc >> 16u);
-        uint work = (folded.x ^ folded.y ^ folded.z ^ folded.w) & 0xFFFFu;
-        outData[gl_GlobalInvocationID.x] = vec4(sum.xyz, float(work));
-    }
+    uvec4 folded = acc ^ (acc >> 16u);
+    uint work = (folded.x ^ folded.y ^ folded.z ^ folded.w) & 0xFFFFu;
+    writeOut(vec4(sum.xyz, float(work)));
 }

@@ -45,6 +45,19 @@ layout(std430, set = 0, binding = 2) writeonly buffer Output {
 
 const uint TABLE[8] = uint[8](3u, 141u, 59u, 26u, 535u, 89u, 79u, 323u);
 
+// Keeps the result alive: stored to shared memory (where another invocation may read it)
+// and a barrier, so no compiler can sink the work into the write below, which happens only
+// in --verify (writeIndex 0: each thread writes its own slot).
+shared vec4 keep[256];
+void writeOut(vec4 value) {
+    keep[gl_LocalInvocationIndex] = value;
+    memoryBarrierShared();
+    barrier();
+    if (pc.writeIndex != 0xFFFFFFFFu) {
+        outData[gl_GlobalInvocationID.x] = keep[(gl_LocalInvocationIndex + pc.writeIndex) & 255u];
+    }
+}
+
 void main() {
     uint idx = gl_LocalInvocationIndex;
     uint acc = 0u;
@@ -142,7 +155,5 @@ void main() {
 #else
     result = vec4(float(acc & 0xFFFFu), float(acc >> 16u), 0.0, 0.0);
 #endif
-    if (pc.writeIndex != 0xFFFFFFFFu) {
-        outData[gl_GlobalInvocationID.x] = result;
-    }
+    writeOut(result);
 }
