@@ -4,8 +4,9 @@
 //    a constant array (1), or held in registers and picked by a select chain (2);
 //  2 struct fields: two fields of a 16-byte struct read adjacent (0: one 8-byte load
 //    possible) or apart (1: two loads);
-//  3 offsets: four neighbouring words at a base offset computed in int (0) or uint (1)
-//    (an unsigned offset may wrap, so base + 1 cannot become the same address plus 4);
+//  3 offsets: four neighbouring words at a base offset computed in int (0), uint (1) or
+//    16-bit uint (2) (an unsigned offset may wrap, so base + 1 cannot become the same
+//    address plus 4);
 //  4 switch: four cases that add one more word each, written with fall-through (0) or as
 //    four separate cases that each add their words (1);
 //  5 reads in flight: 256 texel reads per thread in VARIANT independent dependent chains
@@ -15,13 +16,16 @@
 // Kernels built from this template (see build.rs):
 // @kernels pitfalls_array_{VARIANT}: PITFALL=1 VARIANT=stack:0,constant:1,select:2
 // @kernels pitfalls_fields_{VARIANT}: PITFALL=2 VARIANT=adjacent:0,apart:1
-// @kernels pitfalls_offset_{VARIANT}: PITFALL=3 VARIANT=int:0,uint:1
+// @kernels pitfalls_offset_{VARIANT}: PITFALL=3 VARIANT=int:0,uint:1,uint16:2
 // @kernels pitfalls_switch_{VARIANT}: PITFALL=4 VARIANT=fallthrough:0,separate:1
 // @kernels pitfalls_reads_{VARIANT}: PITFALL=5 VARIANT=chains1:1,chains2:2,chains4:4
 // @kernels pitfalls_math_{VARIANT}: PITFALL=6 VARIANT=contracted:0,precise:1
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_EXT_samplerless_texture_functions : require
+#if PITFALL == 3 && VARIANT == 2
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#endif
 
 layout(local_size_x = 256) in;
 layout(push_constant) uniform Constants {
@@ -101,9 +105,12 @@ void main() {
 #if VARIANT == 0
         int b = (int(idx) * 5 + int(i) * 3) & 4091;
         acc += words[b] + words[b + 1] + words[b + 2] + words[b + 3];
-#else
+#elif VARIANT == 1
         uint b = (idx * 5u + i * 3u) & 4091u;
         acc += words[b] + words[b + 1u] + words[b + 2u] + words[b + 3u];
+#else
+        uint16_t b = uint16_t((idx * 5u + i * 3u) & 4091u);
+        acc += words[b] + words[b + 1us] + words[b + 2us] + words[b + 3us];
 #endif
     }
 #elif PITFALL == 4

@@ -26,6 +26,8 @@ pub enum Variant {
     OffsetInt,
     /// The same at a `uint` base offset (which may wrap: base + 1 is not the address + 4).
     OffsetUint,
+    /// The same at a 16-bit `uint16_t` base offset (needs `shaderInt16`).
+    OffsetU16,
     /// A switch whose cases fall through, each adding one more word.
     SwitchFallThrough,
     /// The same as four separate cases.
@@ -42,7 +44,7 @@ pub enum Variant {
 use Variant::*;
 
 /// Every test, in run order: each set's first variant is what the others' ratios divide.
-const ALL: [Variant; 17] = [
+const ALL: [Variant; 18] = [
     StackArray,
     ConstantArray,
     SelectChain,
@@ -50,6 +52,7 @@ const ALL: [Variant; 17] = [
     FieldsApart,
     OffsetInt,
     OffsetUint,
+    OffsetU16,
     SwitchFallThrough,
     SwitchSeparate,
     Reads { chains: 1, low_occupancy: false },
@@ -87,6 +90,7 @@ impl Variant {
             FieldsApart => ("struct fields", "apart".into()),
             OffsetInt => ("buffer offsets", "int".into()),
             OffsetUint => ("buffer offsets", "uint".into()),
+            OffsetU16 => ("buffer offsets", "uint16_t".into()),
             SwitchFallThrough => ("switch", "fall-through".into()),
             SwitchSeparate => ("switch", "separate cases".into()),
             Reads {
@@ -110,7 +114,7 @@ impl Variant {
         match self {
             StackArray | ConstantArray | SelectChain => StackArray,
             FieldsAdjacent | FieldsApart => FieldsAdjacent,
-            OffsetInt | OffsetUint => OffsetInt,
+            OffsetInt | OffsetUint | OffsetU16 => OffsetInt,
             SwitchFallThrough | SwitchSeparate => SwitchFallThrough,
             Reads { low_occupancy, .. } => Reads {
                 chains: 1,
@@ -139,7 +143,7 @@ impl Variant {
                     acc = acc.wrapping_add(w(4 * s)).wrapping_add(w(4 * s + second));
                 }
             }
-            OffsetInt | OffsetUint | SwitchFallThrough | SwitchSeparate => {
+            OffsetInt | OffsetUint | OffsetU16 | SwitchFallThrough | SwitchSeparate => {
                 for i in 0..ITERATIONS {
                     let b = (idx * 5 + i * 3) & 4091;
                     let first = match self {
@@ -228,6 +232,7 @@ impl Spec for Pitfalls {
             FieldsApart => "fields_apart".into(),
             OffsetInt => "offset_int".into(),
             OffsetUint => "offset_uint".into(),
+            OffsetU16 => "offset_uint16".into(),
             SwitchFallThrough => "switch_fallthrough".into(),
             SwitchSeparate => "switch_separate".into(),
             Reads { chains, .. } => format!("reads_chains{chains}"),
@@ -291,8 +296,9 @@ impl Spec for Pitfalls {
         r.table.record_fill(d, cmd, &shared.input);
     }
 
-    fn unsupported(&self, _: &Resources<'_>, _: &Shared<'_>, _: Variant) -> Option<String> {
-        None
+    fn unsupported(&self, _: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+        (v == OffsetU16 && !shared.gpu.info.features.shader_int16)
+            .then(|| "the device lacks shaderInt16 (16-bit integers in shaders)".into())
     }
 
     fn bindings<'a, 'g>(
@@ -319,7 +325,7 @@ mod tests {
             Pitfalls.reference(a, Pattern::Linear, &input) == Pitfalls.reference(b, Pattern::Linear, &input)
         };
         assert!(same(StackArray, ConstantArray) && same(StackArray, SelectChain));
-        assert!(same(OffsetInt, OffsetUint));
+        assert!(same(OffsetInt, OffsetUint) && same(OffsetInt, OffsetU16));
         assert!(same(SwitchFallThrough, SwitchSeparate));
         assert!(same(Contracted, Precise));
         // Different fields and different chain counts read different words.
@@ -336,9 +342,9 @@ mod tests {
     #[test]
     fn names_are_derived_and_unique() {
         let names: Vec<String> = Pitfalls.tests().iter().map(|(_, v, p)| Pitfalls.test_name(*v, *p)).collect();
-        assert_eq!(names.len(), 17);
+        assert_eq!(names.len(), 18);
         assert_eq!(names[0], "Pitfall private array: stack array (filled at run time, indexed)");
-        assert_eq!(names[12], "Pitfall reads in flight, one group per compute unit: 1 chain");
+        assert_eq!(names[13], "Pitfall reads in flight, one group per compute unit: 1 chain");
         let unique: std::collections::HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

@@ -58,7 +58,8 @@ impl<'i> Gpu<'i> {
         let core = vk::PhysicalDeviceFeatures::default()
             .shader_storage_image_extended_formats(f.shader_storage_extended_formats)
             .shader_float64(f.shader_float64)
-            .shader_int64(f.shader_int64);
+            .shader_int64(f.shader_int64)
+            .shader_int16(f.shader_int16);
         let is_12 = info.api_version >= vk::API_VERSION_1_2;
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);

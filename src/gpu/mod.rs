@@ -131,6 +131,8 @@ pub struct Features {
     pub shader_float64: bool,
     /// `shaderInt64`: 64-bit integer arithmetic in shaders.
     pub shader_int64: bool,
+    /// `shaderInt16`: 16-bit integer arithmetic in shaders (the 16-bit offsets pitfall).
+    pub shader_int16: bool,
 }
 
 impl DeviceInfo {
@@ -469,6 +471,7 @@ impl Instance {
                 shader_float16: is_12 && v12.shader_float16 == vk::TRUE,
                 shader_float64: core.shader_float64 == vk::TRUE,
                 shader_int64: core.shader_int64 == vk::TRUE,
+                shader_int16: core.shader_int16 == vk::TRUE,
             };
             let (driver_name, driver_info) = if has_driver_props {
                 (
