@@ -119,7 +119,8 @@ def read_published():
             rows = list(csv.DictReader(f))
     except OSError as e:
         fail(f"cannot read the published results in {PUBLISHED}: {e.strerror}")
-    for g in gpus:
+    for i, g in enumerate(gpus):
+        g["index"] = i  # one colour and marker per GPU in every chart
         g["results"] = {r["test"]: float(r["ratio"]) for r in rows if r["gpu"] == g["key"]}
     return gpus
 
@@ -385,8 +386,14 @@ def draw_references(outputs, runs, references, tests, family_of):
             label=f"{label} (this run)",
         )
     markers = ["o", "s", "D", "^", "v", "<", ">", "p", "h", "*", "P", "X", "d"]
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for k, g in enumerate(references):
+    # tab10, then three more dark colours: every one readable as an open marker.
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"][:10] + [
+        "#393b79",
+        "#c51b7d",
+        "#637939",
+    ]
+    for g in references:
+        k = g["index"]
         pts = [(g["results"][t], y_of[t]) for t in ordered if t in g["results"]]
         values += [x for x, _ in pts]
         ax.scatter(
@@ -395,7 +402,7 @@ def draw_references(outputs, runs, references, tests, family_of):
             s=26,
             marker=markers[k % len(markers)],
             facecolors="none",
-            edgecolors=colors[(k + 1) % len(colors)],
+            edgecolors=colors[k % len(colors)],
             linewidths=1.1,
             zorder=3,
             label=f"{g['architecture']} ({g['product']}), {g['api']}, published",
