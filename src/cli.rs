@@ -155,8 +155,8 @@ pub enum Command {
         files: Vec<PathBuf>,
         /// Set the ratios beside a GPU's published results (PerfTest, Direct3D 11): an
         /// architecture (`gcn5`, `kepler`), a product or a case-insensitive part of a heading
-        /// (`3090`), or `all` (which also ranks the references by how close each is).
-        /// Repeatable.
+        /// (`3090`), or `all`. Repeatable. The references are also ranked by how close their
+        /// ratio profiles are to each file's.
         #[arg(long = "reference", value_name = "NAME")]
         references: Vec<String>,
         /// List the published GPUs --reference can name (no CSV needed).

@@ -202,7 +202,11 @@ fn unknown_or_ambiguous_reference_exits_2_with_the_list() {
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         let err = stderr(&o);
         assert!(err.contains(expected), "{err}");
-        assert_eq!(err.lines().filter(|l| l.starts_with("  ")).count(), listed, "{err}");
+        assert_eq!(
+            err.lines().filter(|l| l.starts_with("  ")).count(),
+            listed,
+            "{err}"
+        );
     }
     assert!(!out.exists());
 }
