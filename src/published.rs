@@ -1,4 +1,4 @@
-//! The original tool's published results (13 GPUs, Direct3D 11), built into the binary from `data/published/`.
+//! PerfTest's published results (13 GPUs, Direct3D 11), built in from `data/published/`.
 
 use crate::error::Failure;
 use anyhow::{anyhow, bail, Context as _, Result};

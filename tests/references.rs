@@ -1,4 +1,4 @@
-//! The published references: the transcription against `tests/data/perftest-published.md`, and `perftest compare --reference`.
+//! Published references: the transcription against its source, and `compare --reference`.
 
 mod common;
 use common::*;

@@ -1,4 +1,4 @@
-//! `compare --reference`: a run's ratios beside PerfTest's published ones, and the published profiles closest to it.
+//! `compare --reference`: a run's ratios beside published ones, and the closest profiles.
 
 use super::{load, render, Align, CompareFormat, Input, Rows, Series};
 use crate::published::{self, Reference, BASELINE};
@@ -57,8 +57,8 @@ fn run_ratios(series: &Series) -> Result<Run<'_>> {
     let Some(base) = timed(BASELINE) else {
         bail!(
             "{}: no timed `{BASELINE}` row; every published ratio is relative to it, so the \
-             run must include it (it runs first in every suite; with --filter, add \
-             --filter \"{BASELINE}\")",
+             run must include it (the original suite, the default, has it; with --suite or \
+             --filter, add --suite original --filter \"{BASELINE}\")",
             series.label
         );
     };
@@ -178,7 +178,8 @@ impl Profile<'_> {
 ///
 /// The distance is the root-mean-square of ln(run ratio / published ratio) after removing
 /// its mean (the standard deviation of the log-quotients). Removing the mean makes it
-/// independent of the baseline: every ratio of a GPU is divided by that one test's speed,
+/// independent of the baseline (but for the one test it leaves out): every ratio of a GPU
+/// is divided by that one test's speed,
 /// and a baseline that happens to be relatively fast or slow on a GPU moves all its ratios
 /// by one factor — the `scale`, e^mean — without changing anything else about the profile.
 /// The baseline itself (1.0 everywhere) is left out. Distances over different test sets
