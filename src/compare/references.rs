@@ -570,6 +570,33 @@ mod tests {
     }
 
     #[test]
+    fn two_series_each_beside_each_reference() {
+        let text = |ms: f64| csv(&[row(BASELINE, 0.2), row("Buffer<R8>.Load uniform", ms)]);
+        let refs = published::select(&["3090".to_string(), "gcn2".to_string()]).unwrap();
+        let out = compare_text_with_references(
+            &[("a".to_string(), text(0.1)), ("b".to_string(), text(0.05))],
+            &refs,
+            CompareFormat::Markdown,
+        )
+        .unwrap();
+        assert!(
+            out.starts_with(
+                "| test | a ratio | b ratio | Ampere ratio | a / Ampere | b / Ampere \
+                 | GCN2 ratio | a / GCN2 | b / GCN2 |\n"
+            ),
+            "{out}"
+        );
+        // 2 and 4 against 15.067 and 3.907.
+        assert_eq!(
+            cells(&out, "Buffer<R8>.Load uniform")[1..],
+            ["2.000x", "4.000x", "15.067x", "0.133", "0.265", "3.907x", "0.512", "1.02"]
+        );
+        // One ranking per series.
+        assert!(out.contains("### Closest published profiles: a\n"), "{out}");
+        assert!(out.contains("### Closest published profiles: b\n"), "{out}");
+    }
+
+    #[test]
     fn a_run_without_the_baseline_is_refused() {
         let text = csv(&[row("Buffer<R8>.Load uniform", 0.1)]);
         let err = compare(text, &["3090"], CompareFormat::Table)
