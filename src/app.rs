@@ -77,12 +77,38 @@ fn handle_signals() {
     let _ = ctrlc::set_handler(|| on_signal(SIGINT));
 }
 
+/// `perftest compare`: every failure is a usage error (exit 2) — a file that cannot be read
+/// or compared, or a reference that names no published GPU, or several.
+fn run_compare(
+    files: &[std::path::PathBuf],
+    references: &[String],
+    list: bool,
+    format: compare::CompareFormat,
+) -> Result<String> {
+    let usage = |e: anyhow::Error| match e.downcast::<Failure>() {
+        Ok(f) => f,
+        Err(e) => Failure::Usage(format!("{e:#}")),
+    };
+    if list {
+        return Ok(compare::list_references(format).map_err(usage)?);
+    }
+    if references.is_empty() {
+        return Ok(compare::compare_files(files, format).map_err(usage)?);
+    }
+    let chosen = crate::published::select(references).map_err(usage)?;
+    Ok(compare::compare_files_with_references(files, &chosen, format).map_err(usage)?)
+}
+
 /// Runs the tool with parsed arguments; returns the process exit code.
 pub fn run(args: cli::Args) -> Result<i32> {
-    if let Some(cli::Command::Compare { files, format }) = &args.command {
-        let table =
-            compare::compare_files(files, *format).map_err(|e| Failure::Usage(format!("{e:#}")))?;
-        stdout(&table);
+    if let Some(cli::Command::Compare {
+        files,
+        references,
+        list_references,
+        format,
+    }) = &args.command
+    {
+        stdout(&run_compare(files, references, *list_references, *format)?);
         return Ok(0);
     }
     if args.list_tests {

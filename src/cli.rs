@@ -148,11 +148,22 @@ fn parse_drift_limit(s: &str) -> Result<DriftLimit, String> {
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Set CSV results side by side: one row per test, with the percent change and the
-    /// speedup of each file (or device) against the first.
+    /// speedup of each file (or device) against the first; or, with --reference, the ratios
+    /// of each beside the original tool's published ones.
     Compare {
-        /// CSV files written by `perftest --csv` (at least two).
-        #[arg(value_name = "CSV", num_args = 2.., required = true)]
+        /// CSV files written by `perftest --csv` (at least two; one is enough with
+        /// --reference).
+        #[arg(value_name = "CSV", required_unless_present = "list_references")]
         files: Vec<PathBuf>,
+        /// Set the ratios beside a GPU's published results (PerfTest, Direct3D 11): an
+        /// architecture (`gcn5`, `kepler`), a product or a case-insensitive part of a heading
+        /// (`3090`), or `all`. Repeatable. The references are also ranked by how close their
+        /// ratio profiles are to each file's.
+        #[arg(long = "reference", value_name = "NAME")]
+        references: Vec<String>,
+        /// List the published GPUs --reference can name (no CSV needed).
+        #[arg(long, conflicts_with_all = ["files", "references"])]
+        list_references: bool,
         /// Output layout.
         #[arg(long, value_enum, default_value_t = crate::compare::CompareFormat::Table)]
         format: crate::compare::CompareFormat,

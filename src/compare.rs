@@ -1,8 +1,13 @@
 //! `perftest compare`: median times of several CSV results side by side, with % change and speedup.
 
+mod references;
+
+use crate::published::Reference;
 use anyhow::{bail, Context as _, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
+
+pub use references::list_references;
 
 /// How `compare` lays out its table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,8 +35,40 @@ pub const REQUIRED_COLUMNS: &[&str] =
 /// (`time(first) / time(this)`, `1.234x`). At least two files are required.
 pub fn compare_files(paths: &[PathBuf], format: CompareFormat) -> Result<String> {
     if paths.len() < 2 {
-        bail!("compare needs at least two CSV files, got {}", paths.len());
+        bail!("{}", too_few(paths.len()));
     }
+    compare_inputs(&read_inputs(paths)?, format)
+}
+
+/// Sets the ratios of each (file, device) of `paths` beside the published ratios of
+/// `references`, test by test, and ranks the references by how close their ratio profiles
+/// are to each series (see `compare/references.rs`). One file is enough.
+pub fn compare_files_with_references(
+    paths: &[PathBuf],
+    references: &[&Reference],
+    format: CompareFormat,
+) -> Result<String> {
+    if paths.is_empty() {
+        bail!("compare needs a CSV file");
+    }
+    references::compare(&read_inputs(paths)?, references, format)
+}
+
+/// Like [`compare_files_with_references`], on `(label, csv_text)` pairs.
+pub fn compare_text_with_references(
+    inputs: &[(String, String)],
+    references: &[&Reference],
+    format: CompareFormat,
+) -> Result<String> {
+    references::compare(&text_inputs(inputs), references, format)
+}
+
+fn too_few(n: usize) -> String {
+    format!("compare needs at least two CSV files (or one with --reference NAME), got {n}")
+}
+
+/// Reads each file, labelled by its stem (by its path where two files share a stem).
+fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>> {
     let stems: Vec<String> = paths
         .iter()
         .map(|p| {
@@ -56,20 +93,23 @@ pub fn compare_files(paths: &[PathBuf], format: CompareFormat) -> Result<String>
             text,
         });
     }
-    compare_inputs(&inputs, format)
+    Ok(inputs)
 }
 
 /// Like [`compare_files`], on `(label, csv_text)` pairs; errors name the label.
 pub fn compare_text(inputs: &[(String, String)], format: CompareFormat) -> Result<String> {
-    let inputs: Vec<Input> = inputs
+    compare_inputs(&text_inputs(inputs), format)
+}
+
+fn text_inputs(inputs: &[(String, String)]) -> Vec<Input> {
+    inputs
         .iter()
         .map(|(label, text)| Input {
             label: label.clone(),
             source: label.clone(),
             text: text.clone(),
         })
-        .collect();
-    compare_inputs(&inputs, format)
+        .collect()
 }
 
 /// One CSV to compare: its series label, the name used in errors, its contents.
@@ -83,6 +123,8 @@ struct Input {
 struct Cell {
     status: String,
     ms: Option<f64>,
+    /// The row counts operations (`unit` = `ops`: the instruction suite), which have no ratio.
+    ops: bool,
 }
 
 /// The rows of one device in one file.
@@ -93,18 +135,27 @@ struct Series {
 
 fn compare_inputs(inputs: &[Input], format: CompareFormat) -> Result<String> {
     if inputs.len() < 2 {
-        bail!("compare needs at least two CSV files, got {}", inputs.len());
+        bail!("{}", too_few(inputs.len()));
     }
+    let (series, tests) = load(inputs)?;
+    Ok(render(&build_rows(&series, &tests), format))
+}
+
+/// Every series of every input, and the test names in order of first appearance.
+fn load(inputs: &[Input]) -> Result<(Vec<Series>, Vec<String>)> {
     let mut tests: Vec<String> = Vec::new();
     let mut series: Vec<Series> = Vec::new();
     for input in inputs {
         series.extend(parse(input, &mut tests)?);
     }
-    let rows = build_rows(&series, &tests);
-    Ok(match format {
-        CompareFormat::Table => render_table(&rows),
-        CompareFormat::Markdown => render_markdown(&rows),
-    })
+    Ok((series, tests))
+}
+
+fn render(rows: &Rows, format: CompareFormat) -> String {
+    match format {
+        CompareFormat::Table => render_table(rows),
+        CompareFormat::Markdown => render_markdown(rows),
+    }
 }
 
 /// Parses one CSV into its series (one per device, in order of first appearance), adding
@@ -144,6 +195,7 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
             .map(|c| column(c).expect("checked above"));
 
     let c_loads = column("loads_per_dispatch");
+    let c_unit = column("unit");
 
     // (device_index, device_name, test -> cell), in order of first appearance.
     let mut devices: Vec<(String, String, HashMap<String, Cell>)> = Vec::new();
@@ -189,6 +241,7 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
             Cell {
                 status: field(c_status).to_string(),
                 ms,
+                ops: c_unit.map(field) == Some("ops"),
             },
         );
     }
@@ -229,6 +282,8 @@ struct Rows {
     header: Vec<String>,
     align: Vec<Align>,
     body: Vec<Vec<String>>,
+    /// The first column holds test names: in Markdown, code spans.
+    code: bool,
 }
 
 fn build_rows(series: &[Series], tests: &[String]) -> Rows {
@@ -264,6 +319,7 @@ fn build_rows(series: &[Series], tests: &[String]) -> Rows {
         header,
         align,
         body,
+        code: true,
     }
 }
 
@@ -352,7 +408,7 @@ fn render_markdown(rows: &Rows) -> String {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                if i == 0 {
+                if i == 0 && rows.code {
                     format!("`{}`", escape(c))
                 } else {
                     escape(c)

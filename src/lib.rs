@@ -13,6 +13,7 @@ pub mod kernels;
 pub mod model;
 pub mod pipeline;
 pub mod provenance;
+pub mod published;
 pub mod report;
 pub mod resources;
 pub mod runner;

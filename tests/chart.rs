@@ -135,3 +135,78 @@ fn output_must_be_png_or_svg() {
         stderr(&o)
     );
 }
+
+#[test]
+fn runs_against_published_references() {
+    require_matplotlib();
+    let dir = tempdir("chart-references");
+    let (png, svg) = (dir.join("ref.png"), dir.join("ref.svg"));
+    let a = fixture("chart-h100.csv");
+    let o = chart(&[
+        "-o".as_ref(),
+        png.as_os_str(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+        a.as_os_str(),
+        "--reference".as_ref(),
+        "3090".as_ref(),
+        "--reference".as_ref(),
+        "gcn5".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_png(&png);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for label in [
+        "chart-h100 (this run)",
+        "Ampere (RTX 3090), Direct3D 11, published",
+        // `gcn5` is the architecture exactly: GCN5, not GCN5 7nm.
+        "GCN5 (Vega Frontier Edition), Direct3D 11, published",
+        "Texture2D&lt;RGBA32F&gt;.Sample(bilinear) random",
+        "texture sample bilinear",
+        "log scale",
+    ] {
+        assert!(text.contains(label), "{label} missing from the SVG");
+    }
+    assert!(!text.contains("GCN5 7nm"));
+    // --filter keeps the matching tests only.
+    let o = chart(&[
+        svg.as_os_str(),
+        a.as_os_str(),
+        "--reference".as_ref(),
+        "all".as_ref(),
+        "--filter".as_ref(),
+        "cbuffer".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("cbuffer{float4} load random"));
+    assert!(text.contains("Gen9 (HD 630 / i7 6700K)"));
+    assert!(!text.contains("Buffer&lt;R8&gt;.Load uniform"));
+}
+
+#[test]
+fn unknown_or_ambiguous_reference_exits_2_with_the_list() {
+    let dir = tempdir("chart-bad-reference");
+    let out = dir.join("ref.png");
+    let a = fixture("chart-h100.csv");
+    for (name, expected, listed) in [
+        ("rdna3", "matches no published GPU", 13),
+        ("nvidia", "is ambiguous: it matches 6", 6),
+    ] {
+        let o = chart(&[
+            out.as_os_str(),
+            a.as_os_str(),
+            "--reference".as_ref(),
+            name.as_ref(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(expected), "{err}");
+        assert_eq!(
+            err.lines().filter(|l| l.starts_with("  ")).count(),
+            listed,
+            "{err}"
+        );
+    }
+    assert!(!out.exists());
+}
