@@ -304,10 +304,21 @@ fn list_tests_with_a_suite() {
     let end2 = end + instructions.len();
     assert_eq!(names[end..end2], instructions[..]);
     assert_eq!(instructions[0], "fp32 add");
-    // Then the ceiling suite, last.
+    // Then the ceiling suite, the branch suite and the pitfalls, last.
     let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
     let ceiling: Vec<&str> = ceiling.lines().collect();
-    assert_eq!(names[end2..], ceiling[..]);
+    let end3 = end2 + ceiling.len();
+    assert_eq!(names[end2..end3], ceiling[..]);
+    let branch = stdout(&run(&["--list-tests", "--suite", "branch"]));
+    let branch: Vec<&str> = branch.lines().collect();
+    let end4 = end3 + branch.len();
+    assert_eq!(names[end3..end4], branch[..]);
+    assert_eq!(branch.len(), 294);
+    assert_eq!(branch[0], "0X Coherent branch baseline");
+    let pitfalls = stdout(&run(&["--list-tests", "--suite", "pitfalls"]));
+    let pitfalls: Vec<&str> = pitfalls.lines().collect();
+    assert_eq!(names[end4..], pitfalls[..]);
+    assert!(pitfalls.iter().all(|n| n.starts_with("Pitfall ")));
     assert!(ceiling
         .iter()
         .all(|n| n.ends_with("(unrolled ceiling)") && !extended.contains(n)));
