@@ -254,6 +254,16 @@ impl Spec for Branch {
         })
     }
 
+    /// The divergence pattern on this device, stated in every divergent row.
+    fn device_note(&self, _: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+        (v.coherence == Coherence::Divergent && v.shape != Shape::Baseline).then(|| {
+            format!(
+                "divergent: alternate lanes of each {}-lane subgroup take the branch",
+                shared.gpu.info.subgroup_size
+            )
+        })
+    }
+
     fn bindings<'a, 'g>(
         &self,
         r: &'a Resources<'g>,

@@ -353,6 +353,16 @@ pub trait Spec: Sync + 'static {
     ) -> Option<String> {
         None
     }
+    /// A note on how the variant runs on this device, for the row's `reason` (e.g. how a
+    /// divergent branch splits this device's subgroups); `None` by default.
+    fn device_note(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Option<String> {
+        None
+    }
     /// `--verify` of a test whose result is the memory it writes: resets that memory, runs
     /// `dispatch` (one dispatch of `groups` workgroups), reads the memory back and compares it
     /// with the CPU reference. `None` (the default): the runner compares each thread's output
@@ -428,6 +438,8 @@ pub trait Bound<'g>: Sync {
     fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)>;
     /// The memory type test `i` reads from, where its family chooses it.
     fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
+    /// How test `i` runs on this device, for its row's `reason`, where its family says.
+    fn device_note(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
     /// `--verify` of test `i` from the memory it writes, if it is a write test (see
     /// [`Spec::verify_writes`]).
     fn verify_writes(
@@ -538,6 +550,9 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
     }
     fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
         self.spec.memory(&self.res, shared, at(self.spec, i).1)
+    }
+    fn device_note(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
+        self.spec.device_note(&self.res, shared, at(self.spec, i).1)
     }
     fn verify_writes(
         &self,

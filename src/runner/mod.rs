@@ -294,6 +294,7 @@ impl<'g> Runner<'g> {
         let pipeline = &*pipeline;
         m.shader_stats = pipeline.statistics.clone();
         m.full_groups = self.full_groups(test);
+        let note = self.bound[test.family_index()].device_note(&self.shared, test.index());
         match self.settings.mode {
             Mode::Time => {
                 self.time_at_steady_clock(test, pipeline, m)?;
@@ -319,6 +320,9 @@ impl<'g> Runner<'g> {
                     m.reason = format!("latency kernel: {mismatch}");
                 }
             }
+        }
+        if let Some(note) = note.filter(|_| m.status == Status::Ok) {
+            m.reason = join(&m.reason, &note);
         }
         Ok(())
     }

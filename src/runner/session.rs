@@ -231,7 +231,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
             }
             // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
             // explicit --groups is a warning.
-            if m.status == Status::Ok && !m.reason.is_empty() && !runner.calibration.auto {
+            if m.status == Status::Ok && m.is_cut(m.full_groups) && !runner.calibration.auto {
                 sink.note(&format!("{}: {}", m.test.name(), m.reason));
             }
             rows.push((*test_index, m));
