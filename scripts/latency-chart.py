@@ -47,9 +47,11 @@ def main():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(11, 6.5))
-    for resource, points in data.items():
+    for i, (resource, points) in enumerate(data.items()):
         points.sort()
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3, label=resource)
+        # Eleven resources, ten default colours: the eleventh line is dashed.
+        style = "-" if i < 10 else "--"
+        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", markersize=3, label=resource)
         print(f"\n{resource}")
         for size, clk, ns in points:
             print(f"  {label(size):>7}  {clk:8.1f} clk" + (f"  {ns:7.1f} ns" if ns is not None else ""))

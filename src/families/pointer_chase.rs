@@ -227,7 +227,7 @@ fn walk(v: Variant, input: &[u8], steps: u64) -> u32 {
 
 /// The largest power of two not above `limit`, at most [`IMAGE_SIDE`].
 fn image_side(limit: u32) -> u32 {
-    let side = limit.min(IMAGE_SIDE).max(1);
+    let side = limit.clamp(1, IMAGE_SIDE);
     1 << (31 - side.leading_zeros())
 }
 
