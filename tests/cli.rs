@@ -304,10 +304,13 @@ fn list_tests_with_a_suite() {
     let end2 = end + instructions.len();
     assert_eq!(names[end..end2], instructions[..]);
     assert_eq!(instructions[0], "fp32 add");
-    // Then the ceiling suite, last.
+    // Then the ceiling suite (then branch and pitfalls; the latency suite last).
     let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
     let ceiling: Vec<&str> = ceiling.lines().collect();
-    assert_eq!(names[end2..], ceiling[..]);
+    assert_eq!(names[end2..end2 + ceiling.len()], ceiling[..]);
+    let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
+    let latency: Vec<&str> = latency.lines().collect();
+    assert_eq!(names[names.len() - latency.len()..], latency[..]);
     assert!(ceiling
         .iter()
         .all(|n| n.ends_with("(unrolled ceiling)") && !extended.contains(n)));
