@@ -105,6 +105,9 @@ pub enum Suite {
     /// two or three ways (private arrays, struct fields, offsets, switch, reads in flight,
     /// fast math).
     Pitfalls,
+    /// Load latency per resource: a dependent pointer chase by one lane over working sets
+    /// from 4 KB to 256 MB, in clocks per load (`latency_clk`).
+    Latency,
 }
 
 /// Loads (stores, atomics) each thread performs per dispatch (fixed: 256, or 16×16 for textures).

@@ -414,6 +414,25 @@ impl<'g> Image<'g> {
         )
     }
 
+    /// An image shaders both sample and load as a storage image, `size`×`size`, filled by a
+    /// copy and then read in `GENERAL` layout (the latency suite's chain).
+    pub fn new_sampled_storage(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::new(
+            gpu,
+            name,
+            format,
+            Shape::square(size),
+            vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::STORAGE,
+            vk::ImageLayout::GENERAL,
+            vk::ImageTiling::OPTIMAL,
+        )
+    }
+
     /// A storage image that shaders write, in `GENERAL` layout, cleared and read back through
     /// transfers (see [`Image::record_clear`], [`Image::record_copy_to`]).
     pub fn new_writable(

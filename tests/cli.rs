@@ -304,7 +304,7 @@ fn list_tests_with_a_suite() {
     let end2 = end + instructions.len();
     assert_eq!(names[end..end2], instructions[..]);
     assert_eq!(instructions[0], "fp32 add");
-    // Then the ceiling suite, the branch suite and the pitfalls, last.
+    // Then the ceiling suite, the branch suite, the pitfalls, and the latency suite last.
     let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
     let ceiling: Vec<&str> = ceiling.lines().collect();
     let end3 = end2 + ceiling.len();
@@ -317,8 +317,12 @@ fn list_tests_with_a_suite() {
     assert_eq!(branch[0], "0X Coherent branch baseline");
     let pitfalls = stdout(&run(&["--list-tests", "--suite", "pitfalls"]));
     let pitfalls: Vec<&str> = pitfalls.lines().collect();
-    assert_eq!(names[end4..], pitfalls[..]);
+    let end5 = end4 + pitfalls.len();
+    assert_eq!(names[end4..end5], pitfalls[..]);
     assert!(pitfalls.iter().all(|n| n.starts_with("Pitfall ")));
+    let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
+    let latency: Vec<&str> = latency.lines().collect();
+    assert_eq!(names[end5..], latency[..]);
     assert!(ceiling
         .iter()
         .all(|n| n.ends_with("(unrolled ceiling)") && !extended.contains(n)));

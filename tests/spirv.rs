@@ -301,6 +301,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
         !k.name.starts_with("clock_")
             && !k.name.starts_with("branch_")
             && !k.name.starts_with("pitfalls_")
+            && !k.name.starts_with("pointer_chase_")
             && !is_write_kernel(k)
             && !is_operation_kernel(k.name)
     }) {
@@ -549,6 +550,84 @@ fn pitfall_kernels_do_what_their_names_say() {
         seen += 1;
     }
     assert_eq!(seen, 15);
+}
+
+/// Chase steps per iteration of a pointer-chase kernel's loop (glsl/pointer_chase.comp).
+const CHASE_STEPS: usize = 16;
+
+/// The chase's loads in `body`, in order, each with the loads of `body` its operands come
+/// from (through any arithmetic, but not through another load): an image fetch, read or
+/// sample, or a `uint` load.
+fn chase_loads<'a>(body: &[&'a str]) -> Vec<(&'a str, Vec<&'a str>)> {
+    let is_load = |op: &str, ty: &str| {
+        matches!(
+            op,
+            "OpImageFetch" | "OpImageRead" | "OpImageSampleExplicitLod"
+        ) || (op == "OpLoad" && ty == "%uint")
+    };
+    let mut from: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    let mut loads = Vec::new();
+    for l in body {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if words.len() < 4 || words[1] != "=" {
+            continue;
+        }
+        // Operands defined earlier in the body (a phi's back-edge value comes later: ignored).
+        let mut deps: Vec<&str> = words[4..]
+            .iter()
+            .filter_map(|w| from.get(w))
+            .flatten()
+            .copied()
+            .collect();
+        deps.sort();
+        deps.dedup();
+        if is_load(words[2], words[3]) {
+            loads.push((words[0], deps));
+            from.insert(words[0], vec![words[0]]);
+        } else {
+            from.insert(words[0], deps);
+        }
+    }
+    loads
+}
+
+#[test]
+fn pointer_chase_loops_hold_one_dependent_load_per_step() {
+    let chase: Vec<&Kernel> = kernels("pointer_chase_").collect();
+    // 10 resources and 5 shared-memory sizes, each with and without the clock.
+    assert_eq!(chase.len(), 30);
+    for k in chase {
+        let (name, asm) = (k.name, k.asm);
+        let body = innermost_loop(asm);
+        assert!(
+            body[0].contains("DontUnroll"),
+            "{name}: the chase loop must not unroll"
+        );
+        let loads = chase_loads(&body);
+        assert_eq!(
+            loads.len(),
+            CHASE_STEPS,
+            "{name}: loads per iteration: {loads:?}"
+        );
+        // The first load's address comes from the chase's phi, each next one's from exactly
+        // the load before it: one dependent load per step, none hoisted or overlapped.
+        assert!(loads[0].1.is_empty(), "{name}: {loads:?}");
+        for pair in loads.windows(2) {
+            assert_eq!(pair[1].1, vec![pair[0].0], "{name}: {loads:?}");
+        }
+        let clocks = asm.matches("OpReadClockKHR").count();
+        assert_eq!(
+            clocks,
+            if name.ends_with("_clock") { 2 } else { 0 },
+            "{name}"
+        );
+        let loops = asm.matches("OpLoopMerge").count();
+        assert_eq!(
+            loops,
+            if name.contains("_shared_") { 2 } else { 1 },
+            "{name}"
+        );
+    }
 }
 
 #[test]

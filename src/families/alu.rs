@@ -558,6 +558,7 @@ impl Spec for Alu {
         Some(Latency {
             kernel: format!("alu_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,
+            warm_ops: 0,
         })
     }
 

@@ -53,6 +53,7 @@ registry! {
     occupancy::Occupancy,
     branch::Branch,
     pitfalls::Pitfalls,
+    pointer_chase::PointerChase,
 }
 
 /// The extended formats of the `formats` suite (shared by its families).
@@ -142,6 +143,10 @@ pub struct Latency {
     pub kernel: String,
     /// Dependent operations per loop iteration.
     pub ops_per_iteration: u32,
+    /// Operations to run, untimed, before the timed runs (in dispatches of at most
+    /// `runner/latency.rs`'s chunk): a pointer chase walks its whole working set first, so
+    /// that a set that fits a cache is in it.
+    pub warm_ops: u64,
 }
 
 /// `Some("the device lacks NAME")` when `ok` is false.

@@ -132,6 +132,7 @@ impl Spec for SharedBank {
             Load::Stride(s) => Some(Latency {
                 kernel: format!("shared_bank_latency_s{s}"),
                 ops_per_iteration: LOADS_PER_ITERATION,
+                warm_ops: 0,
             }),
             Load::Vec4 => None,
         }

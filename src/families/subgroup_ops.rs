@@ -170,6 +170,7 @@ impl Spec for SubgroupOps {
         Some(Latency {
             kernel: format!("subgroup_ops_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32,
+            warm_ops: 0,
         })
     }
 

@@ -249,7 +249,11 @@ impl<W: Write> Reporter for Terminal<W> {
     }
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        let table = if row.measurement.test.suite() == Suite::Instructions {
+        // The latency suite's rows are read in clocks per load, as the instructions' latency.
+        let table = if matches!(
+            row.measurement.test.suite(),
+            Suite::Instructions | Suite::Latency
+        ) {
             Table::Instructions
         } else {
             Table::Loads

@@ -17,6 +17,9 @@ use std::collections::HashMap;
 const TIMED_ITERATIONS: u32 = 8;
 /// Runs of each length; the fewest ticks count (anything else only adds).
 const TIMED_RUNS: usize = 3;
+/// Most iterations of one untimed warm-up dispatch (see [`Latency::warm_ops`]): 32768 steps of a
+/// pointer chase, well under the watchdog budget at a microsecond per step.
+const WARM_CHUNK: u64 = 2048;
 /// Iterations of the `--verify` run of a latency kernel.
 pub const VERIFY_ITERATIONS: u32 = 2;
 
@@ -94,6 +97,15 @@ impl<'g> Runner<'g> {
             return Ok(None);
         }
         let pipeline = self.latency_pipeline(test, &latency)?;
+        // Untimed first, where the test asks: a chase walks its working set into the caches.
+        let mut warm = latency
+            .warm_ops
+            .div_ceil(latency.ops_per_iteration.max(1) as u64);
+        while warm > 0 {
+            let n = warm.min(WARM_CHUNK);
+            self.latency_run(test, &pipeline, n as u32)?;
+            warm -= n;
+        }
         let fewest = |iterations: u32| -> Result<u64> {
             (0..TIMED_RUNS)
                 .map(|_| self.latency_run(test, &pipeline, iterations))

@@ -1,0 +1,155 @@
+// The latency suite (src/families/pointer_chase.rs): a dependent pointer chase through one
+// resource. The chain data is one table of 128-byte lines (32 words each, one cache line on
+// every current GPU); word k of line L holds the line that follows L in a random cycle over
+// the first 2^k lines of the 4 KB << k working set (k = pc.readStart), so one table holds
+// every size of the sweep and each size's chain touches only its own lines, one word per
+// line. Only invocation 0 of the workgroup chases (one subgroup with one active lane: a
+// single load per step, which no neighbouring lane can coalesce with or hide), 16 steps per
+// iteration of a loop that may not unroll, each load's address computed from the value the
+// one before returned. The chase continues where the previous dispatch of the same test
+// left it (the state buffer), so successive dispatches walk the whole cycle instead of
+// re-reading a warm prefix; only the verify dispatch (writeIndex != ~0, elementsMask 0)
+// starts at line 0, so that the CPU can walk the same chain.
+// Iterations: pc.elementsMask, or 16 when it is 0 (256 steps: the timed dispatch), and 17 for
+// the verify dispatch: a cycle of 32 << k lines returns to its start after any multiple of its
+// length, so an odd number of 16-step iterations is what makes the end depend on the chain.
+// CLOCK 1 (the latency kernel): the subgroup clock is read around the loop; lane 0 writes
+// the ticks into outData[64].
+// RESOURCE: 1 uniform texel buffer, 2 storage buffer of uint, 3 storage buffer of structs,
+// 4 uniform buffer, 5 storage texel buffer, 6 storage image, 7 sampled image (texelFetch),
+// 8 sampled image (nearest), 9 sampled image (bilinear), 10 buffer device address,
+// 11 shared memory (SHARED_KB: the table's first SHARED_KB KB, copied in by the group).
+// Kernels built from this template (see build.rs):
+// @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// @kernels pointer_chase_shared_{SHARED_KB}k{CLOCK}: RESOURCE=11 SHARED_KB=4,8,16,32,64 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+#version 450
+#extension GL_EXT_control_flow_attributes : require
+#if CLOCK
+#extension GL_ARB_shader_clock : require
+#endif
+#if RESOURCE == 1
+#extension GL_EXT_samplerless_texture_functions : require
+#endif
+#if RESOURCE == 10
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+#endif
+#include "common.glsl"
+
+layout(local_size_x = 256) in;
+
+// Where each test's chase stands (one slot per resource and size), and the table's device
+// address for RESOURCE 10.
+layout(std430, set = 0, binding = 1) buffer State {
+    uvec2 tableAddress;
+    uvec2 unused2;
+    uint next[];
+} state;
+
+#if RESOURCE == 1
+layout(set = 0, binding = 0) uniform utextureBuffer table;
+#define LOAD(i) texelFetch(table, int(i)).x
+#elif RESOURCE == 2 || RESOURCE == 11
+layout(std430, set = 0, binding = 0) readonly buffer Table {
+    uint words[];
+};
+#if RESOURCE == 2
+#define LOAD(i) words[i]
+#endif
+#elif RESOURCE == 3
+struct Line {
+    uint next[32];
+};
+layout(std430, set = 0, binding = 0) readonly buffer Table {
+    Line lines[];
+};
+#elif RESOURCE == 4
+// 64 KB, the largest maxUniformBufferRange of current GPUs; a smaller limit makes the larger
+// sizes unsupported, and the bound range never holds less than the chain reads.
+layout(std140, set = 0, binding = 0) uniform Table {
+    uvec4 quads[4096];
+};
+#define LOAD(i) quads[(i) >> 2u][(i) & 3u]
+#elif RESOURCE == 5
+layout(set = 0, binding = 0, r32ui) uniform readonly uimageBuffer table;
+#define LOAD(i) imageLoad(table, int(i)).x
+#elif RESOURCE == 6
+layout(set = 0, binding = 0, r32f) uniform readonly image2D table;
+#elif RESOURCE >= 7 && RESOURCE <= 9
+layout(set = 0, binding = 0) uniform sampler2D table;
+#elif RESOURCE == 10
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Words {
+    uint words[];
+};
+#endif
+
+#if RESOURCE == 11
+shared uint chain[SHARED_KB * 256];
+#endif
+
+void main() {
+    uint k = pc.readStart;
+    uint slot = RESOURCE * 32u + k;
+    bool verifyStart = pc.writeIndex != 0xFFFFFFFFu && pc.elementsMask == 0u;
+    uint iterations = pc.elementsMask != 0u ? pc.elementsMask : (verifyStart ? 17u : 16u);
+#if RESOURCE == 11
+    for (uint j = gl_LocalInvocationIndex; j < SHARED_KB * 256u; j += 256u) {
+        chain[j] = words[j];
+    }
+    barrier();
+#define LOAD(i) chain[i]
+#endif
+#if RESOURCE == 6
+    // Images are 2^s texels wide: texel i is (i & (width - 1), i >> s).
+    uint widthMask = uint(imageSize(table).x) - 1u;
+    uint shift = uint(findMSB(imageSize(table).x));
+#define LOAD(i) uint(imageLoad(table, ivec2((i) & widthMask, (i) >> shift)).x)
+#elif RESOURCE == 7
+    uint widthMask = uint(textureSize(table, 0).x) - 1u;
+    uint shift = uint(findMSB(textureSize(table, 0).x));
+#define LOAD(i) uint(texelFetch(table, ivec2((i) & widthMask, (i) >> shift), 0).x)
+#elif RESOURCE == 8 || RESOURCE == 9
+    // Texel centres in normalised coordinates; a power-of-two size makes them exact, so the
+    // bilinear weights are exactly 1 and 0.
+    uint widthMask = uint(textureSize(table, 0).x) - 1u;
+    uint shift = uint(findMSB(textureSize(table, 0).x));
+    vec2 texelSize = 1.0 / vec2(textureSize(table, 0));
+#define LOAD(i) uint(textureLod(table, (vec2(uvec2((i) & widthMask, (i) >> shift)) + 0.5) * texelSize, 0.0).x)
+#elif RESOURCE == 10
+    Words table = Words(state.tableAddress);
+#define LOAD(i) table.words[i]
+#endif
+#if RESOURCE == 3
+#define NEXT(cur) lines[cur].next[k]
+#else
+#define NEXT(cur) LOAD(((cur) << 5u) | k)
+#endif
+    if (gl_LocalInvocationIndex == 0u) {
+        uint cur = verifyStart ? 0u : state.next[slot];
+#if CLOCK
+        uvec2 t0 = clock2x32ARB();
+#endif
+        [[dont_unroll]] for (uint i = 0u; i < iterations; ++i) {
+            [[unroll]] for (uint s = 0u; s < 16u; ++s) {
+                cur = NEXT(cur);
+            }
+        }
+#if CLOCK
+        uvec2 t1 = clock2x32ARB();
+#endif
+        // Keeps the chase alive, and where the next dispatch of this test continues.
+        state.next[slot] = cur;
+        if (pc.writeIndex != 0xFFFFFFFFu) {
+            outData[gl_WorkGroupID.x * 256u] = vec4(float(cur), 0.0, 0.0, 0.0);
+#if CLOCK
+            uint lo = t1.x - t0.x;
+            uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);
+            outData[64] = uintBitsToFloat(uvec4(lo, hi, 0u, 0u));
+#endif
+        }
+    } else if (pc.writeIndex != 0xFFFFFFFFu && (pc.elementsMask == 0u || gl_LocalInvocationIndex < 64u)) {
+        // The other invocations write zeros, so the whole output is defined (the latency
+        // kernel leaves outData[64] to the ticks).
+        outData[gl_WorkGroupID.x * 256u + gl_LocalInvocationIndex] = vec4(0.0);
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The latency suite on a GPU machine: every pointer chase verified once, then timed
+# (`--suite latency`: clocks per load in the CSV's latency_clk, ns per load = latency_clk /
+# clock_mhz × 1000), with an nvidia-smi log beside the timed run.
+# Usage: scripts/h100-latency.sh OUTDIR   (with target/release/perftest built)
+# Then:  scripts/latency-chart.py OUTDIR/run1.csv OUTDIR/latency.png
+set -uo pipefail
+out=${1:?output directory}
+mkdir -p "$out"
+B=target/release/perftest
+$B --suite latency --verify --csv "$out/verify.csv" > "$out/verify.txt" 2>&1
+echo "verify exit $?" >> "$out/verify.txt"
+smi=
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 200 \
+    > "$out/smi.csv" 2>/dev/null &
+  smi=$!
+fi
+start=$(date +%s)
+$B --suite latency --csv "$out/run1.csv" --json "$out/run1.json" --format table > "$out/run1.txt" 2>&1
+echo "run1 exit $? after $(( $(date +%s) - start )) s" >> "$out/run1.txt"
+[ -n "$smi" ] && kill "$smi" 2>/dev/null
+tail -1 "$out/verify.txt" "$out/run1.txt"

@@ -1,0 +1,113 @@
+//! The latency suite on lavapipe: every pointer chase verified against the CPU's walk of the
+//! same chain under the validation layer, sizes over a device limit as `unsupported` rows
+//! naming it, and a corrupted reference caught.
+
+mod common;
+use common::*;
+
+/// The sizes the tests run: both ends of the sweep and the uniform buffer's 64 KB, where
+/// lavapipe's limits start to apply (the chain data is created once whatever the filter).
+const SIZES: [&str; 4] = ["4 KB", "64 KB", "128 KB", "256 MB"];
+
+fn size_filters() -> Vec<&'static str> {
+    SIZES.iter().flat_map(|s| ["--filter", *s]).collect()
+}
+
+#[test]
+fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
+    let dir = tempdir("latency");
+    let csv = dir.join("latency.csv");
+    let mut args = vec![
+        "--device",
+        lavapipe(),
+        "--suite",
+        "latency",
+        "--verify",
+        "--groups",
+        "1",
+        "--validation",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    args.extend(size_filters());
+    let o = run(&args);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    // 10 resources × 4 sizes, and shared memory at 4 and 64 KB.
+    assert_eq!(rows.len(), 42, "{}", stdout(&o));
+    for row in &rows {
+        let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
+        assert!(test.starts_with("latency: "), "{test}");
+        assert_eq!(&row[col("family")], "pointer_chase");
+        match status {
+            "ok" => {}
+            // Only a limit of the device, named with its value, may keep a size from running.
+            "unsupported" => assert!(
+                reason.contains(" = ") && reason.contains("exceeds"),
+                "{test}: {reason}"
+            ),
+            _ => panic!("{test}: {status} {reason}"),
+        }
+    }
+    let status = |name: &str| {
+        let row = rows.iter().find(|r| &r[col("test")] == name).unwrap();
+        (
+            row[col("status")].to_string(),
+            row[col("reason")].to_string(),
+        )
+    };
+    // Every resource runs at 4 KB; the uniform buffer stops at 64 KB.
+    assert!(rows
+        .iter()
+        .filter(|r| r[col("test")].ends_with(" 4 KB"))
+        .all(|r| &r[col("status")] == "ok"));
+    assert_eq!(status("latency: cbuffer{uint4} 64 KB").0, "ok");
+    let (s, why) = status("latency: cbuffer{uint4} 128 KB");
+    assert_eq!(s, "unsupported");
+    assert!(why.contains("maxUniformBufferRange"), "{why}");
+    // Lavapipe has no core clock: the clocks stay empty, the chase is verified all the same.
+    assert!(rows.iter().all(|r| r[col("latency_clk")].is_empty()));
+}
+
+#[test]
+fn a_corrupted_reference_fails_every_chase() {
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "latency",
+        "--verify",
+        "--groups",
+        "1",
+        "--fault",
+        "reference",
+        "--filter",
+        "4 KB",
+    ]);
+    assert!(!o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("latency: ")).collect();
+    assert_eq!(lines.len(), 11, "{out}");
+    assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
+}
+
+#[test]
+fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
+    let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
+    assert_eq!(latency.lines().count(), 10 * 17 + 5);
+    assert_eq!(latency.lines().next(), Some("latency: Buffer<uint> 4 KB"));
+    assert!(latency
+        .lines()
+        .any(|l| l == "latency: StructuredBuffer<uint[32]> 16 KB"));
+    let all = stdout(&run(&["--list-tests", "--suite", "all"]));
+    assert!(
+        all.ends_with(&latency),
+        "the latency suite runs last in --suite all"
+    );
+    let default = stdout(&run(&["--list-tests"]));
+    assert!(!default.contains("latency: "));
+}
