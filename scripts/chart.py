@@ -223,6 +223,35 @@ def read_series(paths, metric):
     return series, tests, family_of
 
 
+def finish(fig, ax, outputs, title, n, height, legend_row_in):
+    """Title, a two-column legend of `n` entries above the plot (`legend_row_in` inches a
+    row), layout, and every output written (SVGs without a date, so they are reproducible)."""
+    import matplotlib.pyplot as plt
+
+    top_in = 0.3 + legend_row_in * ((n + 1) // 2)  # title, then the legend, above the ticks
+    fig.suptitle(title, x=0.01, y=1 - 0.08 / height, ha="left", va="top", fontsize=12)
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(
+        handles,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=(0.01, 1 - 0.38 / height),
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+        borderaxespad=0,
+    )
+    fig.tight_layout(rect=(0, 0, 1, 1 - top_in / height))
+    for out in outputs:
+        fig.savefig(
+            out,
+            dpi=110,
+            metadata={"Date": None} if out.lower().endswith(".svg") else None,
+        )
+        print(f"chart.py: wrote {out}", file=sys.stderr)
+    plt.close(fig)
+
+
 def draw(outputs, series, tests, family_of, metric):
     import matplotlib
 
@@ -309,39 +338,7 @@ def draw(outputs, series, tests, family_of, metric):
     if metric == "ratio":
         ax.axvline(1.0, color="#444444", linewidth=0.8, linestyle="--", zorder=2)
     ax.set_xlabel(f"{metric}: {METRICS[metric]}")
-    legend_rows = (n + 1) // 2
-    top_in = (
-        0.3 + 0.2 * legend_rows
-    )  # title, then the legend, above the top tick labels
-    fig.suptitle(
-        f"perftest: {metric} per test",
-        x=0.01,
-        y=1 - 0.08 / height,
-        ha="left",
-        va="top",
-        fontsize=12,
-    )
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(
-        handles,
-        labels,
-        loc="upper left",
-        bbox_to_anchor=(0.01, 1 - 0.38 / height),
-        ncol=2,
-        fontsize=8,
-        frameon=False,
-        borderaxespad=0,
-    )
-
-    fig.tight_layout(rect=(0, 0, 1, 1 - top_in / height))
-    for out in outputs:
-        fig.savefig(
-            out,
-            dpi=110,
-            metadata={"Date": None} if out.lower().endswith(".svg") else None,
-        )
-        print(f"chart.py: wrote {out}", file=sys.stderr)
-    plt.close(fig)
+    finish(fig, ax, outputs, f"perftest: {metric} per test", n, height, 0.2)
 
 
 def draw_references(outputs, runs, references, tests, family_of):
@@ -443,36 +440,15 @@ def draw_references(outputs, runs, references, tests, family_of):
         "ratio: speed relative to Buffer<RGBA8>.Load random on the same GPU "
         "(log scale, higher is faster)"
     )
-    legend_rows = (n + 1) // 2
-    top_in = 0.3 + 0.18 * legend_rows
-    fig.suptitle(
+    finish(
+        fig,
+        ax,
+        outputs,
         "perftest: ratio per test against PerfTest's published results",
-        x=0.01,
-        y=1 - 0.08 / height,
-        ha="left",
-        va="top",
-        fontsize=12,
+        n,
+        height,
+        0.18,
     )
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(
-        handles,
-        labels,
-        loc="upper left",
-        bbox_to_anchor=(0.01, 1 - 0.38 / height),
-        ncol=2,
-        fontsize=8,
-        frameon=False,
-        borderaxespad=0,
-    )
-    fig.tight_layout(rect=(0, 0, 1, 1 - top_in / height))
-    for out in outputs:
-        fig.savefig(
-            out,
-            dpi=110,
-            metadata={"Date": None} if out.lower().endswith(".svg") else None,
-        )
-        print(f"chart.py: wrote {out}", file=sys.stderr)
-    plt.close(fig)
 
 
 def main(argv=None):

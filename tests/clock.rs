@@ -22,25 +22,13 @@ struct CsvRow {
 }
 
 fn rows(csv: &std::path::Path) -> Vec<CsvRow> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
-    let (t, c, k, r) = (
-        col("test"),
-        col("conditions"),
-        col("clock_mhz"),
-        col("reason"),
-    );
-    reader
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            CsvRow {
-                test: rec[t].to_string(),
-                conditions: rec[c].to_string(),
-                clock: rec[k].parse().ok(),
-                reason: rec[r].to_string(),
-            }
+    csv_rows(csv)
+        .into_iter()
+        .map(|r| CsvRow {
+            test: r["test"].clone(),
+            conditions: r["conditions"].clone(),
+            clock: r["clock_mhz"].parse().ok(),
+            reason: r["reason"].clone(),
         })
         .collect()
 }

@@ -5,15 +5,14 @@ use common::*;
 
 /// (test name, conditions, drift_pct) of every row of a CSV.
 fn rows(csv: &std::path::Path) -> Vec<(String, String, String)> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
-    let (t, c, d) = (col("test"), col("conditions"), col("drift_pct"));
-    reader
-        .records()
+    csv_rows(csv)
+        .into_iter()
         .map(|r| {
-            let r = r.unwrap();
-            (r[t].to_string(), r[c].to_string(), r[d].to_string())
+            (
+                r["test"].clone(),
+                r["conditions"].clone(),
+                r["drift_pct"].clone(),
+            )
         })
         .collect()
 }

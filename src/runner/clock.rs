@@ -117,17 +117,14 @@ pub(super) struct Probe<'g> {
 impl<'g> Probe<'g> {
     /// The probe, where the device has a shader clock that counts shader-core clocks; a
     /// kernel-less one under a simulated-clock fault; else `None`.
-    pub(super) fn new(
-        runner_gpu: &'g crate::gpu::Gpu<'g>,
-        fault: Option<Fault>,
-    ) -> Result<Option<Self>> {
-        let real = runner_gpu.info.features.shader_subgroup_clock
-            && runner_gpu.info.device_type != crate::gpu::DeviceType::Cpu;
+    pub(super) fn new(gpu: &'g crate::gpu::Gpu<'g>, fault: Option<Fault>) -> Result<Option<Self>> {
+        let real = gpu.info.features.shader_subgroup_clock
+            && gpu.info.device_type != crate::gpu::DeviceType::Cpu;
         if !real && !is_clock_fault(fault) {
             return Ok(None);
         }
         let (mut pipelines, mut buffers) = (Vec::new(), Vec::new());
-        let realtime = real && runner_gpu.info.features.shader_device_clock;
+        let realtime = real && gpu.info.features.shader_device_clock;
         if real {
             let kernel = kernels::named(if realtime {
                 "clock_realtime_w1_uniform"
@@ -136,7 +133,7 @@ impl<'g> Probe<'g> {
             })?;
             for name in ["clock probe before", "clock probe after"] {
                 let buffer = Buffer::new(
-                    runner_gpu,
+                    gpu,
                     name,
                     256,
                     vk::BufferUsageFlags::STORAGE_BUFFER,
@@ -146,7 +143,7 @@ impl<'g> Probe<'g> {
             }
             for buffer in &buffers {
                 let bindings = [(0, Binding::StorageBuffer(buffer, 16))];
-                pipelines.push(Pipeline::new(runner_gpu, kernel.spirv, &bindings)?);
+                pipelines.push(Pipeline::new(gpu, kernel.spirv, &bindings)?);
             }
         }
         Ok(Some(Probe {

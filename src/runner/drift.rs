@@ -123,7 +123,7 @@ impl Runner<'_> {
         let mut best: Option<Drift> = None;
         let mut retaken = 0;
         loop {
-            let d = self.reference_once(limit_pct, 0)?;
+            let d = self.reference_once(limit_pct)?;
             if best.is_none_or(|b| d.spread_pct < b.spread_pct) {
                 best = Some(d);
             }
@@ -136,7 +136,8 @@ impl Runner<'_> {
         Ok(Drift { retaken, ..best })
     }
 
-    fn reference_once(&self, limit_pct: Option<f64>, retaken: u32) -> Result<Drift> {
+    /// One reference: [`REFERENCE_CHECKS`] checks, their medians and spread.
+    fn reference_once(&self, limit_pct: Option<f64>) -> Result<Drift> {
         let checks = (0..REFERENCE_CHECKS)
             .map(|_| self.check_ms().map(|(m, s, _)| (m, s)))
             .collect::<Result<Vec<(f64, f64)>>>()?;
@@ -155,7 +156,7 @@ impl Runner<'_> {
             spread_pct,
             limit_pct: limit_pct.unwrap_or_else(|| limit_for(spread_pct)),
             fixed_limit: limit_pct,
-            retaken,
+            retaken: 0,
         })
     }
 

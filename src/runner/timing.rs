@@ -381,11 +381,8 @@ impl<'g> Runner<'g> {
             self.warm_by_timestamps()?
         };
         // The baseline once more, warm: what was timed before may have run at an idle clock.
-        let (mut g, mut t) = (g, t);
         let t_warm = fastest_of(&self.dispatches(&pipeline, &constants, g, 1, 3)?);
-        if t_warm > 0.0 {
-            t = t_warm;
-        }
+        let t = if t_warm > 0.0 { t_warm } else { t };
         let mut baseline_full_ms = t * FULL_GROUPS as f64 / g as f64;
         let (mut groups, auto) = match self.settings.groups {
             Some(groups) => (groups, false),
@@ -398,11 +395,9 @@ impl<'g> Runner<'g> {
             let t_chosen = fastest_of(&self.dispatches(&pipeline, &constants, groups, 0, 3)?);
             if t_chosen > 0.0 {
                 baseline_full_ms = t_chosen * FULL_GROUPS as f64 / groups as f64;
-                (t, g) = (t_chosen, groups);
                 groups = self.auto_groups(baseline_full_ms);
             }
         }
-        let _ = (t, g);
         Ok(Calibration {
             groups,
             auto,

@@ -54,6 +54,23 @@ pub fn lavapipe() -> &'static str {
     })
 }
 
+/// Every row of a CSV that perftest wrote, as column name → cell.
+pub fn csv_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
 /// The original suite's names, one per line, in run order.
 pub fn original_names() -> Vec<String> {
     include_str!("../data/original-tests.txt")
