@@ -1,9 +1,14 @@
 // The latency suite (src/families/pointer_chase.rs): a dependent pointer chase through one
 // resource. The chain data is one table of 128-byte lines (32 words each, one cache line on
-// every current GPU); word k of line L holds the line that follows L in a random cycle over
-// the first 2^k lines of the 4 KB << k working set (k = pc.readStart), so one table holds
-// every size of the sweep and each size's chain touches only its own lines, one word per
-// line. Only invocation 0 of the workgroup chases (one subgroup with one active lane: a
+// every current GPU). Size s of the sweep (s = pc.readStart) has its chain in word
+// state.place[s].x of lines place[s].y .. place[s].y + n: each such word holds the line (counted
+// from place[s].y) that follows its own in a random cycle over the n lines of the working set,
+// so one table holds every size of the sweep (up to 32 chains side by side in a line, several
+// chains one after another in a word) and each size's chain touches only its own lines, one
+// word per line. Buffers are bound from the size's first line (a descriptor offset), so their
+// indices start at 0; images have no offset and add place[s].y themselves; the buffer device
+// address of the size's first line is place[s].zw.
+// Only invocation 0 of the workgroup chases (one subgroup with one active lane: a
 // single load per step, which no neighbouring lane can coalesce with or hide), 16 steps per
 // iteration of a loop that may not unroll, each load's address computed from the value the
 // one before returned. The chase continues where the previous dispatch of the same test
@@ -11,16 +16,19 @@
 // re-reading a warm prefix; only the verify dispatch (writeIndex != ~0, elementsMask 0)
 // starts at line 0, so that the CPU can walk the same chain.
 // Iterations: pc.elementsMask, or 16 when it is 0 (256 steps: the timed dispatch), and 17 for
-// the verify dispatch: a cycle of 32 << k lines returns to its start after any multiple of its
-// length, so an odd number of 16-step iterations is what makes the end depend on the chain.
+// the verify dispatch: no size's line count divides 17 * 16 (the family's tests check it), so
+// the chase cannot end where it started whatever the chain.
 // CLOCK 1 (the latency kernel): the subgroup clock is read around the loop; lane 0 writes
 // the ticks into outData[64].
 // RESOURCE: 1 uniform texel buffer, 2 storage buffer of uint, 3 storage buffer of structs,
 // 4 uniform buffer, 5 storage texel buffer, 6 storage image, 7 sampled image (texelFetch),
 // 8 sampled image (nearest), 9 sampled image (bilinear), 10 buffer device address,
-// 11 shared memory (SHARED_KB: the table's first SHARED_KB KB, copied in by the group).
+// 11 shared memory (SHARED_KB: the size's SHARED_KB KB, copied in by the group),
+// 12 registers: no load, the same index arithmetic (k: a key from the input, in the last slot)
+// followed by a multiply and a shift
+// (the loop's own cost).
 // Kernels built from this template (see build.rs):
-// @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10,registers:12 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 // @kernels pointer_chase_shared_{SHARED_KB}k{CLOCK}: RESOURCE=11 SHARED_KB=4,8,16,32,64 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 #version 450
 #extension GL_EXT_control_flow_attributes : require
@@ -38,11 +46,12 @@
 
 layout(local_size_x = 256) in;
 
-// Where each test's chase stands (one slot per resource and size), and the table's device
-// address for RESOURCE 10.
+// Where each size's chain lies (word, first line, device address of the first line), and where
+// each test's chase stands (one slot per resource and size). MAX_SIZES: the family's
+// PLACE_SLOTS.
+#define MAX_SIZES 80u
 layout(std430, set = 0, binding = 1) buffer State {
-    uvec2 tableAddress;
-    uvec2 unused2;
+    uvec4 place[MAX_SIZES];
     uint next[];
 } state;
 
@@ -88,8 +97,10 @@ shared uint chain[SHARED_KB * 256];
 #endif
 
 void main() {
-    uint k = pc.readStart;
-    uint slot = RESOURCE * 32u + k;
+    uvec4 place = state.place[pc.readStart];
+    // Line L's word is at index (L << 5) + k.
+    uint k = place.x;
+    uint slot = RESOURCE * MAX_SIZES + pc.readStart;
     bool verifyStart = pc.writeIndex != 0xFFFFFFFFu && pc.elementsMask == 0u;
     uint iterations = pc.elementsMask != 0u ? pc.elementsMask : (verifyStart ? 17u : 16u);
 #if RESOURCE == 11
@@ -98,6 +109,10 @@ void main() {
     }
     barrier();
 #define LOAD(i) chain[i]
+#endif
+#if RESOURCE >= 6 && RESOURCE <= 9
+    // Images hold the whole table from its line 0: the size's lines start at place.y.
+    k += place.y << 5u;
 #endif
 #if RESOURCE == 6
     // Images are 2^s texels wide: texel i is (i & (width - 1), i >> s).
@@ -116,13 +131,16 @@ void main() {
     vec2 texelSize = 1.0 / vec2(textureSize(table, 0));
 #define LOAD(i) uint(textureLod(table, (vec2(uvec2((i) & widthMask, (i) >> shift)) + 0.5) * texelSize, 0.0).x)
 #elif RESOURCE == 10
-    Words table = Words(state.tableAddress);
+    Words table = Words(place.zw);
 #define LOAD(i) table.words[i]
 #endif
 #if RESOURCE == 3
 #define NEXT(cur) lines[cur].next[k]
+#elif RESOURCE == 12
+// A 24-bit value, so that the verify output (a float) holds it exactly.
+#define NEXT(cur) (((((cur) << 5u) + k) * 0x9E3779B1u) >> 8u)
 #else
-#define NEXT(cur) LOAD(((cur) << 5u) | k)
+#define NEXT(cur) LOAD(((cur) << 5u) + k)
 #endif
     if (gl_LocalInvocationIndex == 0u) {
         uint cur = verifyStart ? 0u : state.next[slot];

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The latency suite's curves: clocks per load (the CSV's latency_clk) against the working set,
-one line per resource, log-2 x axis; with no clocks in the CSV (a CPU device, a GPU without
+one line per resource, log-2 x axis, and the registers' chase (no load: the loop's own cost) as a
+horizontal line; with no clocks in the CSV (a CPU device, a GPU without
 shaderSubgroupClock) it says so and exits 1. Also prints each curve as a table, with ns per load
 (latency_clk / clock_mhz x 1000).
 
@@ -11,33 +12,42 @@ import csv
 import re
 import sys
 
-NAME = re.compile(r"^latency: (.+) (\d+) (KB|MB)$")
+NAME = re.compile(r"^latency: (.+) (\d+(?:\.\d+)?) (KB|MB)$")
+REGISTERS = re.compile(r"^latency: registers")
 
 
 def curves(path):
-    """{resource: [(bytes, clocks, ns)]} in the CSV's order, and the device's name."""
-    out, device = {}, "this run"
+    """{resource: [(bytes, clocks, ns)]} in the CSV's order, the registers' (clocks, ns) or
+    None, and the device's name."""
+    out, device, registers = {}, "this run", None
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            m = NAME.match(r["test"])
-            if not m or r["status"] != "ok" or not r.get("latency_clk"):
+            if r["status"] != "ok" or not r.get("latency_clk"):
                 continue
-            size = int(m[2]) << (10 if m[3] == "KB" else 20)
             clk = float(r["latency_clk"])
             ns = clk / float(r["clock_mhz"]) * 1000 if r.get("clock_mhz") else None
-            out.setdefault(m[1], []).append((size, clk, ns))
             device = r["device_name"]
-    return device, out
+            if REGISTERS.match(r["test"]):
+                registers = (clk, ns)
+                continue
+            m = NAME.match(r["test"])
+            if not m:
+                continue
+            size = round(float(m[2]) * (1 << (10 if m[3] == "KB" else 20)))
+            out.setdefault(m[1], []).append((size, clk, ns))
+    return device, out, registers
 
 
 def label(size):
-    return f"{size >> 20} MB" if size >= 1 << 20 else f"{size >> 10} KB"
+    if size < 1 << 20:
+        return f"{size >> 10} KB"
+    return f"{size / (1 << 20):g} MB"
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    device, data = curves(sys.argv[1])
+    device, data, registers = curves(sys.argv[1])
     if not data:
         print(f"{sys.argv[1]}: no latency_clk values (no shader clock on this device?)", file=sys.stderr)
         sys.exit(1)
@@ -51,12 +61,17 @@ def main():
         points.sort()
         # Eleven resources, ten default colours: the eleventh line is dashed.
         style = "-" if i < 10 else "--"
-        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", markersize=3, label=resource)
+        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", markersize=2, label=resource)
         print(f"\n{resource}")
         for size, clk, ns in points:
             print(f"  {label(size):>7}  {clk:8.1f} clk" + (f"  {ns:7.1f} ns" if ns is not None else ""))
+    if registers:
+        clk, ns = registers
+        ax.axhline(clk, color="black", linestyle=":", label="registers, no load (the loop's own cost)")
+        print("\nregisters, no load\n" + f"  {clk:8.1f} clk" + (f"  {ns:7.1f} ns" if ns is not None else ""))
     ax.set_xscale("log", base=2)
-    ticks = sorted({p[0] for points in data.values() for p in points})
+    # Ticks at the powers of two (the sweep has four points per octave).
+    ticks = sorted({p[0] for points in data.values() for p in points if p[0] & (p[0] - 1) == 0})
     ax.set_xticks(ticks)
     ax.set_xticklabels([label(t) for t in ticks], rotation=45, ha="right")
     ax.set_xlabel("working set (random cycle of 128-byte lines)")

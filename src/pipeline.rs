@@ -63,6 +63,12 @@ pub enum Binding<'a, 'g> {
     StorageBuffer(&'a Buffer<'g>, u64),
     /// A uniform buffer, `range` bytes from offset 0.
     UniformBuffer(&'a Buffer<'g>, u64),
+    /// A storage buffer, `range` bytes from `offset` (a multiple of
+    /// minStorageBufferOffsetAlignment).
+    StorageBufferSlice(&'a Buffer<'g>, u64, u64),
+    /// A uniform buffer, `range` bytes from `offset` (a multiple of
+    /// minUniformBufferOffsetAlignment).
+    UniformBufferSlice(&'a Buffer<'g>, u64, u64),
     /// A sampled image in `SHADER_READ_ONLY_OPTIMAL`.
     SampledImage(&'a Image<'g>),
     /// A sampler.
@@ -85,8 +91,12 @@ impl Binding<'_, '_> {
             Binding::TexelBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
             Binding::StorageTexelBuffer(_) => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
             Binding::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
-            Binding::StorageBuffer(..) => vk::DescriptorType::STORAGE_BUFFER,
-            Binding::UniformBuffer(..) => vk::DescriptorType::UNIFORM_BUFFER,
+            Binding::StorageBuffer(..) | Binding::StorageBufferSlice(..) => {
+                vk::DescriptorType::STORAGE_BUFFER
+            }
+            Binding::UniformBuffer(..) | Binding::UniformBufferSlice(..) => {
+                vk::DescriptorType::UNIFORM_BUFFER
+            }
             Binding::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
             Binding::Sampler(_) | Binding::ImmutableSampler(_) => vk::DescriptorType::SAMPLER,
             Binding::CombinedImageSampler { .. } => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
@@ -257,6 +267,13 @@ impl<'g> Pipeline<'g> {
                             .buffer(buf.handle)
                             .range(*range)])
                     }
+                    Binding::StorageBufferSlice(buf, offset, range)
+                    | Binding::UniformBufferSlice(buf, offset, range) => {
+                        buffer_infos.push([vk::DescriptorBufferInfo::default()
+                            .buffer(buf.handle)
+                            .offset(*offset)
+                            .range(*range)])
+                    }
                     Binding::SampledImage(img) | Binding::StorageImage(img) => {
                         image_infos.push([vk::DescriptorImageInfo::default()
                             .image_view(img.view)
@@ -288,7 +305,10 @@ impl<'g> Pipeline<'g> {
                         .dst_binding(*n)
                         .descriptor_type(b.descriptor_type());
                     match b {
-                        Binding::StorageBuffer(..) | Binding::UniformBuffer(..) => {
+                        Binding::StorageBuffer(..)
+                        | Binding::UniformBuffer(..)
+                        | Binding::StorageBufferSlice(..)
+                        | Binding::UniformBufferSlice(..) => {
                             bi += 1;
                             w.buffer_info(&buffer_infos[bi - 1])
                         }

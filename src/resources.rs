@@ -272,17 +272,29 @@ pub struct BufferView<'g> {
 }
 
 impl<'g> BufferView<'g> {
-    /// A view of `range` bytes of `buffer` as `format`.
+    /// A view of the first `range` bytes of `buffer` as `format`.
     pub fn new(
         gpu: &'g Gpu<'g>,
         buffer: &Buffer<'g>,
         format: vk::Format,
         range: u64,
     ) -> Result<Self> {
+        Self::new_at(gpu, buffer, format, 0, range)
+    }
+
+    /// A view of `range` bytes of `buffer` from `offset` (a multiple of
+    /// minTexelBufferOffsetAlignment) as `format`.
+    pub fn new_at(
+        gpu: &'g Gpu<'g>,
+        buffer: &Buffer<'g>,
+        format: vk::Format,
+        offset: u64,
+        range: u64,
+    ) -> Result<Self> {
         let info = vk::BufferViewCreateInfo::default()
             .buffer(buffer.handle)
             .format(format)
-            .offset(0)
+            .offset(offset)
             .range(range);
         // SAFETY: valid buffer created with a texel-buffer usage.
         let handle = unsafe { gpu.device().create_buffer_view(&info, None) }

@@ -5,9 +5,10 @@
 mod common;
 use common::*;
 
-/// The sizes the tests run: both ends of the sweep and the uniform buffer's 64 KB, where
-/// lavapipe's limits start to apply (the chain data is created once whatever the filter).
-const SIZES: [&str; 4] = ["4 KB", "64 KB", "128 KB", "256 MB"];
+/// The sizes the tests run: both ends of the sweep, the uniform buffer's 64 KB, where
+/// lavapipe's limits start to apply, and 1 MB, whose chain lies after another in its word of
+/// the table (the chain data is created once whatever the filter); and the registers.
+const SIZES: [&str; 6] = ["4 KB", "64 KB", "128 KB", "1 MB", "256 MB", "registers"];
 
 fn size_filters() -> Vec<&'static str> {
     SIZES.iter().flat_map(|s| ["--filter", *s]).collect()
@@ -37,8 +38,8 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     let header = reader.headers().unwrap().clone();
     let col = |n: &str| header.iter().position(|h| h == n).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    // 10 resources × 4 sizes, and shared memory at 4 and 64 KB.
-    assert_eq!(rows.len(), 42, "{}", stdout(&o));
+    // 10 resources × 5 sizes, shared memory at 4 and 64 KB, the registers.
+    assert_eq!(rows.len(), 53, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
         assert!(test.starts_with("latency: "), "{test}");
@@ -87,18 +88,30 @@ fn a_corrupted_reference_fails_every_chase() {
         "reference",
         "--filter",
         "4 KB",
+        "--filter",
+        "1 MB",
+        "--filter",
+        "registers",
     ]);
     assert!(!o.status.success());
     let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("latency: ")).collect();
-    assert_eq!(lines.len(), 11, "{out}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("latency: ") && !l.contains("unsupported"))
+        .collect();
+    // 11 resources at 4 KB, 9 at 1 MB (a chain placed after another in its word; the uniform
+    // buffer stops at 64 KB), and the registers.
+    assert_eq!(lines.len(), 21, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
 #[test]
 fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
-    assert_eq!(latency.lines().count(), 10 * 17 + 5);
+    // 10 resources × 65 sizes (four per octave), shared memory at 5, the registers once.
+    assert_eq!(latency.lines().count(), 10 * 65 + 5 + 1);
+    assert!(latency.lines().any(|l| l == "latency: RWBuffer<uint> 1.75 MB"));
+    assert!(latency.lines().any(|l| l == "latency: BufferReference<uint> 48 MB"));
     assert_eq!(latency.lines().next(), Some("latency: Buffer<uint> 4 KB"));
     assert!(latency
         .lines()

@@ -1,4 +1,4 @@
-//! The latency suite: a dependent pointer chase by one lane through each resource that loads data, over working sets from 4 KB to 256 MB.
+//! The latency suite: a dependent pointer chase by one lane through each resource that loads data, over working sets from 4 KB to 256 MB, four per octave.
 
 use super::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
 use crate::data::ThreadSum;
@@ -15,12 +15,35 @@ use std::sync::OnceLock;
 const LINE_BYTES: u64 = 128;
 /// Words per line: word k of line L holds L's successor in the chain of size k.
 const LINE_WORDS: u32 = (LINE_BYTES / 4) as u32;
-/// The working sets: 4 KB << k for k in 0..SIZES, one point per octave up to 256 MB.
-const SIZES: u32 = 17;
+/// How many working sets the sweep has: four per octave from 4 KB to 256 MB.
+const SIZES: usize = 4 * 16 + 1;
+/// The working sets in KB: 1, 1.25, 1.5 and 1.75 times each power of two from 4 KB, then
+/// 256 MB. Quarter steps of the octave (ratios 1.14 to 1.25) rather than powers of 2^(1/4), so
+/// that every size has a short exact name and cache sizes such as 6, 40 or 96 MB are points.
+const SIZES_KB: [u32; SIZES] = {
+    let mut kb = [0; SIZES];
+    let mut i = 0;
+    while i < SIZES {
+        let octave = 4 << (i / 4);
+        kb[i] = octave + octave / 4 * (i % 4) as u32;
+        i += 1;
+    }
+    kb
+};
 /// The largest working set, and so the table's size.
-const TABLE_BYTES: u64 = 4096 << (SIZES - 1);
-/// Shared memory goes up to 64 KB (the kernels declare at most that much).
-const SHARED_SIZES: u32 = 5;
+const TABLE_BYTES: u64 = (SIZES_KB[SIZES - 1] as u64) << 10;
+/// Lines of the table.
+const TABLE_LINES: u32 = (TABLE_BYTES / LINE_BYTES) as u32;
+/// Each chain starts on a 4 KB boundary of the table (every buffer offset alignment is at most
+/// 256 bytes).
+const PLACE_ALIGN_LINES: u32 = 32;
+/// Slots per resource in the kernel's state buffer (its MAX_SIZES).
+const PLACE_SLOTS: usize = 80;
+/// The registers' slot: its "word" is a key from the input, so that their walk depends on it.
+const REGISTERS_SLOT: usize = PLACE_SLOTS - 1;
+const _: () = assert!(SIZES <= REGISTERS_SLOT);
+/// Shared memory runs the powers of two from 4 to 64 KB (the kernels declare one of these).
+const SHARED_KB: [u32; 5] = [4, 8, 16, 32, 64];
 /// Chase steps per loop iteration of the kernel (unrolled), and iterations of a timed dispatch.
 const STEPS_PER_ITERATION: u32 = 16;
 const DISPATCH_ITERATIONS: u32 = 16;
@@ -49,11 +72,13 @@ pub enum Resource {
     SampleBilinear,
     DeviceAddress,
     Shared,
+    /// No load: the loop's own cost.
+    Registers,
 }
 
 impl Resource {
     /// Every resource, in run order.
-    const ALL: [Resource; 11] = [
+    const ALL: [Resource; 12] = [
         Resource::TexelBuffer,
         Resource::RawBuffer,
         Resource::StructuredBuffer,
@@ -65,6 +90,7 @@ impl Resource {
         Resource::SampleBilinear,
         Resource::DeviceAddress,
         Resource::Shared,
+        Resource::Registers,
     ];
 
     /// The name, in the original suite's HLSL spelling.
@@ -81,6 +107,7 @@ impl Resource {
             Resource::SampleBilinear => "Texture2D<float>.Sample(bilinear)",
             Resource::DeviceAddress => "BufferReference<uint>",
             Resource::Shared => "groupshared{uint}",
+            Resource::Registers => "registers{uint}, no load",
         }
     }
 
@@ -98,6 +125,7 @@ impl Resource {
             Resource::SampleBilinear => "sample_bilinear",
             Resource::DeviceAddress => "device_address",
             Resource::Shared => "shared",
+            Resource::Registers => "registers",
         }
     }
 
@@ -114,6 +142,7 @@ impl Resource {
             }
             Resource::DeviceAddress => "device address",
             Resource::Shared => "shared memory",
+            Resource::Registers => "none",
         }
     }
 
@@ -128,41 +157,84 @@ impl Resource {
         )
     }
 
-    /// How many sizes of the sweep the resource's tests cover.
-    fn sizes(self) -> u32 {
-        if self == Resource::Shared {
-            SHARED_SIZES
-        } else {
-            SIZES
+    /// The sizes of the sweep (indices into [`SIZES_KB`]) the resource's tests cover: the
+    /// registers have no working set (one test, with size 0's word).
+    fn sizes(self) -> Vec<usize> {
+        match self {
+            Resource::Shared => (0..SIZES)
+                .filter(|&s| SHARED_KB.contains(&SIZES_KB[s]))
+                .collect(),
+            Resource::Registers => vec![0],
+            _ => (0..SIZES).collect(),
         }
     }
 }
 
-/// One test: a resource and a working set of `4 KB << size`.
+/// One test: a resource and a working set of `SIZES_KB[size]` KB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     resource: Resource,
-    size: u32,
+    size: usize,
 }
 
 impl Variant {
     fn bytes(self) -> u64 {
-        4096 << self.size
+        size_bytes(self.size)
     }
 
     /// Lines in the working set (the chain's length).
     fn lines(self) -> u32 {
-        (self.bytes() / LINE_BYTES) as u32
+        size_lines(self.size)
     }
 }
 
-/// `4 KB`, `512 KB`, `1 MB`, `256 MB`.
+fn size_bytes(size: usize) -> u64 {
+    (SIZES_KB[size] as u64) << 10
+}
+
+fn size_lines(size: usize) -> u32 {
+    (size_bytes(size) / LINE_BYTES) as u32
+}
+
+/// `4 KB`, `896 KB`, `1 MB`, `1.25 MB`, `256 MB`.
 fn size_name(bytes: u64) -> String {
-    if bytes >= 1 << 20 {
+    if bytes < 1 << 20 {
+        format!("{} KB", bytes >> 10)
+    } else if bytes % (1 << 20) == 0 {
         format!("{} MB", bytes >> 20)
     } else {
-        format!("{} KB", bytes >> 10)
+        // Quarters of a MB (1.25, 1.5, 1.75, 2.5, 3.5): exact with two decimals at most.
+        let mb = format!("{:.2}", bytes as f64 / (1 << 20) as f64);
+        format!("{} MB", mb.trim_end_matches('0'))
     }
+}
+
+/// Where a size's chain lies in the table: word `word` of lines `base..base + lines`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Place {
+    word: u32,
+    base: u32,
+}
+
+/// Every size's place: the largest first, each in the word whose chains end lowest (from a
+/// 4 KB boundary), so that 65 sizes (1.6 GB of lines) share the table's 32 words of 256 MB,
+/// no chain overlaps another, and the smaller sizes lie low in the table (inside an image
+/// smaller than the table).
+fn places() -> [Place; SIZES] {
+    let mut end = [0u32; LINE_WORDS as usize];
+    let mut order: Vec<usize> = (0..SIZES).collect();
+    order.sort_by_key(|&s| std::cmp::Reverse(SIZES_KB[s]));
+    let mut places = [Place::default(); SIZES];
+    for s in order {
+        let word = (0..LINE_WORDS as usize).min_by_key(|&w| end[w]).unwrap();
+        places[s] = Place {
+            word: word as u32,
+            base: end[word],
+        };
+        end[word] += size_lines(s).next_multiple_of(PLACE_ALIGN_LINES);
+        assert!(end[word] <= TABLE_LINES, "the sizes overflow the table");
+    }
+    places
 }
 
 /// The chain data on one device, created when a latency test is first asked about (so that
@@ -170,6 +242,8 @@ fn size_name(bytes: u64) -> String {
 pub struct Chain<'g> {
     /// Every size's chain, in one buffer (see `glsl/pointer_chase.comp`).
     table: Buffer<'g>,
+    /// Where each size's chain lies in the table.
+    places: [Place; SIZES],
     /// Where each test's chase stands, and the table's device address.
     state: Buffer<'g>,
     /// Views of the table per size, `None` beyond maxTexelBufferElements.
@@ -200,9 +274,14 @@ fn seed(input: &[u8]) -> u64 {
     })
 }
 
+/// The number the registers' chase adds at each step (the kernel's `k`).
+fn registers_key(seed: u64) -> u32 {
+    (seed >> 32) as u32 | 1
+}
+
 /// The chain of `lines` lines: `next[L]` follows line L, in one cycle through every line
 /// (Sattolo's shuffle, from a splitmix64 stream seeded by the input and the size).
-fn chain(seed: u64, size: u32, lines: u32) -> Vec<u32> {
+fn chain(seed: u64, size: usize, lines: u32) -> Vec<u32> {
     let mut state = seed ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut random = move || {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -219,8 +298,15 @@ fn chain(seed: u64, size: u32, lines: u32) -> Vec<u32> {
     next
 }
 
-/// The line the chase of `v` reaches after `steps` steps from line 0.
+/// The line the chase of `v` reaches after `steps` steps from line 0 (for the registers, the
+/// value their arithmetic reaches).
 fn walk(v: Variant, input: &[u8], steps: u64) -> u32 {
+    if v.resource == Resource::Registers {
+        let k = registers_key(seed(input));
+        return (0..steps).fold(0u32, |cur, _| {
+            ((cur << 5).wrapping_add(k).wrapping_mul(0x9E37_79B1)) >> 8
+        });
+    }
     let next = chain(seed(input), v.size, v.lines());
     (0..steps).fold(0, |line, _| next[line as usize])
 }
@@ -235,17 +321,16 @@ impl<'g> Chain<'g> {
     fn new(gpu: &'g Gpu<'g>, instance: &'g Instance, seed: u64) -> Result<Self> {
         let limits = &gpu.info.limits;
         let bda = gpu.info.features.buffer_device_address;
-        // The table: word k of line L is L's successor in size k's chain; the image holds the
-        // same words as floats (exact: every line index is below 2^24).
+        // The table: word `word` of line `base + L` is L's successor in the size's chain; the
+        // image holds the same words as floats (exact: every line index is below 2^24).
+        let places = places();
         let mut words = vec![0u8; TABLE_BYTES as usize];
         let mut floats = vec![0u8; TABLE_BYTES as usize];
-        for size in 0..SIZES {
-            let v = Variant {
-                resource: Resource::RawBuffer,
-                size,
-            };
-            for (line, next) in chain(seed, size, v.lines()).into_iter().enumerate() {
-                let at = (line * LINE_WORDS as usize + size as usize) * 4;
+        for (size, place) in places.iter().enumerate() {
+            for (line, next) in chain(seed, size, size_lines(size)).into_iter().enumerate() {
+                let at = ((place.base as usize + line) * LINE_WORDS as usize
+                    + place.word as usize)
+                    * 4;
                 words[at..at + 4].copy_from_slice(&next.to_le_bytes());
                 floats[at..at + 4].copy_from_slice(&(next as f32).to_le_bytes());
             }
@@ -260,7 +345,7 @@ impl<'g> Chain<'g> {
         }
         let table = Buffer::new(gpu, "chain table", TABLE_BYTES, usage, Memory::DeviceLocal)?;
         let address = if bda { table.device_address() } else { 0 };
-        let state_bytes = 16 + 4 * LINE_WORDS as u64 * 16;
+        let state_bytes = (16 + 4 * (Resource::ALL.len() + 1)) as u64 * PLACE_SLOTS as u64;
         let state = Buffer::new(
             gpu,
             "chain state",
@@ -291,8 +376,22 @@ impl<'g> Chain<'g> {
         let image_bytes = side as usize * side as usize * 4;
         let image_staging = staged("chain image staging", &floats[..image_bytes])?;
         drop(floats);
+        // Each size's place (word, first line, device address of the first line), then the
+        // chases' slots at 0.
         let mut state_words = vec![0u8; state_bytes as usize];
-        state_words[..8].copy_from_slice(&address.to_le_bytes());
+        for (size, p) in places.iter().enumerate() {
+            let first = if bda {
+                address + p.base as u64 * LINE_BYTES
+            } else {
+                0
+            };
+            let at = size * 16;
+            state_words[at..at + 4].copy_from_slice(&p.word.to_le_bytes());
+            state_words[at + 4..at + 8].copy_from_slice(&p.base.to_le_bytes());
+            state_words[at + 8..at + 16].copy_from_slice(&first.to_le_bytes());
+        }
+        let at = REGISTERS_SLOT * 16;
+        state_words[at..at + 4].copy_from_slice(&registers_key(seed).to_le_bytes());
         let state_staging = staged("chain state staging", &state_words)?;
         gpu.submit(|d, cmd| {
             record_copy(d, cmd, &table_staging, &table, TABLE_BYTES);
@@ -309,9 +408,12 @@ impl<'g> Chain<'g> {
                 .contains(usage);
             (0..SIZES)
                 .map(|size| {
-                    let bytes = 4096u64 << size;
+                    let bytes = size_bytes(size);
+                    let offset = places[size].base as u64 * LINE_BYTES;
                     (supported && bytes / 4 <= limits.max_texel_buffer_elements as u64)
-                        .then(|| BufferView::new(gpu, &table, vk::Format::R32_UINT, bytes))
+                        .then(|| {
+                            BufferView::new_at(gpu, &table, vk::Format::R32_UINT, offset, bytes)
+                        })
                         .transpose()
                 })
                 .collect()
@@ -319,6 +421,7 @@ impl<'g> Chain<'g> {
         let texel_views = views(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)?;
         let storage_texel_views = views(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
         Ok(Chain {
+            places,
             texel_views,
             storage_texel_views,
             table,
@@ -368,18 +471,24 @@ impl PointerChase {
             Resource::DeviceAddress => {
                 lacks_feature(info.features.buffer_device_address, "bufferDeviceAddress")
             }
+            Resource::Registers => None,
             Resource::StorageImage
             | Resource::TexelFetch
             | Resource::SampleNearest
             | Resource::SampleBilinear => {
+                // The image holds the table from line 0: the size's chain must end inside it.
                 let side = image_side(limits.max_image_dimension2_d) as u64;
-                over(
-                    side * side * 4,
-                    &format!(
-                        "a {side}x{side} R32_SFLOAT image (maxImageDimension2D = {})",
-                        limits.max_image_dimension2_d
-                    ),
-                )
+                let end = (places()[v.size].base as u64 + v.lines() as u64) * LINE_BYTES;
+                (end > side * side * 4)
+                    .then(|| {
+                        format!(
+                            "{} at {} MB of the table exceeds a {side}x{side} R32_SFLOAT image \
+                             (maxImageDimension2D = {})",
+                            size_name(bytes),
+                            (end - bytes) >> 20,
+                            limits.max_image_dimension2_d
+                        )
+                    })
                 .or_else(|| {
                     let linear = shared
                         .instance
@@ -404,7 +513,7 @@ impl Spec for PointerChase {
         Resource::ALL
             .iter()
             .flat_map(|&resource| {
-                (0..resource.sizes()).map(move |size| {
+                resource.sizes().into_iter().map(move |size| {
                     // The pattern is not part of the name: every chase is a random cycle.
                     (Suite::Latency, Variant { resource, size }, Pattern::Random)
                 })
@@ -413,7 +522,10 @@ impl Spec for PointerChase {
     }
 
     fn name(&self, v: Variant) -> String {
-        format!("latency: {} {}", v.resource.name(), size_name(v.bytes()))
+        match v.resource {
+            Resource::Registers => format!("latency: {}", v.resource.name()),
+            r => format!("latency: {} {}", r.name(), size_name(v.bytes())),
+        }
     }
 
     fn test_name(&self, v: Variant, _: Pattern) -> String {
@@ -443,14 +555,18 @@ impl Spec for PointerChase {
 
     fn kernel(&self, v: Variant, _: Pattern) -> String {
         match v.resource {
-            Resource::Shared => format!("pointer_chase_shared_{}k", v.bytes() >> 10),
+            Resource::Shared => format!("pointer_chase_shared_{}k", SIZES_KB[v.size]),
             r => format!("pointer_chase_{}", r.ident()),
         }
     }
 
-    /// The chain's word in each line: the size's index.
+    /// The size's index (the kernel finds its place in the state buffer), or the registers'
+    /// slot.
     fn read_start(&self, v: Variant) -> u32 {
-        v.size
+        match v.resource {
+            Resource::Registers => REGISTERS_SLOT as u32,
+            _ => v.size as u32,
+        }
     }
 
     /// Invocation 0 of each group writes the line its chase of the verify dispatch's steps
@@ -482,7 +598,10 @@ impl Spec for PointerChase {
         Some(Latency {
             kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
             ops_per_iteration: STEPS_PER_ITERATION,
-            warm_ops: (v.lines() as u64).min(WARM_STEPS_MAX),
+            warm_ops: match v.resource {
+                Resource::Registers => 0,
+                _ => (v.lines() as u64).min(WARM_STEPS_MAX),
+            },
         })
     }
 
@@ -527,7 +646,7 @@ impl Spec for PointerChase {
                     Resource::StorageTexelBuffer => &c.storage_texel_views,
                     _ => return None,
                 };
-                views[v.size as usize]
+                views[v.size]
                     .is_none()
                     .then(|| "R32_UINT lacks a texel-buffer usage in bufferFeatures".into())
             }
@@ -543,18 +662,17 @@ impl Spec for PointerChase {
         let Some(Ok(c)) = r.chain.get() else {
             return Vec::new();
         };
-        let bytes = v.bytes();
+        // Buffers are bound from the size's first line.
+        let (offset, bytes) = (c.places[v.size].base as u64 * LINE_BYTES, v.bytes());
         let source = match v.resource {
-            Resource::TexelBuffer => c.texel_views[v.size as usize]
-                .as_ref()
-                .map(Binding::TexelBuffer),
-            Resource::StorageTexelBuffer => c.storage_texel_views[v.size as usize]
+            Resource::TexelBuffer => c.texel_views[v.size].as_ref().map(Binding::TexelBuffer),
+            Resource::StorageTexelBuffer => c.storage_texel_views[v.size]
                 .as_ref()
                 .map(Binding::StorageTexelBuffer),
             Resource::RawBuffer | Resource::StructuredBuffer | Resource::Shared => {
-                Some(Binding::StorageBuffer(&c.table, bytes))
+                Some(Binding::StorageBufferSlice(&c.table, offset, bytes))
             }
-            Resource::UniformBuffer => Some(Binding::UniformBuffer(&c.table, bytes)),
+            Resource::UniformBuffer => Some(Binding::UniformBufferSlice(&c.table, offset, bytes)),
             Resource::StorageImage => Some(Binding::StorageImage(&c.image)),
             Resource::TexelFetch | Resource::SampleNearest => {
                 Some(Binding::CombinedImageSampler {
@@ -568,7 +686,7 @@ impl Spec for PointerChase {
                 sampler: &c.linear,
                 immutable: false,
             }),
-            Resource::DeviceAddress => None,
+            Resource::DeviceAddress | Resource::Registers => None,
         };
         let state = Some((1, Binding::StorageBuffer(&c.state, c.state.size)));
         source.map(|s| (0, s)).into_iter().chain(state).collect()
@@ -582,23 +700,61 @@ mod tests {
     #[test]
     fn names_sizes_and_kernels_derive_from_the_enums() {
         let tests = PointerChase.tests();
-        assert_eq!(tests.len(), 10 * SIZES as usize + SHARED_SIZES as usize);
+        assert_eq!(tests.len(), 10 * SIZES + SHARED_KB.len() + 1);
         let name = |i: usize| PointerChase.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "latency: Buffer<uint> 4 KB");
-        assert_eq!(name(SIZES as usize + 8), "latency: ByteAddressBuffer 1 MB");
-        assert_eq!(name(2 * SIZES as usize - 1), "latency: ByteAddressBuffer 256 MB");
-        assert_eq!(name(tests.len() - 1), "latency: groupshared{uint} 64 KB");
+        assert_eq!(name(1), "latency: Buffer<uint> 5 KB");
+        assert_eq!(name(SIZES + 24), "latency: ByteAddressBuffer 256 KB");
+        assert_eq!(name(SIZES + 33), "latency: ByteAddressBuffer 1.25 MB");
+        assert_eq!(name(SIZES + 35), "latency: ByteAddressBuffer 1.75 MB");
+        assert_eq!(name(SIZES + 53), "latency: ByteAddressBuffer 40 MB");
+        assert_eq!(name(2 * SIZES - 1), "latency: ByteAddressBuffer 256 MB");
+        assert_eq!(name(tests.len() - 2), "latency: groupshared{uint} 64 KB");
+        assert_eq!(name(tests.len() - 1), "latency: registers{uint}, no load");
         assert_eq!(
-            PointerChase.kernel(tests[tests.len() - 1].1, Pattern::Random),
+            PointerChase.kernel(tests[tests.len() - 2].1, Pattern::Random),
             "pointer_chase_shared_64k"
         );
+        // Every name is distinct, and each octave has four points.
+        let mut names: Vec<String> = (0..tests.len()).map(name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), tests.len());
+        assert_eq!(SIZES_KB[..9], [4, 5, 6, 7, 8, 10, 12, 14, 16]);
+    }
+
+    #[test]
+    fn every_size_has_its_own_lines_and_the_verify_walk_cannot_come_back() {
+        let places = places();
+        let mut used = vec![vec![]; LINE_WORDS as usize];
+        for (s, p) in places.iter().enumerate() {
+            used[p.word as usize].push((p.base, p.base + size_lines(s)));
+            assert_eq!(p.base % PLACE_ALIGN_LINES, 0);
+            // A chase of a multiple of a cycle's length ends where it started.
+            let steps = VERIFY_ITERATIONS * STEPS_PER_ITERATION;
+            assert_ne!(steps % size_lines(s), 0, "{} KB", SIZES_KB[s]);
+        }
+        for ranges in &mut used {
+            ranges.sort();
+            assert!(ranges.windows(2).all(|w| w[0].1 <= w[1].0), "{ranges:?}");
+            assert!(ranges.last().is_none_or(|r| r.1 <= TABLE_LINES));
+        }
+        // The largest size fills a word; every size up to 64 MB lies in the first 64 MB (an
+        // image of 4096 x 4096 texels holds it).
+        assert_eq!(places[SIZES - 1].base, 0);
+        for s in 0..SIZES {
+            if SIZES_KB[s] <= 64 << 10 {
+                let end = (places[s].base + size_lines(s)) as u64 * LINE_BYTES;
+                assert!(end <= 64 << 20, "{} KB ends at {end}", SIZES_KB[s]);
+            }
+        }
     }
 
     #[test]
     fn every_chain_is_one_cycle_through_every_line() {
         let input = crate::data::input();
         for size in [0, 3, 9] {
-            let lines = 32u32 << size;
+            let lines = size_lines(size);
             let next = chain(seed(&input), size, lines);
             let (mut line, mut seen) = (0u32, vec![false; lines as usize]);
             for _ in 0..lines {
@@ -613,7 +769,7 @@ mod tests {
         let mut corrupted = input.clone();
         corrupted[0] ^= 0x5A;
         assert_ne!(chain(seed(&input), 4, 512), chain(seed(&corrupted), 4, 512));
-        for size in 0..8 {
+        for size in 0..20 {
             let v = Variant {
                 resource: Resource::RawBuffer,
                 size,
