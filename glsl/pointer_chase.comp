@@ -30,6 +30,10 @@
 // Kernels built from this template (see build.rs):
 // @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10,registers:12 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 // @kernels pointer_chase_shared_{SHARED_KB}k{CLOCK}: RESOURCE=11 SHARED_KB=4,8,16,32,64 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// PAD_KB (with RESOURCE 2): the workgroup also declares and uses PAD_KB KB of shared memory that
+// the chase never reads, to show whether the driver's split of the SM's L1 and shared memory
+// (and so the L1 the chase sees) depends on the pipeline's shared memory.
+// @kernels pointer_chase_raw_buffer_pad{PAD_KB}k{CLOCK}: RESOURCE=2 PAD_KB=32 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 #if CLOCK
@@ -95,14 +99,27 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Wor
 #if RESOURCE == 11
 shared uint chain[SHARED_KB * 256];
 #endif
+#ifndef PAD_KB
+#define PAD_KB 0
+#endif
+#if PAD_KB
+shared uint pad[PAD_KB * 256];
+#endif
 
 void main() {
     uvec4 place = state.place[pc.readStart];
     // Line L's word is at index (L << 5) + k.
     uint k = place.x;
-    uint slot = RESOURCE * MAX_SIZES + pc.readStart;
+    // The chase beside shared memory has slots of its own, after the 12 resources'.
+    uint slot = (PAD_KB != 0 ? 13u : RESOURCE) * MAX_SIZES + pc.readStart;
     bool verifyStart = pc.writeIndex != 0xFFFFFFFFu && pc.elementsMask == 0u;
     uint iterations = pc.elementsMask != 0u ? pc.elementsMask : (verifyStart ? 17u : 16u);
+#if PAD_KB
+    // Indexed by the invocation, so the whole array is allocated; zeros, read back after the
+    // chase so that it is live.
+    pad[gl_LocalInvocationIndex * PAD_KB] = 0u;
+    barrier();
+#endif
 #if RESOURCE == 11
     for (uint j = gl_LocalInvocationIndex; j < SHARED_KB * 256u; j += 256u) {
         chain[j] = words[j];
@@ -154,6 +171,9 @@ void main() {
         }
 #if CLOCK
         uvec2 t1 = clock2x32ARB();
+#endif
+#if PAD_KB
+        cur += pad[(cur & 255u) * PAD_KB];
 #endif
         // Keeps the chase alive, and where the next dispatch of this test continues.
         state.next[slot] = cur;

@@ -44,6 +44,11 @@ const REGISTERS_SLOT: usize = PLACE_SLOTS - 1;
 const _: () = assert!(SIZES <= REGISTERS_SLOT);
 /// Shared memory runs the powers of two from 4 to 64 KB (the kernels declare one of these).
 const SHARED_KB: [u32; 5] = [4, 8, 16, 32, 64];
+/// Shared memory the raw-buffer chase beside shared memory declares and uses (its kernel's
+/// PAD_KB), and the largest working set it runs (the L1 region of current GPUs).
+const BESIDE_SHARED_KB: u32 = 32;
+const _: () = assert!(BESIDE_SHARED_KB * 256 == 8192, "the resource's name says 8192 words");
+const BESIDE_SHARED_MAX_KB: u32 = 256;
 /// Chase steps per loop iteration of the kernel (unrolled), and iterations of a timed dispatch.
 const STEPS_PER_ITERATION: u32 = 16;
 const DISPATCH_ITERATIONS: u32 = 16;
@@ -63,6 +68,8 @@ const WARM_STEPS_MAX: u64 = 1 << 19;
 pub enum Resource {
     TexelBuffer,
     RawBuffer,
+    /// The raw-buffer chase in a pipeline that also uses [`BESIDE_SHARED_KB`] of shared memory.
+    RawBufferBesideShared,
     StructuredBuffer,
     UniformBuffer,
     StorageTexelBuffer,
@@ -78,9 +85,10 @@ pub enum Resource {
 
 impl Resource {
     /// Every resource, in run order.
-    const ALL: [Resource; 12] = [
+    const ALL: [Resource; 13] = [
         Resource::TexelBuffer,
         Resource::RawBuffer,
+        Resource::RawBufferBesideShared,
         Resource::StructuredBuffer,
         Resource::UniformBuffer,
         Resource::StorageTexelBuffer,
@@ -98,6 +106,8 @@ impl Resource {
         match self {
             Resource::TexelBuffer => "Buffer<uint>",
             Resource::RawBuffer => "ByteAddressBuffer",
+            // 8192 words: BESIDE_SHARED_KB.
+            Resource::RawBufferBesideShared => "ByteAddressBuffer beside groupshared{uint[8192]}",
             Resource::StructuredBuffer => "StructuredBuffer<uint[32]>",
             Resource::UniformBuffer => "cbuffer{uint4}",
             Resource::StorageTexelBuffer => "RWBuffer<uint>",
@@ -116,6 +126,7 @@ impl Resource {
         match self {
             Resource::TexelBuffer => "texel_buffer",
             Resource::RawBuffer => "raw_buffer",
+            Resource::RawBufferBesideShared => "raw_buffer_pad32k",
             Resource::StructuredBuffer => "structured_buffer",
             Resource::UniformBuffer => "uniform_buffer",
             Resource::StorageTexelBuffer => "storage_texel_buffer",
@@ -133,7 +144,9 @@ impl Resource {
     fn descriptor(self) -> &'static str {
         match self {
             Resource::TexelBuffer => "UNIFORM_TEXEL_BUFFER",
-            Resource::RawBuffer | Resource::StructuredBuffer => "STORAGE_BUFFER",
+            Resource::RawBuffer
+            | Resource::RawBufferBesideShared
+            | Resource::StructuredBuffer => "STORAGE_BUFFER",
             Resource::UniformBuffer => "UNIFORM_BUFFER",
             Resource::StorageTexelBuffer => "STORAGE_TEXEL_BUFFER",
             Resource::StorageImage => "STORAGE_IMAGE",
@@ -165,6 +178,9 @@ impl Resource {
                 .filter(|&s| SHARED_KB.contains(&SIZES_KB[s]))
                 .collect(),
             Resource::Registers => vec![0],
+            Resource::RawBufferBesideShared => (0..SIZES)
+                .filter(|&s| SIZES_KB[s] <= BESIDE_SHARED_MAX_KB)
+                .collect(),
             _ => (0..SIZES).collect(),
         }
     }
@@ -447,6 +463,19 @@ impl PointerChase {
                 limits.max_storage_buffer_range as u64,
                 &format!("maxStorageBufferRange = {}", limits.max_storage_buffer_range),
             ),
+            Resource::RawBufferBesideShared => over(
+                limits.max_storage_buffer_range as u64,
+                &format!("maxStorageBufferRange = {}", limits.max_storage_buffer_range),
+            )
+            .or_else(|| {
+                (BESIDE_SHARED_KB << 10 > limits.max_compute_shared_memory_size).then(|| {
+                    format!(
+                        "{BESIDE_SHARED_KB} KB of shared memory exceeds \
+                         maxComputeSharedMemorySize = {}",
+                        limits.max_compute_shared_memory_size
+                    )
+                })
+            }),
             Resource::UniformBuffer => over(
                 (limits.max_uniform_buffer_range as u64).min(65536),
                 &format!(
@@ -669,9 +698,10 @@ impl Spec for PointerChase {
             Resource::StorageTexelBuffer => c.storage_texel_views[v.size]
                 .as_ref()
                 .map(Binding::StorageTexelBuffer),
-            Resource::RawBuffer | Resource::StructuredBuffer | Resource::Shared => {
-                Some(Binding::StorageBufferSlice(&c.table, offset, bytes))
-            }
+            Resource::RawBuffer
+            | Resource::RawBufferBesideShared
+            | Resource::StructuredBuffer
+            | Resource::Shared => Some(Binding::StorageBufferSlice(&c.table, offset, bytes)),
             Resource::UniformBuffer => Some(Binding::UniformBufferSlice(&c.table, offset, bytes)),
             Resource::StorageImage => Some(Binding::StorageImage(&c.image)),
             Resource::TexelFetch | Resource::SampleNearest => {
@@ -700,7 +730,9 @@ mod tests {
     #[test]
     fn names_sizes_and_kernels_derive_from_the_enums() {
         let tests = PointerChase.tests();
-        assert_eq!(tests.len(), 10 * SIZES + SHARED_KB.len() + 1);
+        // 10 resources at every size, the chase beside shared memory up to 256 KB (25 sizes),
+        // shared memory at 5, the registers once.
+        assert_eq!(tests.len(), 10 * SIZES + 25 + SHARED_KB.len() + 1);
         let name = |i: usize| PointerChase.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "latency: Buffer<uint> 4 KB");
         assert_eq!(name(1), "latency: Buffer<uint> 5 KB");
@@ -709,6 +741,14 @@ mod tests {
         assert_eq!(name(SIZES + 35), "latency: ByteAddressBuffer 1.75 MB");
         assert_eq!(name(SIZES + 53), "latency: ByteAddressBuffer 40 MB");
         assert_eq!(name(2 * SIZES - 1), "latency: ByteAddressBuffer 256 MB");
+        assert_eq!(
+            name(2 * SIZES + 8),
+            "latency: ByteAddressBuffer beside groupshared{uint[8192]} 16 KB"
+        );
+        assert_eq!(
+            PointerChase.kernel(tests[2 * SIZES].1, Pattern::Random),
+            "pointer_chase_raw_buffer_pad32k"
+        );
         assert_eq!(name(tests.len() - 2), "latency: groupshared{uint} 64 KB");
         assert_eq!(name(tests.len() - 1), "latency: registers{uint}, no load");
         assert_eq!(
