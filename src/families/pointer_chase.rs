@@ -52,8 +52,9 @@ const BESIDE_SHARED_MAX_KB: u32 = 256;
 /// Chase steps per loop iteration of the kernel (unrolled), and iterations of a timed dispatch.
 const STEPS_PER_ITERATION: u32 = 16;
 const DISPATCH_ITERATIONS: u32 = 16;
-/// Iterations of the verify dispatch: odd, since every cycle's length is a multiple of 32
-/// lines, and a chase of a multiple of its length ends where it started, whatever the chain.
+/// Iterations of the verify dispatch: 17 × 16 = 272 steps, a number no size's line count
+/// divides (unit-tested), since a chase of a multiple of its cycle's length ends where it
+/// started, whatever the chain (256 steps would, for every cycle of 32 to 256 lines).
 const VERIFY_ITERATIONS: u32 = 17;
 /// The side of the square image that holds the table (256 MB of 32-bit texels), where the
 /// device allows it.
