@@ -23,4 +23,4 @@ for run in run1 run2; do
   echo "$run exit $? after $(( ($(date +%s%N) - start) / 1000000 )) ms" >> "$out/$run.txt"
 done
 [ -n "$smi" ] && kill "$smi" 2>/dev/null
-tail -1 "$out/verify.txt" "$out/run1.txt" "$out/run2.txt"
+tail -n 1 "$out/verify.txt" "$out/run1.txt" "$out/run2.txt"

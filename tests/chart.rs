@@ -1,4 +1,4 @@
-//! `scripts/chart.py`: PNG and SVG charts from the CSV fixtures (needs python3 + matplotlib).
+//! `scripts/chart.py` and `scripts/latency-chart.py`: charts and tables from CSV fixtures and committed results (needs python3 + matplotlib).
 
 mod common;
 use common::tempdir;
@@ -209,4 +209,61 @@ fn unknown_or_ambiguous_reference_exits_2_with_the_list() {
         );
     }
     assert!(!out.exists());
+}
+
+fn latency_chart(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new("python3")
+        .arg(root().join("scripts/latency-chart.py"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run python3 scripts/latency-chart.py")
+}
+
+#[test]
+fn latency_chart_draws_the_h100_sweep_and_its_plateau_table() {
+    require_matplotlib();
+    let dir = tempdir("latency-chart");
+    let png = dir.join("latency.png");
+    let csv = root().join("results/h100/latency/run1.csv");
+    let o = latency_chart(&[
+        csv.as_os_str(),
+        png.as_os_str(),
+        "--plateau".as_ref(),
+        "L1=4KB-16KB".as_ref(),
+        "--plateau".as_ref(),
+        "memory=64MB-256MB".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_png(&png);
+    let out = String::from_utf8_lossy(&o.stdout);
+    // The table's rows are the committed figures (results/README.md quotes them).
+    assert!(
+        out.contains("| resource | L1 (4 KB–16 KB) | memory (64 MB–256 MB) |"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| ByteAddressBuffer | 52 clk / 26 ns (52–52) | 708 clk / 358 ns (675–724) |"),
+        "{out}"
+    );
+    // A size with a fraction of a MB is read, and the registers are their own line.
+    assert!(out.contains("  1.25 MB "), "{out}");
+    assert!(out.contains("registers, no load\n      14.7 clk"), "{out}");
+}
+
+#[test]
+fn latency_chart_rejects_a_bad_plateau() {
+    let csv = root().join("results/h100/latency/run1.csv");
+    let png = tempdir("latency-chart-bad").join("x.png");
+    for spec in ["L1", "L1=4KB", "L1=4XB-16KB"] {
+        let o = latency_chart(&[
+            csv.as_os_str(),
+            png.as_os_str(),
+            "--plateau".as_ref(),
+            spec.as_ref(),
+        ]);
+        assert!(!o.status.success(), "{spec}");
+        assert!(stderr(&o).contains("bad"), "{spec}: {}", stderr(&o));
+        assert!(!png.exists(), "{spec}: no chart after a bad argument");
+    }
 }

@@ -112,8 +112,12 @@ fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     // 10 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
     // 256 KB), shared memory at 5, the registers once.
     assert_eq!(latency.lines().count(), 10 * 65 + 25 + 5 + 1);
-    assert!(latency.lines().any(|l| l == "latency: RWBuffer<uint> 1.75 MB"));
-    assert!(latency.lines().any(|l| l == "latency: BufferReference<uint> 48 MB"));
+    assert!(latency
+        .lines()
+        .any(|l| l == "latency: RWBuffer<uint> 1.75 MB"));
+    assert!(latency
+        .lines()
+        .any(|l| l == "latency: BufferReference<uint> 48 MB"));
     assert_eq!(latency.lines().next(), Some("latency: Buffer<uint> 4 KB"));
     assert!(latency
         .lines()

@@ -217,7 +217,7 @@ fn size_lines(size: usize) -> u32 {
 fn size_name(bytes: u64) -> String {
     if bytes < 1 << 20 {
         format!("{} KB", bytes >> 10)
-    } else if bytes % (1 << 20) == 0 {
+    } else if bytes.is_multiple_of(1 << 20) {
         format!("{} MB", bytes >> 20)
     } else {
         // Quarters of a MB (1.25, 1.5, 1.75, 2.5, 3.5): exact with two decimals at most.
