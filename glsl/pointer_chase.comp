@@ -1,11 +1,12 @@
 // The latency suite (src/families/pointer_chase.rs): a dependent pointer chase through one
 // resource. The chain data is one table of 128-byte lines (32 words each, one cache line on
-// every current GPU). Size s of the sweep (s = pc.readStart) has its chain in word
-// state.place[s].x of lines place[s].y .. place[s].y + n: each such word holds the line (counted
-// from place[s].y) that follows its own in a random cycle over the n lines of the working set,
-// so one table holds every size of the sweep (up to 32 chains side by side in a line, several
-// chains one after another in a word) and each size's chain touches only its own lines, one
-// word per line. Buffers are bound from the size's first line (a descriptor offset), so their
+// every current GPU). Chain c of size s of the sweep (pc.readStart = c * 65 + s: four chains
+// of different seeds per size) is in word state.place[readStart].x of lines
+// place[readStart].y .. place[readStart].y + n: each such word holds the line (counted from
+// place.y) that follows its own in a random cycle over the n lines of the working set, so one
+// table holds every size of the sweep (32 chains side by side in a line, several chains one
+// after another in a word; a size's four chains share its lines, in four words) and each
+// size's chains touch only its own lines, one word per line. Buffers are bound from the size's first line (a descriptor offset), so their
 // indices start at 0; images have no offset and add place[s].y themselves; the buffer device
 // address of the size's first line is place[s].zw.
 // Only invocation 0 of the workgroup chases (one subgroup with one active lane: a
@@ -19,7 +20,9 @@
 // the verify dispatch: no size's line count divides 17 * 16 (the family's tests check it), so
 // the chase cannot end where it started whatever the chain.
 // CLOCK 1 (the latency kernel): the subgroup clock is read around the loop; lane 0 writes
-// the ticks into outData[64].
+// the ticks into outData[64]. Its elementsMask holds the timed iterations in the low 16 bits
+// and, in the high 16, iterations walked first, untimed, in the same dispatch: each dispatch
+// starts with a cold L1 on an H100 (a walk in an earlier dispatch leaves only L2 warm).
 // RESOURCE: 1 uniform texel buffer, 2 storage buffer of uint, 3 storage buffer of structs,
 // 4 uniform buffer, 5 storage texel buffer, 6 storage image, 7 sampled image (texelFetch),
 // 8 sampled image (nearest), 9 sampled image (bilinear), 10 buffer device address,
@@ -50,10 +53,10 @@
 
 layout(local_size_x = 256) in;
 
-// Where each size's chain lies (word, first line, device address of the first line), and where
-// each test's chase stands (one slot per resource and size). MAX_SIZES: the family's
+// Where each chain lies (word, first line, device address of the first line), and where
+// each test's chase stands (one slot per resource and chain). MAX_SIZES: the family's
 // PLACE_SLOTS.
-#define MAX_SIZES 80u
+#define MAX_SIZES 320u
 layout(std430, set = 0, binding = 1) buffer State {
     uvec4 place[MAX_SIZES];
     uint next[];
@@ -114,6 +117,12 @@ void main() {
     uint slot = (PAD_KB != 0 ? 13u : RESOURCE) * MAX_SIZES + pc.readStart;
     bool verifyStart = pc.writeIndex != 0xFFFFFFFFu && pc.elementsMask == 0u;
     uint iterations = pc.elementsMask != 0u ? pc.elementsMask : (verifyStart ? 17u : 16u);
+#if CLOCK
+    // The latency kernel's elementsMask: timed iterations in the low 16 bits, untimed ones
+    // before them in the high 16 (the same dispatch: a dispatch starts with a cold L1).
+    uint warmIterations = iterations >> 16u;
+    iterations &= 0xFFFFu;
+#endif
 #if PAD_KB
     // Indexed by the invocation, so the whole array is allocated; zeros, read back after the
     // chase so that it is live.
@@ -162,6 +171,11 @@ void main() {
     if (gl_LocalInvocationIndex == 0u) {
         uint cur = verifyStart ? 0u : state.next[slot];
 #if CLOCK
+        [[dont_unroll]] for (uint i = 0u; i < warmIterations; ++i) {
+            [[unroll]] for (uint s = 0u; s < 16u; ++s) {
+                cur = NEXT(cur);
+            }
+        }
         uvec2 t0 = clock2x32ARB();
 #endif
         [[dont_unroll]] for (uint i = 0u; i < iterations; ++i) {

@@ -110,15 +110,17 @@ impl TestCase {
         self.family().latency(self.index())
     }
 
-    /// What the latency kernel's lanes write after `iterations` iterations.
+    /// What the latency kernel's lanes write after `iterations` iterations, run with
+    /// `readStart = start`.
     pub fn latency_reference(
         &self,
         input: &[u8],
         iterations: u32,
         subgroup_size: u32,
+        start: u32,
     ) -> Vec<ThreadSum> {
         self.family()
-            .latency_reference(self.index(), input, iterations, subgroup_size)
+            .latency_reference(self.index(), input, iterations, subgroup_size, start)
     }
 }
 

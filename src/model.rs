@@ -171,4 +171,7 @@ pub enum Fault {
     /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
     /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
     NoSubgroupShuffle,
+    /// Make the baseline's first timing spread widely (two samples in three 10× slower): the
+    /// drift check must time it again, and its row must still read a ratio of exactly 1.
+    NoisyBaseline,
 }

@@ -137,3 +137,53 @@ fn the_check_can_be_turned_off_and_verify_has_none() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_baseline_reads_exactly_1_when_the_check_times_it_again() {
+    // The baseline's first timing is spread 10× (two samples in three): the check after its
+    // block times it again, and the ratios must then be taken against that timing, not the
+    // first: the baseline's own row reads exactly 1.
+    let dir = tempdir("drift");
+    let csv = dir.join("baseline.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<RGBA8>",
+        "--groups",
+        "16",
+        "--samples",
+        "5",
+        "--drift-limit",
+        "40",
+        "--fault",
+        "noisy-baseline",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&csv);
+    let baseline = rows
+        .iter()
+        .find(|r| r["test"] == "Buffer<RGBA8>.Load random")
+        .expect("the baseline row");
+    assert_eq!(baseline["ratio"], "1.0000", "{baseline:?}\n{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Buffer<RGBA8>.Load random: "))
+        .unwrap_or_default();
+    assert!(line.contains("ms 1.000x"), "{out}");
+    // It was timed again (its first timing's samples spread beyond the limit), steady then.
+    assert!(
+        ["steady", "re-measured"].contains(&baseline["conditions"].as_str()),
+        "{baseline:?}"
+    );
+    // The others are against the same timing: uniform and linear read RGBA8 at the rate of
+    // the random pattern or faster on a CPU, never 10× apart.
+    for r in &rows {
+        let ratio: f64 = r["ratio"].parse().unwrap();
+        assert!((0.2..5.0).contains(&ratio), "{r:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

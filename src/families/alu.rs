@@ -550,7 +550,7 @@ impl Spec for Alu {
         Unit::Ops
     }
 
-    fn dispatch_groups(&self, _: Op, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    fn dispatch_groups(&self, _: Op, _: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
         super::instructions::whole_waves(calibrated, compute_units)
     }
 
@@ -559,6 +559,7 @@ impl Spec for Alu {
             kernel: format!("alu_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,
             warm_ops: 0,
+            ..Default::default()
         })
     }
 
@@ -568,6 +569,7 @@ impl Spec for Alu {
         input: &[u8],
         iterations: u32,
         subgroup_size: u32,
+        _: u32,
     ) -> Vec<ThreadSum> {
         let lanes = (subgroup_size as usize).clamp(1, crate::model::LATENCY_GROUP_SIZE);
         (0..lanes)

@@ -79,6 +79,11 @@ impl Spec for BufferAtomic {
         Vec::new()
     }
 
+    /// On one address, a fixed size per compute unit (see [`writes::atomic_groups`]).
+    fn dispatch_groups(&self, _: Atomic, p: Pattern, calibrated: u32, cus: Option<u32>) -> u32 {
+        writes::atomic_groups(p, calibrated, cus)
+    }
+
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         Ok(Resources {
             target: writes::target_buffer(shared, vk::BufferUsageFlags::STORAGE_BUFFER)?,

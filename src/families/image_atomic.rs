@@ -59,6 +59,11 @@ impl Spec for ImageAtomic {
         Vec::new()
     }
 
+    /// On one address, a fixed size per compute unit (see [`writes::atomic_groups`]).
+    fn dispatch_groups(&self, _: (), p: Pattern, calibrated: u32, cus: Option<u32>) -> u32 {
+        writes::atomic_groups(p, calibrated, cus)
+    }
+
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         let format = vk::Format::R32_UINT;
         let features = shared

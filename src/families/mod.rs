@@ -137,7 +137,7 @@ impl Unit {
 /// How a test's dependent-chain latency is measured: a kernel that runs one subgroup through
 /// `ITERATIONS` (the first push-constant word) iterations of `ops_per_iteration` dependent
 /// operations between two reads of the subgroup clock (see `runner/latency.rs`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Latency {
     /// The kernel's name (declared by the family's template).
     pub kernel: String,
@@ -147,6 +147,17 @@ pub struct Latency {
     /// `runner/latency.rs`'s chunk): a pointer chase walks its whole working set first, so
     /// that a set that fits a cache is in it.
     pub warm_ops: u64,
+    /// The `readStart` of each further chain timed like the test's own (a pointer chase's
+    /// chains of other seeds through the same lines): the row's latency is then the median
+    /// over all chains, and their spread is reported beside it. Empty: the test's own only.
+    pub chains: Vec<u32>,
+    /// Iterations of the shorter timed run (the longer one runs twice as many); 0: the
+    /// runner's default (a chain whose steps cost differently samples more of them).
+    pub timed_iterations: u32,
+    /// Iterations each timed dispatch runs first, untimed (its kernel takes them in the high 16
+    /// bits of the iteration count): what must be in a cache that a new dispatch finds cold
+    /// (an SM's L1). 0: none.
+    pub warm_iterations: u32,
 }
 
 /// `Some("the device lacks NAME")` when `ok` is false.
@@ -297,6 +308,7 @@ pub trait Spec: Sync + 'static {
     fn dispatch_groups(
         &self,
         _v: Self::Variant,
+        _p: Pattern,
         calibrated: u32,
         _compute_units: Option<u32>,
     ) -> u32 {
@@ -307,13 +319,15 @@ pub trait Spec: Sync + 'static {
         None
     }
     /// What lanes `0..min(subgroup_size, 64)` of the latency kernel write after
-    /// `iterations` iterations.
+    /// `iterations` iterations, run with `readStart = start` (the test's own, or one of its
+    /// [`Latency::chains`]) after the verify dispatch of the test's kernel with the same.
     fn latency_reference(
         &self,
         _v: Self::Variant,
         _input: &[u8],
         _iterations: u32,
         _subgroup_size: u32,
+        _start: u32,
     ) -> Vec<ThreadSum> {
         Vec::new()
     }
@@ -421,13 +435,14 @@ pub trait Family: Sync {
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32;
     /// The latency kernel of test `i`, if any.
     fn latency(&self, i: usize) -> Option<Latency>;
-    /// The CPU reference of test `i`'s latency kernel.
+    /// The CPU reference of test `i`'s latency kernel (see [`Spec::latency_reference`]).
     fn latency_reference(
         &self,
         i: usize,
         input: &[u8],
         iterations: u32,
         subgroup_size: u32,
+        start: u32,
     ) -> Vec<ThreadSum>;
     /// Creates the family's resources on a device.
     fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>>;
@@ -515,7 +530,8 @@ impl<S: Spec> Family for S {
         self.tests().iter().position(|(_, w, _)| *w == reference)
     }
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32 {
-        Spec::dispatch_groups(self, at(self, i).1, calibrated, compute_units)
+        let (_, v, p) = at(self, i);
+        Spec::dispatch_groups(self, v, p, calibrated, compute_units)
     }
     fn latency(&self, i: usize) -> Option<Latency> {
         Spec::latency(self, at(self, i).1)
@@ -526,8 +542,9 @@ impl<S: Spec> Family for S {
         input: &[u8],
         iterations: u32,
         subgroup_size: u32,
+        start: u32,
     ) -> Vec<ThreadSum> {
-        Spec::latency_reference(self, at(self, i).1, input, iterations, subgroup_size)
+        Spec::latency_reference(self, at(self, i).1, input, iterations, subgroup_size, start)
     }
     fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>> {
         Ok(Box::new(Resources {

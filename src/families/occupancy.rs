@@ -86,7 +86,7 @@ impl Spec for Occupancy {
         0.0
     }
 
-    fn dispatch_groups(&self, _: Registers, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    fn dispatch_groups(&self, _: Registers, _: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
         super::instructions::whole_waves(calibrated, compute_units)
     }
 

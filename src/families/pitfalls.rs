@@ -252,7 +252,7 @@ impl Spec for Pitfalls {
         Some(v.first_of_set())
     }
 
-    fn dispatch_groups(&self, v: Variant, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    fn dispatch_groups(&self, v: Variant, _: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
         match v {
             Reads {
                 low_occupancy: true,

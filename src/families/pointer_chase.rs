@@ -37,11 +37,20 @@ const TABLE_LINES: u32 = (TABLE_BYTES / LINE_BYTES) as u32;
 /// Each chain starts on a 4 KB boundary of the table (every buffer offset alignment is at most
 /// 256 bytes).
 const PLACE_ALIGN_LINES: u32 = 32;
-/// Slots per resource in the kernel's state buffer (its MAX_SIZES).
-const PLACE_SLOTS: usize = 80;
+/// Chains per working set: random cycles of different seeds through the same lines, each in
+/// its own word, timed one after the other; a row reports their median and spread, so that a
+/// size on a cache transition (where one cycle's share of lines in each level is luck) shows
+/// it, and the median moves less between runs than any one cycle.
+pub const CHAINS: usize = 4;
+/// Groups of [`CHAINS`] words in a line: a size's chains take one group.
+const GROUPS: usize = LINE_WORDS as usize / CHAINS;
+/// Slots per resource in the kernel's state buffer (its MAX_SIZES): chain c of size s is slot
+/// c × SIZES + s (the test's readStart).
+const PLACE_SLOTS: usize = 320;
 /// The registers' slot: its "word" is a key from the input, so that their walk depends on it.
 const REGISTERS_SLOT: usize = PLACE_SLOTS - 1;
-const _: () = assert!(SIZES <= REGISTERS_SLOT);
+const _: () = assert!(CHAINS * SIZES <= REGISTERS_SLOT);
+const _: () = assert!(GROUPS * CHAINS == LINE_WORDS as usize);
 /// Shared memory runs the powers of two from 4 to 64 KB (the kernels declare one of these).
 const SHARED_KB: [u32; 5] = [4, 8, 16, 32, 64];
 /// Shared memory the raw-buffer chase beside shared memory declares and uses (its kernel's
@@ -52,6 +61,14 @@ const BESIDE_SHARED_MAX_KB: u32 = 256;
 /// Chase steps per loop iteration of the kernel (unrolled), and iterations of a timed dispatch.
 const STEPS_PER_ITERATION: u32 = 16;
 const DISPATCH_ITERATIONS: u32 = 16;
+/// Iterations of the shorter timed run of each chain (the longer runs twice as many): the
+/// latency is the difference over 1024 steps, so that on a transition each chain samples
+/// enough lines of each level (at 128 steps, a 24 MB row moved 5 % between runs).
+const TIMED_ITERATIONS: u32 = 64;
+/// Steps each timed dispatch walks first, untimed, at most (a whole cycle up to 512 KB: more
+/// than an SM's L1, which a new dispatch finds cold, so that only the walk before it in the
+/// same dispatch can fill it).
+const WARM_IN_DISPATCH_STEPS: u32 = 4096;
 /// Iterations of the verify dispatch: 17 × 16 = 272 steps, a number no size's line count
 /// divides (unit-tested), since a chase of a multiple of its cycle's length ends where it
 /// started, whatever the chain (256 steps would, for every cycle of 32 to 256 lines).
@@ -226,30 +243,37 @@ fn size_name(bytes: u64) -> String {
     }
 }
 
-/// Where a size's chain lies in the table: word `word` of lines `base..base + lines`.
+/// Where a size's chains lie in the table: words `group × CHAINS + c` (chain c) of lines
+/// `base..base + lines`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Place {
-    word: u32,
+    group: u32,
     base: u32,
 }
 
-/// Every size's place: the largest first, each in the word whose chains end lowest (from a
-/// 4 KB boundary), so that 65 sizes (1.6 GB of lines) share the table's 32 words of 256 MB,
-/// no chain overlaps another, and the smaller sizes lie low in the table (inside an image
-/// smaller than the table).
+impl Place {
+    /// The word that holds chain `c`.
+    fn word(self, c: usize) -> u32 {
+        self.group * CHAINS as u32 + c as u32
+    }
+}
+
+/// Every size's place: the largest first, each in the group of words whose chains end lowest
+/// (from a 4 KB boundary), so that 65 sizes × 4 chains (6.5 GB of line words) share the
+/// table's 8 groups of 256 MB and no chain overlaps another.
 fn places() -> [Place; SIZES] {
-    let mut end = [0u32; LINE_WORDS as usize];
+    let mut end = [0u32; GROUPS];
     let mut order: Vec<usize> = (0..SIZES).collect();
     order.sort_by_key(|&s| std::cmp::Reverse(SIZES_KB[s]));
     let mut places = [Place::default(); SIZES];
     for s in order {
-        let word = (0..LINE_WORDS as usize).min_by_key(|&w| end[w]).unwrap();
+        let group = (0..GROUPS).min_by_key(|&g| end[g]).unwrap();
         places[s] = Place {
-            word: word as u32,
-            base: end[word],
+            group: group as u32,
+            base: end[group],
         };
-        end[word] += size_lines(s).next_multiple_of(PLACE_ALIGN_LINES);
-        assert!(end[word] <= TABLE_LINES, "the sizes overflow the table");
+        end[group] += size_lines(s).next_multiple_of(PLACE_ALIGN_LINES);
+        assert!(end[group] <= TABLE_LINES, "the sizes overflow the table");
     }
     places
 }
@@ -296,10 +320,12 @@ fn registers_key(seed: u64) -> u32 {
     (seed >> 32) as u32 | 1
 }
 
-/// The chain of `lines` lines: `next[L]` follows line L, in one cycle through every line
-/// (Sattolo's shuffle, from a splitmix64 stream seeded by the input and the size).
-fn chain(seed: u64, size: usize, lines: u32) -> Vec<u32> {
-    let mut state = seed ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+/// Chain `c` of `lines` lines: `next[L]` follows line L, in one cycle through every line
+/// (Sattolo's shuffle, from a splitmix64 stream seeded by the input, the size and the chain).
+fn chain(seed: u64, size: usize, c: usize, lines: u32) -> Vec<u32> {
+    let mut state = seed
+        ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (c as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
     let mut random = move || {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = state;
@@ -315,16 +341,16 @@ fn chain(seed: u64, size: usize, lines: u32) -> Vec<u32> {
     next
 }
 
-/// The line the chase of `v` reaches after `steps` steps from line 0 (for the registers, the
+/// The line chain `c` of `v` reaches after `steps` steps from line 0 (for the registers, the
 /// value their arithmetic reaches).
-fn walk(v: Variant, input: &[u8], steps: u64) -> u32 {
+fn walk(v: Variant, c: usize, input: &[u8], steps: u64) -> u32 {
     if v.resource == Resource::Registers {
         let k = registers_key(seed(input));
         return (0..steps).fold(0u32, |cur, _| {
             ((cur << 5).wrapping_add(k).wrapping_mul(0x9E37_79B1)) >> 8
         });
     }
-    let next = chain(seed(input), v.size, v.lines());
+    let next = chain(seed(input), v.size, c, v.lines());
     (0..steps).fold(0, |line, _| next[line as usize])
 }
 
@@ -344,12 +370,14 @@ impl<'g> Chain<'g> {
         let mut words = vec![0u8; TABLE_BYTES as usize];
         let mut floats = vec![0u8; TABLE_BYTES as usize];
         for (size, place) in places.iter().enumerate() {
-            for (line, next) in chain(seed, size, size_lines(size)).into_iter().enumerate() {
-                let at = ((place.base as usize + line) * LINE_WORDS as usize
-                    + place.word as usize)
-                    * 4;
-                words[at..at + 4].copy_from_slice(&next.to_le_bytes());
-                floats[at..at + 4].copy_from_slice(&(next as f32).to_le_bytes());
+            for c in 0..CHAINS {
+                let word = place.word(c) as usize;
+                for (line, next) in chain(seed, size, c, size_lines(size)).into_iter().enumerate()
+                {
+                    let at = ((place.base as usize + line) * LINE_WORDS as usize + word) * 4;
+                    words[at..at + 4].copy_from_slice(&next.to_le_bytes());
+                    floats[at..at + 4].copy_from_slice(&(next as f32).to_le_bytes());
+                }
             }
         }
         let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
@@ -393,8 +421,8 @@ impl<'g> Chain<'g> {
         let image_bytes = side as usize * side as usize * 4;
         let image_staging = staged("chain image staging", &floats[..image_bytes])?;
         drop(floats);
-        // Each size's place (word, first line, device address of the first line), then the
-        // chases' slots at 0.
+        // Each chain's place (word, first line, device address of the first line) in slot
+        // c × SIZES + size, then the chases' slots at 0.
         let mut state_words = vec![0u8; state_bytes as usize];
         for (size, p) in places.iter().enumerate() {
             let first = if bda {
@@ -402,10 +430,12 @@ impl<'g> Chain<'g> {
             } else {
                 0
             };
-            let at = size * 16;
-            state_words[at..at + 4].copy_from_slice(&p.word.to_le_bytes());
-            state_words[at + 4..at + 8].copy_from_slice(&p.base.to_le_bytes());
-            state_words[at + 8..at + 16].copy_from_slice(&first.to_le_bytes());
+            for c in 0..CHAINS {
+                let at = (c * SIZES + size) * 16;
+                state_words[at..at + 4].copy_from_slice(&p.word(c).to_le_bytes());
+                state_words[at + 4..at + 8].copy_from_slice(&p.base.to_le_bytes());
+                state_words[at + 8..at + 16].copy_from_slice(&first.to_le_bytes());
+            }
         }
         let at = REGISTERS_SLOT * 16;
         state_words[at..at + 4].copy_from_slice(&registers_key(seed).to_le_bytes());
@@ -604,7 +634,7 @@ impl Spec for PointerChase {
     fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
         let steps = (VERIFY_ITERATIONS * STEPS_PER_ITERATION) as u64;
         let mut out = vec![ThreadSum::default(); THREADS_PER_GROUP as usize];
-        out[0].sum[0] = walk(v, input, steps) as f32;
+        out[0].sum[0] = walk(v, 0, input, steps) as f32;
         out
     }
 
@@ -620,34 +650,55 @@ impl Spec for PointerChase {
     }
 
     /// One workgroup: a single chase.
-    fn dispatch_groups(&self, _: Variant, _: u32, _: Option<u32>) -> u32 {
+    fn dispatch_groups(&self, _: Variant, _: Pattern, _: u32, _: Option<u32>) -> u32 {
         1
     }
 
     fn latency(&self, v: Variant) -> Option<Latency> {
+        let memory = v.resource != Resource::Registers;
         Some(Latency {
             kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
             ops_per_iteration: STEPS_PER_ITERATION,
-            warm_ops: match v.resource {
-                Resource::Registers => 0,
-                _ => (v.lines() as u64).min(WARM_STEPS_MAX),
+            // Before each chain: a walk of its own cycle, so that it is timed in its own steady
+            // state (a cycle larger than a cache misses in it on every step; another chain's
+            // order over the same lines would leave some of them hit).
+            warm_ops: if memory {
+                (v.lines() as u64).min(WARM_STEPS_MAX)
+            } else {
+                0
+            },
+            chains: if memory {
+                (1..CHAINS).map(|c| (c * SIZES + v.size) as u32).collect()
+            } else {
+                Vec::new()
+            },
+            timed_iterations: TIMED_ITERATIONS,
+            warm_iterations: if memory {
+                v.lines().min(WARM_IN_DISPATCH_STEPS) / STEPS_PER_ITERATION
+            } else {
+                0
             },
         })
     }
 
-    /// Lane 0 continues from where the verify dispatch left the chase; the other lanes write
-    /// zeros.
+    /// Lane 0 continues chain `start / SIZES` from where the verify dispatch left it; the
+    /// other lanes write zeros.
     fn latency_reference(
         &self,
         v: Variant,
         input: &[u8],
         iterations: u32,
         subgroup_size: u32,
+        start: u32,
     ) -> Vec<ThreadSum> {
         let lanes = (subgroup_size as usize).clamp(1, crate::model::LATENCY_GROUP_SIZE);
         let steps = ((VERIFY_ITERATIONS + iterations) * STEPS_PER_ITERATION) as u64;
+        let c = match v.resource {
+            Resource::Registers => 0,
+            _ => start as usize / SIZES,
+        };
         let mut out = vec![ThreadSum::default(); lanes];
-        out[0].sum[0] = walk(v, input, steps) as f32;
+        out[0].sum[0] = walk(v, c, input, steps) as f32;
         out
     }
 
@@ -767,9 +818,12 @@ mod tests {
     #[test]
     fn every_size_has_its_own_lines_and_the_verify_walk_cannot_come_back() {
         let places = places();
-        let mut used = vec![vec![]; LINE_WORDS as usize];
+        let mut used = vec![vec![]; GROUPS];
         for (s, p) in places.iter().enumerate() {
-            used[p.word as usize].push((p.base, p.base + size_lines(s)));
+            used[p.group as usize].push((p.base, p.base + size_lines(s)));
+            // The chains of a size are its group's words, distinct from every other group's.
+            let words: Vec<u32> = (0..CHAINS).map(|c| p.word(c)).collect();
+            assert!(words.iter().all(|w| *w / CHAINS as u32 == p.group && *w < LINE_WORDS));
             assert_eq!(p.base % PLACE_ALIGN_LINES, 0);
             // A chase of a multiple of a cycle's length ends where it started.
             let steps = VERIFY_ITERATIONS * STEPS_PER_ITERATION;
@@ -780,15 +834,9 @@ mod tests {
             assert!(ranges.windows(2).all(|w| w[0].1 <= w[1].0), "{ranges:?}");
             assert!(ranges.last().is_none_or(|r| r.1 <= TABLE_LINES));
         }
-        // The largest size fills a word; every size up to 64 MB lies in the first 64 MB (an
-        // image of 4096 x 4096 texels holds it).
+        // The largest size fills a group; a slot per chain and size, below the registers'.
         assert_eq!(places[SIZES - 1].base, 0);
-        for s in 0..SIZES {
-            if SIZES_KB[s] <= 64 << 10 {
-                let end = (places[s].base + size_lines(s)) as u64 * LINE_BYTES;
-                assert!(end <= 64 << 20, "{} KB ends at {end}", SIZES_KB[s]);
-            }
-        }
+        assert!(CHAINS * SIZES <= REGISTERS_SLOT);
     }
 
     #[test]
@@ -796,7 +844,7 @@ mod tests {
         let input = crate::data::input();
         for size in [0, 3, 9] {
             let lines = size_lines(size);
-            let next = chain(seed(&input), size, lines);
+            let next = chain(seed(&input), size, 0, lines);
             let (mut line, mut seen) = (0u32, vec![false; lines as usize]);
             for _ in 0..lines {
                 assert!(!seen[line as usize], "size {size}: line {line} twice");
@@ -809,15 +857,26 @@ mod tests {
         // for every size (so --fault reference is caught).
         let mut corrupted = input.clone();
         corrupted[0] ^= 0x5A;
-        assert_ne!(chain(seed(&input), 4, 512), chain(seed(&corrupted), 4, 512));
+        assert_ne!(chain(seed(&input), 4, 0, 512), chain(seed(&corrupted), 4, 0, 512));
+        // Each chain of a size is a cycle of its own seed.
+        let chains: Vec<Vec<u32>> = (0..CHAINS).map(|c| chain(seed(&input), 4, c, 512)).collect();
+        for a in 0..CHAINS {
+            for b in a + 1..CHAINS {
+                assert_ne!(chains[a], chains[b], "chains {a} and {b}");
+            }
+        }
         for size in 0..20 {
             let v = Variant {
                 resource: Resource::RawBuffer,
                 size,
             };
             let steps = (VERIFY_ITERATIONS * STEPS_PER_ITERATION) as u64;
-            assert_ne!(walk(v, &input, steps), walk(v, &corrupted, steps), "size {size}");
-            assert_ne!(walk(v, &input, steps), 0, "size {size}");
+            // (The first chain's: the row's verify dispatch; another chain's walk may end on
+            // the same line by chance, and the row still mismatches through the first.)
+            assert_ne!(walk(v, 0, &input, steps), walk(v, 0, &corrupted, steps), "size {size}");
+            for c in 0..CHAINS {
+                assert_ne!(walk(v, c, &input, steps), 0, "size {size} chain {c}");
+            }
         }
     }
 }

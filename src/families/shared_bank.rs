@@ -122,7 +122,7 @@ impl Spec for SharedBank {
         (ITERATIONS * LOADS_PER_ITERATION) as u64
     }
 
-    fn dispatch_groups(&self, _: Load, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    fn dispatch_groups(&self, _: Load, _: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
         super::instructions::whole_waves(calibrated, compute_units)
     }
 
@@ -133,12 +133,20 @@ impl Spec for SharedBank {
                 kernel: format!("shared_bank_latency_s{s}"),
                 ops_per_iteration: LOADS_PER_ITERATION,
                 warm_ops: 0,
+                ..Default::default()
             }),
             Load::Vec4 => None,
         }
     }
 
-    fn latency_reference(&self, v: Load, _: &[u8], iterations: u32, size: u32) -> Vec<ThreadSum> {
+    fn latency_reference(
+        &self,
+        v: Load,
+        _: &[u8],
+        iterations: u32,
+        size: u32,
+        _: u32,
+    ) -> Vec<ThreadSum> {
         let Load::Stride(stride) = v else {
             return Vec::new();
         };

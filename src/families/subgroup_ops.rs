@@ -162,7 +162,7 @@ impl Spec for SubgroupOps {
         Unit::Ops
     }
 
-    fn dispatch_groups(&self, _: Op, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    fn dispatch_groups(&self, _: Op, _: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
         super::instructions::whole_waves(calibrated, compute_units)
     }
 
@@ -171,10 +171,18 @@ impl Spec for SubgroupOps {
             kernel: format!("subgroup_ops_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32,
             warm_ops: 0,
+            ..Default::default()
         })
     }
 
-    fn latency_reference(&self, op: Op, input: &[u8], iterations: u32, size: u32) -> Vec<ThreadSum> {
+    fn latency_reference(
+        &self,
+        op: Op,
+        input: &[u8],
+        iterations: u32,
+        size: u32,
+        _: u32,
+    ) -> Vec<ThreadSum> {
         // One group of 64 invocations: a larger subgroup is only partly filled.
         let lanes = (size as usize).min(crate::model::LATENCY_GROUP_SIZE);
         let steps = |j: usize| if j == 0 { iterations * ROUNDS * CHAINS as u32 } else { 0 };

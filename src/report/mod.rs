@@ -182,6 +182,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("memory", Text),
     ("latency_clk", Number),
     ("unit", Text),
+    ("latency_spread_pct", Number),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -289,6 +290,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         m.memory.clone(),
         num(m.latency_clk, 2),
         t.unit().name().to_string(),
+        num(m.latency_spread_pct, 2),
     ]
 }
 

@@ -71,15 +71,18 @@ impl<'g> Runner<'g> {
         }
     }
 
-    /// One dispatch of the latency kernel with `iterations`; returns its ticks.
+    /// One dispatch of the latency kernel with `iterations`, from `readStart = start`;
+    /// returns its ticks.
     fn latency_run(
         &self,
         test: &TestCase,
         pipeline: &Pipeline<'g>,
         iterations: u32,
+        start: u32,
     ) -> Result<u64> {
         let mut constants = self.constants(test, 0);
         constants.elements_mask = iterations;
+        constants.read_start = start;
         self.dispatches(pipeline, &constants, 1, 1, 0)?;
         // Lane 0 writes the ticks, as two 32-bit words, into the vec4 after the lanes' results.
         let words = self.output.read_u32(4 * (LATENCY_GROUP_SIZE + 1))?;
@@ -88,8 +91,10 @@ impl<'g> Runner<'g> {
     }
 
     /// Clocks per dependent operation, where the test has a latency kernel and the device a
-    /// subgroup clock that counts shader-core clocks (not on a CPU device, as for the clock).
-    pub(super) fn latency(&self, test: &TestCase) -> Result<Option<f64>> {
+    /// subgroup clock that counts shader-core clocks (not on a CPU device, as for the clock):
+    /// the median over the test's chains, and their spread (max − min over the median, %)
+    /// where it has several.
+    pub(super) fn latency(&self, test: &TestCase) -> Result<Option<(f64, Option<f64>)>> {
         let Some(latency) = test.latency() else {
             return Ok(None);
         };
@@ -98,27 +103,47 @@ impl<'g> Runner<'g> {
         }
         let pipeline = self.latency_pipeline(test, &latency)?;
         // Untimed first, where the test asks: a chase walks its working set into the caches.
-        let mut warm = latency
+        let warm = latency
             .warm_ops
             .div_ceil(latency.ops_per_iteration.max(1) as u64);
-        while warm > 0 {
-            let n = warm.min(WARM_CHUNK);
-            self.latency_run(test, &pipeline, n as u32)?;
-            warm -= n;
-        }
-        let fewest = |iterations: u32| -> Result<u64> {
-            (0..TIMED_RUNS)
-                .map(|_| self.latency_run(test, &pipeline, iterations))
-                .try_fold(u64::MAX, |a, t| Ok(a.min(t?)))
+        let own = test.read_start();
+        let iterations = match latency.timed_iterations {
+            0 => TIMED_ITERATIONS,
+            n => n,
         };
-        let short = fewest(TIMED_ITERATIONS)?;
-        let long = fewest(2 * TIMED_ITERATIONS)?;
-        let ops = TIMED_ITERATIONS as f64 * latency.ops_per_iteration as f64;
-        Ok(Some((long as f64 - short as f64) / ops).filter(|c| c.is_finite() && *c > 0.0))
+        anyhow::ensure!(
+            2 * iterations <= 0xFFFF && latency.warm_iterations <= 0xFFFF,
+            "the latency kernel takes at most 65535 iterations of each kind"
+        );
+        let in_dispatch = latency.warm_iterations << 16;
+        let ops = iterations as f64 * latency.ops_per_iteration as f64;
+        let mut clocks = Vec::with_capacity(1 + latency.chains.len());
+        for start in std::iter::once(own).chain(latency.chains.iter().copied()) {
+            let mut left = warm;
+            while left > 0 {
+                let n = left.min(WARM_CHUNK);
+                self.latency_run(test, &pipeline, n as u32, start)?;
+                left -= n;
+            }
+            let fewest = |iterations: u32| -> Result<u64> {
+                (0..TIMED_RUNS)
+                    .map(|_| self.latency_run(test, &pipeline, in_dispatch | iterations, start))
+                    .try_fold(u64::MAX, |a, t| Ok(a.min(t?)))
+            };
+            let short = fewest(iterations)?;
+            let long = fewest(2 * iterations)?;
+            let c = (long as f64 - short as f64) / ops;
+            if !(c.is_finite() && c > 0.0) {
+                return Ok(None);
+            }
+            clocks.push(c);
+        }
+        Ok(median_and_spread(&clocks))
     }
 
-    /// `--verify` of the latency kernel: its lanes' chain results against the CPU reference.
-    pub(super) fn verify_latency(&self, test: &TestCase) -> Result<Result<(), data::Mismatch>> {
+    /// `--verify` of the latency kernel: its lanes' chain results against the CPU reference,
+    /// for each of the test's chains; a mismatch as the row's reason.
+    pub(super) fn verify_latency(&self, test: &TestCase) -> Result<Result<(), String>> {
         debug_assert_eq!(self.settings.mode, Mode::Verify);
         let Some(latency) = test.latency() else {
             return Ok(Ok(()));
@@ -127,15 +152,69 @@ impl<'g> Runner<'g> {
             return Ok(Ok(()));
         }
         let pipeline = self.latency_pipeline(test, &latency)?;
-        self.latency_run(test, &pipeline, VERIFY_ITERATIONS)?;
         let lanes = (self.gpu.info.subgroup_size as usize).clamp(1, LATENCY_GROUP_SIZE);
-        let output = self.output.read_vec4(lanes)?;
         let mut input = self.shared.data.clone();
         if self.settings.fault == Some(Fault::Reference) {
             input.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
         }
-        let reference =
-            test.latency_reference(&input, VERIFY_ITERATIONS, self.gpu.info.subgroup_size);
-        Ok(data::compare(test.tolerance(), &reference, &output))
+        // The test's own chain continues from its verify dispatch; each further chain gets a
+        // verify dispatch of the test's kernel from its own start first, as the first did.
+        let own = test.read_start();
+        for (i, start) in std::iter::once(own).chain(latency.chains).enumerate() {
+            if start != own {
+                let main = self.pipeline_for(test)?;
+                let mut constants = self.constants(test, 0);
+                constants.read_start = start;
+                let groups = self.full_groups(test);
+                self.dispatches(&main, &constants, groups, 1, 0)?;
+            }
+            self.latency_run(test, &pipeline, VERIFY_ITERATIONS, start)?;
+            let output = self.output.read_vec4(lanes)?;
+            let reference = test.latency_reference(
+                &input,
+                VERIFY_ITERATIONS,
+                self.gpu.info.subgroup_size,
+                start,
+            );
+            if let Err(mismatch) = data::compare(test.tolerance(), &reference, &output) {
+                return Ok(Err(match i {
+                    0 => format!("latency kernel: {mismatch}"),
+                    _ => format!("latency kernel, chain {} (readStart {start}): {mismatch}", i + 1),
+                }));
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// The median of `values` and, where there are several, their spread: (max − min) / median,
+/// in %.
+pub(crate) fn median_and_spread(values: &[f64]) -> Option<(f64, Option<f64>)> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    let spread = (n > 1).then(|| 100.0 * (v[n - 1] - v[0]) / median);
+    Some((median, spread))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_and_spread;
+
+    #[test]
+    fn median_and_spread_of_chains() {
+        assert_eq!(median_and_spread(&[]), None);
+        assert_eq!(median_and_spread(&[300.0]), Some((300.0, None)));
+        let (m, s) = median_and_spread(&[310.0, 290.0, 300.0, 330.0]).unwrap();
+        assert_eq!(m, 305.0);
+        assert!((s.unwrap() - 100.0 * 40.0 / 305.0).abs() < 1e-9);
     }
 }

@@ -189,6 +189,9 @@ pub struct Measurement {
     /// Clocks per operation of a dependent chain (instruction tests, timed on a device with
     /// a subgroup clock that is a shader-core clock).
     pub latency_clk: Option<f64>,
+    /// The spread of `latency_clk` over the test's chains, (max − min) / median in %, where
+    /// it times several (the latency suite: four random cycles per working set).
+    pub latency_spread_pct: Option<f64>,
 }
 
 impl Measurement {
@@ -215,6 +218,7 @@ impl Measurement {
             memory: String::new(),
             full_groups: 0,
             latency_clk: None,
+            latency_spread_pct: None,
         }
     }
 }

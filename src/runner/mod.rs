@@ -260,6 +260,7 @@ impl<'g> Runner<'g> {
                 .unwrap_or_default(),
             full_groups: 0,
             latency_clk: None,
+            latency_spread_pct: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
@@ -301,7 +302,10 @@ impl<'g> Runner<'g> {
                 // The latency is extra information: its failure costs only the figure (and a
                 // note), unless the device is gone.
                 match self.latency(test) {
-                    Ok(latency) => m.latency_clk = latency,
+                    Ok(latency) => {
+                        m.latency_clk = latency.map(|(clk, _)| clk);
+                        m.latency_spread_pct = latency.and_then(|(_, spread)| spread);
+                    }
                     Err(e) if is_device_lost(&e) => return Err(e),
                     Err(e) => {
                         let sep = if m.reason.is_empty() { "" } else { "; " };
@@ -317,7 +321,7 @@ impl<'g> Runner<'g> {
                     m.reason = mismatch.to_string();
                 } else if let Err(mismatch) = self.verify_latency(test)? {
                     m.status = Status::Mismatch;
-                    m.reason = format!("latency kernel: {mismatch}");
+                    m.reason = mismatch;
                 }
             }
         }

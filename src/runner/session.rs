@@ -60,13 +60,7 @@ impl Baseline {
             .as_ref()
             .filter(|m| m.conditions.is_flagged())
             .map(|m| m.reason.clone());
-        let rate = measurement
-            .as_ref()
-            .filter(|_| flagged.is_none())
-            .and_then(|b| {
-                b.stats
-                    .map(|s| b.test.loads_per_dispatch(b.groups) as f64 / s.median_ms)
-            });
+        let rate = measurement.as_ref().and_then(Self::rate_of);
         if plan.mode == Mode::Time && rate.is_none() {
             let why = match (&flagged, selected) {
                 (Some(reason), _) => format!("was not timed at the steady clock ({reason})"),
@@ -86,9 +80,25 @@ impl Baseline {
         }
     }
 
-    /// Notes the times of `rows`, before they are reported.
+    /// Loads per ms of a baseline measurement timed at the steady state (none when flagged:
+    /// the ratios would not be steady-state figures).
+    fn rate_of(m: &Measurement) -> Option<f64> {
+        let s = m.stats.filter(|_| m.status == Status::Ok && !m.conditions.is_flagged())?;
+        Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms)
+    }
+
+    /// Notes the times of `rows`, before they are reported. Where the baseline's row is among
+    /// them and was timed again (the drift check re-measures a block it found disturbed or a
+    /// row whose samples spread), the ratios from here on are taken against the baseline as
+    /// measured then, under the conditions of the rows around it, not against its first
+    /// timing: so its own row reads exactly 1.
     fn record(&mut self, rows: &[(usize, Measurement)]) {
         for (_, m) in rows {
+            if m.test == self.test {
+                if let Some(rate) = Self::rate_of(m) {
+                    self.rate = Some(rate);
+                }
+            }
             if let Some(s) = m.stats.filter(|_| m.groups > 0) {
                 self.per_group_ms
                     .insert(m.test, s.median_ms / m.groups as f64);
@@ -104,6 +114,11 @@ impl Baseline {
             return None;
         }
         let s = m.stats?;
+        // The baseline against itself, by definition (even where a re-measurement was flagged
+        // and the others keep the rate of its steady timing).
+        if m.test == self.test {
+            return self.rate.map(|_| 1.0);
+        }
         if let Some(reference) = m.test.ratio_reference() {
             // Time over time, per workgroup (a cut dispatch stays comparable), against a test
             // timed earlier in the run (absent when it was not, e.g. with --shuffle).

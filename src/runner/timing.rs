@@ -47,6 +47,12 @@ const INJECTED_STALL_MS: f64 = 60.0;
 /// `--fault slow-test`: added per group to every dispatch of the second test.
 const INJECTED_MS_PER_GROUP: f64 = 4.0;
 
+/// `--fault noisy-baseline`: two of every three samples of the baseline's first timing are
+/// this many times slower (a spread beyond any drift limit, and a median far off).
+const INJECTED_NOISE: f64 = 10.0;
+/// Whether `--fault noisy-baseline` has disturbed the baseline's timing yet.
+static NOISE_INJECTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// What the per-device calibration decided.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Calibration {
@@ -505,6 +511,16 @@ impl<'g> Runner<'g> {
         });
         let (mut times, mut clocks) =
             self.probed_dispatches(pipeline, &constants, groups, s.warmup, samples, true)?;
+        if s.fault == Some(Fault::NoisyBaseline)
+            && *test == catalog::baseline()
+            && !NOISE_INJECTED.swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            for (i, t) in times.iter_mut().enumerate() {
+                if i % 3 != 0 {
+                    *t *= INJECTED_NOISE;
+                }
+            }
+        }
         if s.samples.is_none() {
             if let Some(st) = Stats::from_times(&times).filter(|st| st.cv_pct > NOISY_CV_PCT) {
                 // The measured median, not the probe's estimate, sizes the extra samples.

@@ -6,7 +6,7 @@
 use super::{Checked, Dispatch, Shared};
 use crate::data::Mismatch;
 use crate::format::{ChannelType, Format};
-use crate::model::Fault;
+use crate::model::{Fault, Pattern};
 use crate::resources::{record_clear, record_full_barrier, record_readback, Buffer, Image, Memory};
 use anyhow::Result;
 use ash::vk;
@@ -19,6 +19,28 @@ pub const ELEMENTS: u32 = 1024;
 /// Elements of the shared-memory tables (`groupshared`): 8 KB of `vec4`, within the 16 KB
 /// of workgroup memory every device offers next to `common.glsl`'s 4 KB.
 pub const SHARED_ELEMENTS: u32 = 512;
+
+/// Workgroups per compute unit of an atomic test on one address (the uniform pattern).
+pub const CONTENTION_GROUPS_PER_CU: u32 = 1;
+/// Compute units assumed where the device does not say how many it has.
+const UNKNOWN_COMPUTE_UNITS: u32 = 16;
+
+/// The dispatch size of an atomic test in pattern `p`. On one address (uniform) every
+/// resident group contends for it at once, and the time per group depends on how many do:
+/// such a test runs a fixed [`CONTENTION_GROUPS_PER_CU`] group per compute unit (132 on an
+/// H100, all resident at once, every SM contending with 256 threads), never the calibrated
+/// size cut to the watchdog budget at a size that varies with the probe's timing from run to
+/// run. (At 4 per CU the float adds took 40 ms: 6 samples in the per-test budget, whose median
+/// still moved 4 %.) The others run `calibrated`.
+pub fn atomic_groups(p: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    match p {
+        Pattern::Uniform => {
+            let cus = compute_units.unwrap_or(UNKNOWN_COMPUTE_UNITS);
+            (cus * CONTENTION_GROUPS_PER_CU).min(calibrated)
+        }
+        _ => calibrated,
+    }
+}
 
 /// How one channel of written memory is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Figures that hold from run to run (issue 28), on a GPU machine: the baseline's own ratio, the
+# write suite's contention rows at their fixed size three times, the latency suite (four
+# chains per size, median and spread) verified under the validation layer and timed twice,
+# and the uniform-buffer random gap (the cbuffer rows, the spread over 1-32 addresses per 32
+# lanes, every alternative a shader author has, the driver's statistics, and an independent
+# CUDA implementation of the same loop through PTX when libcuda is there).
+# Usage: scripts/h100-stability.sh OUTDIR   (with target/release/perftest built)
+#        ONLY="write latency" scripts/h100-stability.sh OUTDIR   (some parts: baseline, write,
+#        latency, ubo)
+set -uo pipefail
+out=${1:?output directory}
+mkdir -p "$out"
+B=${PERFTEST:-target/release/perftest}
+read -r -a X <<< "${PERFTEST_ARGS:-}"
+step() { # NAME perftest-args…: stdout + stderr to NAME.txt, then exit code and wall time
+  local name=$1 t0; shift
+  t0=$(date +%s%N)
+  timeout 300 "$B" "$@" > "$out/$name.txt" 2>&1
+  local rc=$?
+  echo "exit $rc, wall $(( ($(date +%s%N) - t0) / 1000000 )) ms" >> "$out/$name.txt"
+  echo "$name: exit $rc, $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
+}
+want() { [[ -z "${ONLY:-}" || " $ONLY " == *" $1 "* ]]; }
+"$B" --list-devices > "$out/devices.txt" 2>&1
+nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
+# 1. The baseline reads 1: the typed buffers, twice.
+if want baseline; then
+step baseline-run1 "${X[@]}" --filter "Buffer<" --csv "$out/baseline-run1.csv"
+step baseline-run2 "${X[@]}" --filter "Buffer<" --csv "$out/baseline-run2.csv"
+fi
+# 2. The write suite (as scripts/h100-write.sh): verified, then timed three times.
+if want write; then
+W=(--suite original,write --filter "Buffer<RGBA8>.Load random" --filter Store --filter Interlocked)
+step write-verify "${X[@]}" "${W[@]}" --verify --csv "$out/write-verify.csv"
+for run in 1 2 3; do
+  step "write-run$run" "${X[@]}" "${W[@]}" --csv "$out/write-run$run.csv"
+done
+fi
+# 3. The latency suite: verified under the validation layer, then timed twice.
+if want latency; then
+step latency-verify "${X[@]}" --suite latency --verify --validation --csv "$out/latency-verify.csv"
+for run in 1 2; do
+  step "latency-run$run" "${X[@]}" --suite latency --csv "$out/latency-run$run.csv" \
+    --json "$out/latency-run$run.json"
+done
+fi
+# 4. The uniform-buffer random gap: every way to read the same 16 KB at random, twice, and the
+# driver's statistics of those kernels.
+if want ubo; then
+U=(--suite original,extended,pitfalls --filter cbuffer --filter "StructuredBuffer<float4>"
+   --filter "Buffer<RGBA32f>" --filter "Buffer<RGBA8>.Load random" --filter "PushConstant"
+   --filter "BufferReference<float4>" --filter "Pitfall private array")
+for run in 1 2; do
+  step "ubo-run$run" "${X[@]}" "${U[@]}" --csv "$out/ubo-run$run.csv"
+done
+step ubo-verify "${X[@]}" "${U[@]}" --verify
+step ubo-shader-stats "${X[@]}" "${U[@]}" --samples 1 --warmup 0 --shader-stats
+if [ -f scripts/cuda-constant.py ]; then
+  timeout 120 python3 scripts/cuda-constant.py > "$out/cuda-constant.csv" 2> "$out/cuda-constant.err"
+  echo "cuda-constant: exit $?" >&2
+fi
+fi
