@@ -179,7 +179,10 @@ impl<'g> Runner<'g> {
             if let Err(mismatch) = data::compare(test.tolerance(), &reference, &output) {
                 return Ok(Err(match i {
                     0 => format!("latency kernel: {mismatch}"),
-                    _ => format!("latency kernel, chain {} (readStart {start}): {mismatch}", i + 1),
+                    _ => format!(
+                        "latency kernel, chain {} (readStart {start}): {mismatch}",
+                        i + 1
+                    ),
                 }));
             }
         }

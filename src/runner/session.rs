@@ -83,7 +83,9 @@ impl Baseline {
     /// Loads per ms of a baseline measurement timed at the steady state (none when flagged:
     /// the ratios would not be steady-state figures).
     fn rate_of(m: &Measurement) -> Option<f64> {
-        let s = m.stats.filter(|_| m.status == Status::Ok && !m.conditions.is_flagged())?;
+        let s = m
+            .stats
+            .filter(|_| m.status == Status::Ok && !m.conditions.is_flagged())?;
         Some(m.test.loads_per_dispatch(m.groups) as f64 / s.median_ms)
     }
 
