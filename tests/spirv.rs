@@ -651,8 +651,15 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
         if clocked {
             let first = asm.find("OpReadClockKHR").unwrap();
             let second = first + 1 + asm[first + 1..].find("OpReadClockKHR").unwrap();
-            assert!(asm[..first].contains("OpLoopMerge"), "{name}: no warm loop first");
-            assert_eq!(asm[first..second].matches("OpLoopMerge").count(), 1, "{name}");
+            assert!(
+                asm[..first].contains("OpLoopMerge"),
+                "{name}: no warm loop first"
+            );
+            assert_eq!(
+                asm[first..second].matches("OpLoopMerge").count(),
+                1,
+                "{name}"
+            );
         }
     }
 }
