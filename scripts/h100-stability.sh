@@ -13,14 +13,8 @@ out=${1:?output directory}
 mkdir -p "$out"
 B=${PERFTEST:-target/release/perftest}
 read -r -a X <<< "${PERFTEST_ARGS:-}"
-step() { # NAME perftest-args…: stdout + stderr to NAME.txt, then exit code and wall time
-  local name=$1 t0; shift
-  t0=$(date +%s%N)
-  timeout 300 "$B" "$@" > "$out/$name.txt" 2>&1
-  local rc=$?
-  echo "exit $rc, wall $(( ($(date +%s%N) - t0) / 1000000 )) ms" >> "$out/$name.txt"
-  echo "$name: exit $rc, $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
-}
+STEP_TIMEOUT=${STEP_TIMEOUT:-300}
+. "$(dirname "$0")/step.sh"
 want() { [[ -z "${ONLY:-}" || " $ONLY " == *" $1 "* ]]; }
 "$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true

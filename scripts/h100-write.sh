@@ -20,14 +20,7 @@ L=(--suite original,control,extended --filter "Buffer<RGBA8>.Load random"
    --filter "StructuredBuffer<float" --filter "ByteAddressBuffer.Load" --filter "RWBuffer<"
    --filter "RWTexture2D<" --filter "groupshared" --filter "Control")
 start=$(date +%s%N)
-step() { # NAME perftest-args…: runs perftest, stdout + stderr to NAME.txt, exit code and wall time after
-  local name=$1 t0; shift
-  t0=$(date +%s%N)
-  timeout 60 "$B" "$@" > "$out/$name.txt" 2>&1
-  local rc=$?
-  echo "exit $rc, wall $(( ($(date +%s%N) - t0) / 1000000 )) ms" >> "$out/$name.txt"
-  echo "$name: exit $rc, $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
-}
+. "$(dirname "$0")/step.sh"
 "$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
 # 1. Verification at the full dispatch size: every write test against the CPU model.

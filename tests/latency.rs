@@ -73,6 +73,8 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     assert!(why.contains("maxUniformBufferRange"), "{why}");
     // Lavapipe has no core clock: the clocks stay empty, the chase is verified all the same.
     assert!(rows.iter().all(|r| r[col("latency_clk")].is_empty()));
+    // … and so does the spread of the four chains (a column of its own, empty without them).
+    assert!(rows.iter().all(|r| r[col("latency_spread_pct")].is_empty()));
 }
 
 #[test]

@@ -248,7 +248,23 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Pattern;
+
+    #[test]
+    fn one_address_atomics_run_a_fixed_size_per_compute_unit() {
+        // Whatever calibration chose, as long as it allows it: one group per CU on one address.
+        assert_eq!(atomic_groups(Pattern::Uniform, 4096, Some(132)), 132);
+        assert_eq!(atomic_groups(Pattern::Uniform, 3000, Some(132)), 132);
+        assert_eq!(
+            atomic_groups(Pattern::Uniform, 4096, None),
+            UNKNOWN_COMPUTE_UNITS
+        );
+        // Never more than an explicit or calibrated size allows.
+        assert_eq!(atomic_groups(Pattern::Uniform, 8, Some(132)), 8);
+        // The other patterns keep the calibrated size.
+        for p in [Pattern::Linear, Pattern::Random] {
+            assert_eq!(atomic_groups(p, 4096, Some(132)), 4096);
+        }
+    }
 
     const FLOAT4: Layout = Layout {
         channel: Channel::Float,
