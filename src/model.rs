@@ -105,6 +105,9 @@ pub enum Suite {
     /// two or three ways (private arrays, struct fields, offsets, switch, reads in flight,
     /// fast math).
     Pitfalls,
+    /// Read bandwidth per resource over working sets from 4 KB to 1 GB: L1, L2 and memory,
+    /// in bytes per clock per compute unit and GB/s.
+    Bandwidth,
     /// Load latency per resource: a dependent pointer chase by one lane over working sets
     /// from 4 KB to 256 MB, in clocks per load (`latency_clk`).
     Latency,
@@ -118,6 +121,29 @@ pub const THREADS_PER_GROUP: u64 = 256;
 /// Invocations of a latency kernel's one workgroup (`local_size_x` of the latency kernels):
 /// only the first subgroup runs the chain.
 pub const LATENCY_GROUP_SIZE: usize = 64;
+/// Working set `i` of a sweep at four points per octave from 4 KB, in KB: 1, 1.25, 1.5 and
+/// 1.75 times each power of two (quarter steps rather than powers of 2^(1/4), so that every
+/// size has a short exact name and cache sizes such as 6, 40 or 96 MB are points).
+pub const fn quarter_octave_kb(i: usize) -> u32 {
+    let octave = 4 << (i / 4);
+    octave + octave / 4 * (i % 4) as u32
+}
+
+/// A working set's name: `4 KB`, `896 KB`, `1 MB`, `1.25 MB`, `256 MB`, `1 GB`.
+pub fn size_name(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{} KB", bytes >> 10)
+    } else if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
+        format!("{} GB", bytes >> 30)
+    } else if bytes.is_multiple_of(1 << 20) {
+        format!("{} MB", bytes >> 20)
+    } else {
+        // Quarters of a MB (1.25, 1.5, 1.75, 2.5, 3.5): exact with two decimals at most.
+        let mb = format!("{:.2}", bytes as f64 / (1 << 20) as f64);
+        format!("{} MB", mb.trim_end_matches('0'))
+    }
+}
+
 /// Deliberate faults, for testing that failures are caught (hidden `--fault`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Fault {

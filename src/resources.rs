@@ -87,6 +87,17 @@ impl Residence {
 }
 
 /// The device's memory types and heaps.
+/// The size of the device's largest `DEVICE_LOCAL` memory heap, in bytes.
+pub fn device_local_heap_bytes(gpu: &Gpu<'_>) -> u64 {
+    let props = memory_properties(gpu);
+    props.memory_heaps[..props.memory_heap_count as usize]
+        .iter()
+        .filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
+        .map(|h| h.size)
+        .max()
+        .unwrap_or(0)
+}
+
 fn memory_properties(gpu: &Gpu<'_>) -> vk::PhysicalDeviceMemoryProperties {
     // SAFETY: plain query on a valid physical device.
     unsafe {
@@ -830,7 +841,20 @@ pub fn record_copy(
     to: &Buffer<'_>,
     size: u64,
 ) {
-    let region = vk::BufferCopy::default().size(size);
+    record_copy_to_offset(d, cmd, from, to, 0, size);
+}
+
+/// As [`record_copy`], into `to` from byte `offset` on.
+pub fn record_copy_to_offset(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    from: &Buffer<'_>,
+    to: &Buffer<'_>,
+    offset: u64,
+    size: u64,
+) {
+    debug_assert!(size <= from.size && offset + size <= to.size);
+    let region = vk::BufferCopy::default().dst_offset(offset).size(size);
     let barrier = vk::MemoryBarrier::default()
         .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
         .dst_access_mask(
@@ -838,13 +862,42 @@ pub fn record_copy(
                 | vk::AccessFlags::TRANSFER_READ
                 | vk::AccessFlags::UNIFORM_READ,
         );
-    // SAFETY: both buffers are at least `size` bytes, with TRANSFER usages.
+    // SAFETY: `from` holds `size` bytes and `to` `offset + size`, with TRANSFER usages.
     unsafe {
         d.cmd_copy_buffer(cmd, from.handle, to.handle, &[region]);
         d.cmd_pipeline_barrier(
             cmd,
             vk::PipelineStageFlags::TRANSFER,
             vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}
+
+/// Records a write of `data` (at most 65536 bytes, a multiple of 4) into `buffer` at `offset`
+/// (a multiple of 4; the buffer needs TRANSFER_DST), visible to the shaders after it.
+pub fn record_update(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    buffer: &Buffer<'_>,
+    offset: u64,
+    data: &[u8],
+) {
+    debug_assert!(data.len() <= 65536 && data.len() % 4 == 0 && offset % 4 == 0);
+    debug_assert!(offset + data.len() as u64 <= buffer.size);
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE);
+    // SAFETY: the buffer is alive and the range lies inside it (checked above in debug).
+    unsafe {
+        d.cmd_update_buffer(cmd, buffer.handle, offset, data);
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
             vk::DependencyFlags::empty(),
             &[barrier],
             &[],

@@ -304,7 +304,8 @@ fn list_tests_with_a_suite() {
     let end2 = end + instructions.len();
     assert_eq!(names[end..end2], instructions[..]);
     assert_eq!(instructions[0], "fp32 add");
-    // Then the ceiling suite, the branch suite, the pitfalls, and the latency suite last.
+    // Then the ceiling suite, the branch suite, the pitfalls, bandwidth, and the latency suite
+    // last.
     let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
     let ceiling: Vec<&str> = ceiling.lines().collect();
     let end3 = end2 + ceiling.len();
@@ -320,9 +321,13 @@ fn list_tests_with_a_suite() {
     let end5 = end4 + pitfalls.len();
     assert_eq!(names[end4..end5], pitfalls[..]);
     assert!(pitfalls.iter().all(|n| n.starts_with("Pitfall ")));
+    let bandwidth = stdout(&run(&["--list-tests", "--suite", "bandwidth"]));
+    let bandwidth: Vec<&str> = bandwidth.lines().collect();
+    let end6 = end5 + bandwidth.len();
+    assert_eq!(names[end5..end6], bandwidth[..]);
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
     let latency: Vec<&str> = latency.lines().collect();
-    assert_eq!(names[end5..], latency[..]);
+    assert_eq!(names[end6..], latency[..]);
     assert!(ceiling
         .iter()
         .all(|n| n.ends_with("(unrolled ceiling)") && !extended.contains(n)));

@@ -53,6 +53,7 @@ registry! {
     occupancy::Occupancy,
     branch::Branch,
     pitfalls::Pitfalls,
+    bandwidth::Bandwidth,
     pointer_chase::PointerChase,
 }
 

@@ -3,7 +3,7 @@
 use super::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
 use crate::data::ThreadSum;
 use crate::gpu::{Gpu, Instance};
-use crate::model::{Pattern, Suite, THREADS_PER_GROUP};
+use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
 use crate::pipeline::Binding;
 use crate::resources::{record_copy, record_full_barrier, Buffer, BufferView, Image, Memory, Sampler};
 use anyhow::{Context as _, Result};
@@ -24,8 +24,7 @@ const SIZES_KB: [u32; SIZES] = {
     let mut kb = [0; SIZES];
     let mut i = 0;
     while i < SIZES {
-        let octave = 4 << (i / 4);
-        kb[i] = octave + octave / 4 * (i % 4) as u32;
+        kb[i] = quarter_octave_kb(i);
         i += 1;
     }
     kb
@@ -230,18 +229,6 @@ fn size_lines(size: usize) -> u32 {
     (size_bytes(size) / LINE_BYTES) as u32
 }
 
-/// `4 KB`, `896 KB`, `1 MB`, `1.25 MB`, `256 MB`.
-fn size_name(bytes: u64) -> String {
-    if bytes < 1 << 20 {
-        format!("{} KB", bytes >> 10)
-    } else if bytes.is_multiple_of(1 << 20) {
-        format!("{} MB", bytes >> 20)
-    } else {
-        // Quarters of a MB (1.25, 1.5, 1.75, 2.5, 3.5): exact with two decimals at most.
-        let mb = format!("{:.2}", bytes as f64 / (1 << 20) as f64);
-        format!("{} MB", mb.trim_end_matches('0'))
-    }
-}
 
 /// Where a size's chains lie in the table: words `group × CHAINS + c` (chain c) of lines
 /// `base..base + lines`.

@@ -1,0 +1,108 @@
+// The bandwidth suite (src/families/bandwidth.rs): how fast each resource delivers a working
+// set of N loads (pc.readStart) from wherever it lives — L1, L2 or memory.
+// Every workgroup reads 65536 loads (256 per invocation), coalesced: invocation t of group g
+// reads element (base_g + t + 256 k) mod N for k = 0 .. 255, where base_g = (g * 65536 mod 2^32)
+// mod N. A set of at most 65536 loads is read by every group whole, again and again (from L1
+// where it fits); a larger one is a chunk per group, each line read once by that group, and
+// groups g, g + N / 65536, … share lines (from L2 where the set fits there, else from memory).
+// The loads go 8 per unrolled step into a sum, so 8 are in flight per invocation.
+// Each invocation sums its loads' words (uint, wrapping); the 256 sums go to shared memory and,
+// only when writeIndex != ~0 (verify), invocation 0 writes the group's total into
+// check.groupSums[g] — which also keeps every load alive.
+// RESOURCE: 1 storage buffer of uvec4 (raw), 2 storage buffer of vec4 (structured),
+// 3 storage buffer of float (scalar), 4 buffer device address (uvec4), 5 uniform buffer
+// (uvec4[4096], 64 KB), 6 uniform texel buffer RGBA32F, 7 uniform texel buffer R32F,
+// 8 storage texel buffer RGBA32F.
+// @kernels bandwidth_{RESOURCE}: RESOURCE=raw_buffer:1,structured_buffer:2,scalar_buffer:3,device_address:4,uniform_buffer:5,texel_buffer_rgba32f:6,texel_buffer_r32f:7,storage_texel_buffer:8 WIDTH=4 PATTERN=1
+#version 450
+#if RESOURCE == 4
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+#endif
+#if RESOURCE == 6 || RESOURCE == 7
+#extension GL_EXT_samplerless_texture_functions : require
+#endif
+#include "common.glsl"
+
+layout(local_size_x = 256) in;
+
+// The device addresses of the family's two pools of data (RESOURCE 4: working sets up to
+// 64 MB are in the small one, the larger in the large one), and each group's checksum (verify).
+layout(std430, set = 0, binding = 1) buffer Check {
+    uvec2 smallPool;
+    uvec2 largePool;
+    uint groupSums[];
+} check;
+// The small pool's size in 16-byte loads (the family's SMALL_POOL_BYTES / 16).
+#define SMALL_POOL_LOADS 4194304u
+
+#if RESOURCE == 1
+layout(std430, set = 0, binding = 0) readonly buffer Data {
+    uvec4 words[];
+};
+#define LOAD(i) words[i]
+#elif RESOURCE == 2
+layout(std430, set = 0, binding = 0) readonly buffer Data {
+    vec4 elements[];
+};
+#define LOAD(i) floatBitsToUint(elements[i])
+#elif RESOURCE == 3
+layout(std430, set = 0, binding = 0) readonly buffer Data {
+    float scalars[];
+};
+#define LOAD(i) uvec4(floatBitsToUint(scalars[i]), 0u, 0u, 0u)
+#elif RESOURCE == 4
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Words {
+    uvec4 words[];
+};
+#elif RESOURCE == 5
+// 64 KB, the largest maxUniformBufferRange of current GPUs (larger sets are unsupported).
+layout(std140, set = 0, binding = 0) uniform Data {
+    uvec4 quads[4096];
+};
+#define LOAD(i) quads[i]
+#elif RESOURCE == 6
+layout(set = 0, binding = 0) uniform textureBuffer texels;
+#define LOAD(i) floatBitsToUint(texelFetch(texels, int(i)))
+#elif RESOURCE == 7
+layout(set = 0, binding = 0) uniform textureBuffer texels;
+#define LOAD(i) uvec4(floatBitsToUint(texelFetch(texels, int(i)).x), 0u, 0u, 0u)
+#elif RESOURCE == 8
+layout(set = 0, binding = 0, rgba32f) uniform readonly imageBuffer texels;
+#define LOAD(i) floatBitsToUint(imageLoad(texels, int(i)))
+#endif
+
+shared uint keep[256];
+
+void main() {
+#if RESOURCE == 4
+    Words table = Words(pc.readStart > SMALL_POOL_LOADS ? check.largePool : check.smallPool);
+#define LOAD(i) table.words[i]
+#endif
+    uint n = pc.readStart;
+    uint t = gl_LocalInvocationIndex;
+    uint idx = (gl_WorkGroupID.x * 65536u) % n + t;
+    if (idx >= n) {
+        idx -= n;
+    }
+    uvec4 acc = uvec4(0u);
+    [[dont_unroll]] for (uint k = 0u; k < 32u; ++k) {
+        [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+            acc += LOAD(idx | pc.elementsMask);
+            idx += 256u;
+            if (idx >= n) {
+                idx -= n;
+            }
+        }
+    }
+    keep[t] = acc.x + acc.y + acc.z + acc.w;
+    memoryBarrierShared();
+    barrier();
+    if (pc.writeIndex != 0xFFFFFFFFu && t == 0u) {
+        uint sum = 0u;
+        for (uint j = 0u; j < 256u; ++j) {
+            sum += keep[j];
+        }
+        check.groupSums[gl_WorkGroupID.x] = sum;
+    }
+}

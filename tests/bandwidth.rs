@@ -1,0 +1,109 @@
+//! The bandwidth suite on lavapipe: every resource's checksums verified against the CPU's under
+//! the validation layer, at a size every group reads whole, sizes where groups read chunks of
+//! their own (in the small and the large pool), sizes over a limit as `unsupported` rows
+//! naming it, and a corrupted reference caught.
+
+mod common;
+use common::*;
+
+/// 4 KB (read whole by every group), 64 KB (the uniform buffer's last), 80 KB (its first
+/// unsupported), 4 MB (a chunk per group) and 80 MB (the large pool).
+const SIZES: [&str; 5] = [" 4 KB", " 64 KB", " 80 KB", " 4 MB", " 80 MB"];
+
+fn args<'a>(csv: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec![
+        "--device",
+        lavapipe(),
+        "--suite",
+        "bandwidth",
+        "--verify",
+        "--groups",
+        "3",
+        "--csv",
+        csv,
+    ];
+    a.extend(SIZES.iter().flat_map(|s| ["--filter", *s]));
+    a.extend_from_slice(extra);
+    a
+}
+
+#[test]
+fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
+    let dir = tempdir("bandwidth");
+    let csv = dir.join("bandwidth.csv");
+    let o = run(&args(csv.to_str().unwrap(), &["--validation"]));
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    let rows = csv_rows(&csv);
+    // 8 resources × 5 sizes.
+    assert_eq!(rows.len(), 40, "{}", stdout(&o));
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r["test"] == name)
+            .unwrap_or_else(|| panic!("no row {name}"))
+    };
+    for r in &rows {
+        let uniform_over = r["test"].starts_with("bandwidth: cbuffer{uint4} load")
+            && !r["test"].ends_with(" 4 KB")
+            && !r["test"].ends_with(" 64 KB");
+        if uniform_over {
+            assert_eq!(r["status"], "unsupported", "{r:?}");
+            assert!(r["reason"].contains("maxUniformBufferRange"), "{r:?}");
+        } else {
+            assert_eq!(r["status"], "ok", "{r:?}");
+            assert_eq!(r["family"], "bandwidth");
+        }
+    }
+    let r = row("bandwidth: StructuredBuffer<float>.Load 80 MB");
+    assert_eq!(
+        (r["resource"].as_str(), r["format"].as_str()),
+        ("STORAGE_BUFFER", "float")
+    );
+    // 256 loads per invocation, 4-byte loads.
+    assert_eq!(r["loads_per_dispatch"], (3 * 256 * 256).to_string());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_corrupted_reference_fails_every_row() {
+    let dir = tempdir("bandwidth-fault");
+    let csv = dir.join("bandwidth.csv");
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "reference", "--filter", "Load4"],
+    ));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("bandwidth: ") && !l.contains("unsupported"))
+        .collect();
+    assert!(!lines.is_empty(), "{out}");
+    assert!(lines.iter().all(|l| l.contains("MISMATCH group")), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_suite_is_listed_in_all_before_latency_and_not_in_the_default_run() {
+    let bandwidth = stdout(&run(&["--list-tests", "--suite", "bandwidth"]));
+    // 8 resources × 73 sizes (four per octave, 4 KB to 1 GB).
+    assert_eq!(bandwidth.lines().count(), 8 * 73);
+    assert_eq!(
+        bandwidth.lines().next(),
+        Some("bandwidth: ByteAddressBuffer.Load4 4 KB")
+    );
+    assert!(bandwidth
+        .lines()
+        .any(|l| l == "bandwidth: Buffer<R32f>.Load 1.25 MB"));
+    assert!(bandwidth
+        .lines()
+        .any(|l| l == "bandwidth: BufferReference<uint4>.Load 1 GB"));
+    let all = stdout(&run(&["--list-tests", "--suite", "all"]));
+    let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
+    assert!(
+        all.ends_with(&format!("{bandwidth}{latency}")),
+        "bandwidth, then latency, last"
+    );
+    let default = stdout(&run(&["--list-tests"]));
+    assert!(!default.contains("bandwidth: "));
+}
