@@ -1,10 +1,12 @@
 // The bandwidth suite (src/families/bandwidth.rs): how fast each resource delivers a working
 // set of N loads (pc.readStart) from wherever it lives — L1, L2 or memory.
 // Every workgroup reads 65536 loads (256 per invocation), coalesced: invocation t of group g
-// reads element (base_g + t + 256 k) mod N for k = 0 .. 255, where base_g = (g * 65536 mod 2^32)
-// mod N. A set of at most 65536 loads is read by every group whole, again and again (from L1
-// where it fits); a larger one is a chunk per group, each line read once by that group, and
-// groups g, g + N / 65536, … share lines (from L2 where the set fits there, else from memory).
+// reads element (base_g + t + 256 k) mod N for k = 0 .. 255, where base_g is a hash of g, a
+// multiple of 8 below N. A set of at most 65536 loads is read by every group whole, again and
+// again (from L1 where it fits); a larger one is a chunk per group from a random start, each
+// line read once by that group, and other groups at unrelated times read the same lines (from
+// L2 where the set fits there, else from memory). (Starts at g * 65536 mod N made groups
+// running side by side read the same lines for sets of a few chunks: L1 hits at L2 sizes.)
 // The loads go 8 per unrolled step into a sum, so 8 are in flight per invocation.
 // Each invocation sums its loads' words (uint, wrapping); the 256 sums go to shared memory and,
 // only when writeIndex != ~0 (verify), invocation 0 writes the group's total into
@@ -81,7 +83,12 @@ void main() {
 #endif
     uint n = pc.readStart;
     uint t = gl_LocalInvocationIndex;
-    uint idx = (gl_WorkGroupID.x * 65536u) % n + t;
+    // The group's start: a hash of its index, on an 8-load (128-byte) boundary, so that the
+    // groups running at once on an SM, and across the GPU, read unrelated parts of the set.
+    uint h = gl_WorkGroupID.x * 0x9E3779B1u;
+    h = (h ^ (h >> 15u)) * 0x85EBCA77u;
+    h ^= h >> 13u;
+    uint idx = h % (n >> 3u) * 8u + t;
     if (idx >= n) {
         idx -= n;
     }

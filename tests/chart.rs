@@ -267,3 +267,56 @@ fn latency_chart_rejects_a_bad_plateau() {
         assert!(!png.exists(), "{spec}: no chart after a bad argument");
     }
 }
+
+fn bandwidth_chart(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new("python3")
+        .arg(root().join("scripts/bandwidth-chart.py"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run python3 scripts/bandwidth-chart.py")
+}
+
+#[test]
+fn bandwidth_chart_draws_the_h100_sweep_and_its_plateau_table() {
+    require_matplotlib();
+    let dir = tempdir("bandwidth-chart");
+    let png = dir.join("bandwidth.png");
+    let csv = root().join("results/h100/bandwidth/run1.csv");
+    let o = bandwidth_chart(&[
+        csv.as_os_str(),
+        png.as_os_str(),
+        "--plateau".as_ref(),
+        "L1=4KB-128KB".as_ref(),
+        "--plateau".as_ref(),
+        "memory=1GB-1GB".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_png(&png);
+    let out = String::from_utf8_lossy(&o.stdout);
+    // The table's rows are the committed figures (results/README.md quotes them).
+    assert!(
+        out.contains("| resource | L1 (4 KB–128 KB) | memory (1 GB–1 GB) |"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "| ByteAddressBuffer.Load4 | 117.5 B/clk/CU, 30.91 TB/s | 12.0 B/clk/CU, 3.15 TB/s |"
+        ),
+        "{out}"
+    );
+    // A size with a fraction of a MB and the gigabyte are read.
+    assert!(out.contains("  1.25 MB "), "{out}");
+    assert!(out.contains("     1 GB "), "{out}");
+    // A bad range is refused before anything is drawn.
+    let bad = dir.join("bad.png");
+    let o = bandwidth_chart(&[
+        csv.as_os_str(),
+        bad.as_os_str(),
+        "--plateau".as_ref(),
+        "L1=4XB-1GB".as_ref(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("bad size"), "{}", stderr(&o));
+    assert!(!bad.exists());
+}

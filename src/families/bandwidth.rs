@@ -154,6 +154,15 @@ pub fn word(i: u64) -> u32 {
     0x3F80_0000 | ((z ^ (z >> 31)) as u32 & 0x007F_FFFF)
 }
 
+/// Where group `g` starts in a set of `n` loads: a hash of `g`, a multiple of 8 (128 bytes of
+/// 16-byte loads) below `n` (mirrors `glsl/bandwidth.comp`).
+fn group_start(g: u32, n: u32) -> u32 {
+    let mut h = g.wrapping_mul(0x9E37_79B1);
+    h = (h ^ (h >> 15)).wrapping_mul(0x85EB_CA77);
+    h ^= h >> 13;
+    h % (n >> 3) * 8
+}
+
 /// What group `g` of a dispatch writes in `--verify`: the wrapping sum of every word its
 /// 65536 loads read (mirrors `glsl/bandwidth.comp`).
 fn group_sum(v: Variant, g: u32, word_of: &impl Fn(u64) -> u32) -> u32 {
@@ -161,7 +170,7 @@ fn group_sum(v: Variant, g: u32, word_of: &impl Fn(u64) -> u32) -> u32 {
     let words = v.resource.load_bytes() / 4;
     let mut sum = 0u32;
     for t in 0..THREADS_PER_GROUP as u32 {
-        let mut idx = g.wrapping_mul(65536) % n + t;
+        let mut idx = group_start(g, n) + t;
         if idx >= n {
             idx -= n;
         }
@@ -574,14 +583,24 @@ mod tests {
             size: 0,
         };
         assert_eq!(group_sum(small, 0, &word), group_sum(small, 7, &word));
-        // 4 MB (262144 loads): groups 0 and 1 read different chunks, groups 0 and 4 the same.
+        // 4 MB (262144 loads): each group reads its own chunk, from its own start.
         let large = Variant {
             resource: Resource::RawBuffer,
             size: 40,
         };
         assert_eq!(large.bytes(), 4 << 20);
-        assert_ne!(group_sum(large, 0, &word), group_sum(large, 1, &word));
-        assert_eq!(group_sum(large, 0, &word), group_sum(large, 4, &word));
+        let sums: Vec<u32> = (0..8).map(|g| group_sum(large, g, &word)).collect();
+        let mut distinct = sums.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), sums.len(), "{sums:?}");
+        let starts: Vec<u32> = (0..1000).map(|g| group_start(g, large.loads())).collect();
+        assert!(starts.iter().all(|s| s % 8 == 0 && *s < large.loads()));
+        // Spread over the set: every eighth of it holds some starts.
+        for part in 0..8 {
+            let (lo, hi) = (part * large.loads() / 8, (part + 1) * large.loads() / 8);
+            assert!(starts.iter().any(|s| (lo..hi).contains(s)), "part {part}");
+        }
         // Another word anywhere changes the sum.
         let other = |i: u64| if i == 5 { word(i) ^ 1 } else { word(i) };
         assert_ne!(group_sum(small, 0, &word), group_sum(small, 0, &other));

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The bandwidth suite on a GPU machine: every row verified once under the validation layer (32
+# groups, so that the CPU's checksums stay quick), then timed twice, with an nvidia-smi log.
+# Usage: scripts/h100-bandwidth.sh OUTDIR   (with target/release/perftest built)
+# Then:  scripts/bandwidth-chart.py OUTDIR/run1.csv OUTDIR/bandwidth.png --plateau …
+set -uo pipefail
+out=${1:?output directory}
+mkdir -p "$out"
+B=${PERFTEST:-target/release/perftest}
+read -r -a X <<< "${PERFTEST_ARGS:-}"
+STEP_TIMEOUT=${STEP_TIMEOUT:-300}
+. "$(dirname "$0")/step.sh"
+"$B" --list-devices > "$out/devices.txt" 2>&1
+nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
+step verify "${X[@]}" --suite bandwidth --verify --validation --groups 32 --csv "$out/verify.csv"
+smi=
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv \
+    -lms 200 > "$out/smi.csv" 2>/dev/null &
+  smi=$!
+fi
+for run in 1 2; do
+  step "run$run" "${X[@]}" --suite bandwidth --csv "$out/run$run.csv" --format table
+done
+[ -n "$smi" ] && kill "$smi" 2>/dev/null
+gzip -f "$out/smi.csv" 2>/dev/null || true
