@@ -14,14 +14,18 @@
 // RESOURCE: 1 storage buffer of uvec4 (raw), 2 storage buffer of vec4 (structured),
 // 3 storage buffer of float (scalar), 4 buffer device address (uvec4), 5 uniform buffer
 // (uvec4[4096], 64 KB), 6 uniform texel buffer RGBA32F, 7 uniform texel buffer R32F,
-// 8 storage texel buffer RGBA32F.
-// @kernels bandwidth_{RESOURCE}: RESOURCE=raw_buffer:1,structured_buffer:2,scalar_buffer:3,device_address:4,uniform_buffer:5,texel_buffer_rgba32f:6,texel_buffer_r32f:7,storage_texel_buffer:8 WIDTH=4 PATTERN=1
+// 8 storage texel buffer RGBA32F; images (the set is their top-left ws x (N / ws) texels, ws the
+// power of two at or above sqrt(N); element e is texel (e mod ws, e / ws)): 9 storage image
+// RGBA32F (imageLoad), 10 sampled image RGBA32F (texelFetch), 11 sampled image RGBA8
+// (texelFetch), 12 sampled image RGBA8, bilinear sample at the texel's centre (weights 1 and 0).
+// RGBA8 texels are summed as their four bytes (round(v * 255)), float ones as their bits.
+// @kernels bandwidth_{RESOURCE}: RESOURCE=raw_buffer:1,structured_buffer:2,scalar_buffer:3,device_address:4,uniform_buffer:5,texel_buffer_rgba32f:6,texel_buffer_r32f:7,storage_texel_buffer:8,storage_image_rgba32f:9,texel_fetch_rgba32f:10,texel_fetch_rgba8:11,sample_bilinear_rgba8:12 WIDTH=4 PATTERN=1
 #version 450
 #if RESOURCE == 4
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #endif
-#if RESOURCE == 6 || RESOURCE == 7
+#if RESOURCE == 6 || RESOURCE == 7 || RESOURCE == 10 || RESOURCE == 11
 #extension GL_EXT_samplerless_texture_functions : require
 #endif
 #include "common.glsl"
@@ -72,6 +76,22 @@ layout(set = 0, binding = 0) uniform textureBuffer texels;
 #elif RESOURCE == 8
 layout(set = 0, binding = 0, rgba32f) uniform readonly imageBuffer texels;
 #define LOAD(i) floatBitsToUint(imageLoad(texels, int(i)))
+#elif RESOURCE == 9
+layout(set = 0, binding = 0, rgba32f) uniform readonly image2D texels;
+#define LOAD(i) floatBitsToUint(imageLoad(texels, AT(i)))
+#elif RESOURCE == 10
+layout(set = 0, binding = 0) uniform texture2D texels;
+#define LOAD(i) floatBitsToUint(texelFetch(texels, AT(i), 0))
+#elif RESOURCE == 11
+layout(set = 0, binding = 0) uniform texture2D texels;
+#define LOAD(i) uvec4(round(texelFetch(texels, AT(i), 0) * 255.0))
+#elif RESOURCE == 12
+layout(set = 0, binding = 0) uniform sampler2D texels;
+#define LOAD(i) uvec4(round(textureLod(texels, (vec2(AT(i)) + 0.5) * texelSize, 0.0) * 255.0))
+#endif
+#if RESOURCE >= 9
+// Element e of the set: texel (e mod ws, e / ws), ws = 1 << wsShift.
+#define AT(i) ivec2((i) & (ws - 1u), (i) >> wsShift)
 #endif
 
 shared uint keep[256];
@@ -83,6 +103,15 @@ void main() {
 #endif
     uint n = pc.readStart;
     uint t = gl_LocalInvocationIndex;
+#if RESOURCE >= 9
+    // ws: the power of two at or above sqrt(n) (2^ceil(log2(n) / 2)).
+    uint msb = uint(findMSB(n));
+    uint wsShift = (n & (n - 1u)) == 0u ? (msb + 1u) / 2u : msb / 2u + 1u;
+    uint ws = 1u << wsShift;
+#endif
+#if RESOURCE == 12
+    vec2 texelSize = 1.0 / vec2(textureSize(texels, 0));
+#endif
     // The group's start: a hash of its index, on an 8-load (128-byte) boundary, so that the
     // groups running at once on an SM, and across the GPU, read unrelated parts of the set.
     uint h = gl_WorkGroupID.x * 0x9E3779B1u;

@@ -456,6 +456,116 @@ impl<'g> Image<'g> {
         )
     }
 
+    /// An image shaders both sample and load as a storage image, `width`×`height`, filled in
+    /// bands of rows (see [`Image::record_fill_rows`]) and then read in `GENERAL` layout (the
+    /// bandwidth suite's working sets).
+    pub fn new_sampled_storage_rect(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        width: u32,
+        height: u32,
+    ) -> Result<Self> {
+        let mut shape = Shape::square(width);
+        shape.extent.height = height;
+        Self::new(
+            gpu,
+            name,
+            format,
+            shape,
+            vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::STORAGE,
+            vk::ImageLayout::GENERAL,
+            vk::ImageTiling::OPTIMAL,
+        )
+    }
+
+    /// Records a copy of `rows` rows of tightly packed texels from `source` (at offset 0) into
+    /// a 2-D image from row `first_row` on. The first band (`first_row` 0) takes the image
+    /// from `UNDEFINED` to `TRANSFER_DST_OPTIMAL`; the band that ends at the last row leaves it
+    /// in its read layout for compute shaders.
+    pub fn record_fill_rows(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        source: &Buffer<'_>,
+        first_row: u32,
+        rows: u32,
+    ) {
+        let extent = self.shape.extent;
+        debug_assert!(first_row + rows <= extent.height);
+        let barrier = |from, to, src, dst| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(src)
+                .dst_access_mask(dst)
+                .old_layout(from)
+                .new_layout(to)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(self.handle)
+                .subresource_range(color_range(1))
+        };
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(1),
+            )
+            .image_offset(vk::Offset3D {
+                x: 0,
+                y: first_row as i32,
+                z: 0,
+            })
+            .image_extent(vk::Extent3D {
+                width: extent.width,
+                height: rows,
+                depth: 1,
+            });
+        // SAFETY: recording into a command buffer in the recording state; the source buffer
+        // holds `rows` rows of texels and was made TRANSFER_SRC; the bands are recorded in
+        // order, so the image is in TRANSFER_DST_OPTIMAL after the first.
+        unsafe {
+            if first_row == 0 {
+                d.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &[barrier(
+                        vk::ImageLayout::UNDEFINED,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        vk::AccessFlags::empty(),
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    )],
+                );
+            }
+            d.cmd_copy_buffer_to_image(
+                cmd,
+                source.handle,
+                self.handle,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            );
+            if first_row + rows == extent.height {
+                d.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &[barrier(
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        self.layout,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                        vk::AccessFlags::SHADER_READ,
+                    )],
+                );
+            }
+        }
+    }
+
     /// A storage image that shaders write, in `GENERAL` layout, cleared and read back through
     /// transfers (see [`Image::record_clear`], [`Image::record_copy_to`]).
     pub fn new_writable(

@@ -1,5 +1,5 @@
-//! The bandwidth suite on lavapipe: every resource's checksums verified against the CPU's under
-//! the validation layer, at a size every group reads whole, sizes where groups read chunks of
+//! The bandwidth suite on lavapipe: every resource's checksums (buffers and images) verified
+//! against the CPU's under the validation layer, at a size every group reads whole, sizes where groups read chunks of
 //! their own (in the small and the large pool), sizes over a limit as `unsupported` rows
 //! naming it, and a corrupted reference caught.
 
@@ -8,7 +8,7 @@ use common::*;
 
 /// 4 KB (read whole by every group), 64 KB (the uniform buffer's last), 80 KB (its first
 /// unsupported), 4 MB (a chunk per group) and 80 MB (the large pool).
-const SIZES: [&str; 5] = [" 4 KB", " 64 KB", " 80 KB", " 4 MB", " 80 MB"];
+const SIZES: [&str; 5] = ["4 KB", "64 KB", "80 KB", "4 MB", "80 MB"];
 
 fn args<'a>(csv: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut a = vec![
@@ -35,8 +35,8 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
     let rows = csv_rows(&csv);
-    // 8 resources × 5 sizes.
-    assert_eq!(rows.len(), 40, "{}", stdout(&o));
+    // 12 resources (8 buffers, 4 images) × 5 sizes.
+    assert_eq!(rows.len(), 60, "{}", stdout(&o));
     let row = |name: &str| {
         rows.iter()
             .find(|r| r["test"] == name)
@@ -61,6 +61,11 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
     );
     // 256 loads per invocation, 4-byte loads.
     assert_eq!(r["loads_per_dispatch"], (3 * 256 * 256).to_string());
+    let r = row("bandwidth: Texture2D<RGBA8>.Sample(bilinear) 4 MB");
+    assert_eq!(
+        (r["resource"].as_str(), r["format"].as_str()),
+        ("COMBINED_IMAGE_SAMPLER", "R8G8B8A8_UNORM")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -70,7 +75,14 @@ fn a_corrupted_reference_fails_every_row() {
     let csv = dir.join("bandwidth.csv");
     let o = run(&args(
         csv.to_str().unwrap(),
-        &["--fault", "reference", "--filter", "Load4"],
+        &[
+            "--fault",
+            "reference",
+            "--filter",
+            "Load4",
+            "--filter",
+            "RWTexture2D",
+        ],
     ));
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -86,8 +98,8 @@ fn a_corrupted_reference_fails_every_row() {
 #[test]
 fn the_suite_is_listed_in_all_before_latency_and_not_in_the_default_run() {
     let bandwidth = stdout(&run(&["--list-tests", "--suite", "bandwidth"]));
-    // 8 resources × 73 sizes (four per octave, 4 KB to 1 GB).
-    assert_eq!(bandwidth.lines().count(), 8 * 73);
+    // 12 resources × 73 sizes (four per octave, 4 KB to 1 GB).
+    assert_eq!(bandwidth.lines().count(), 12 * 73);
     assert_eq!(
         bandwidth.lines().next(),
         Some("bandwidth: ByteAddressBuffer.Load4 4 KB")

@@ -302,6 +302,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
             && !k.name.starts_with("branch_")
             && !k.name.starts_with("pitfalls_")
             && !k.name.starts_with("pointer_chase_")
+            && !k.name.starts_with("bandwidth_")
             && !is_write_kernel(k)
             && !is_operation_kernel(k.name)
     }) {
@@ -1169,4 +1170,45 @@ fn instruction_kernels_hold_their_operations() {
         checked += 1;
     }
     assert_eq!(checked, 2 * 28 + 2 * 4 + 6, "instruction kernels checked");
+}
+
+/// Loads per iteration of a bandwidth kernel's loop (glsl/bandwidth.comp: 8 unrolled).
+const BANDWIDTH_LOADS: usize = 8;
+
+#[test]
+fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
+    let kernels: Vec<&Kernel> = kernels("bandwidth_").collect();
+    // 8 buffer resources and 4 images.
+    assert_eq!(kernels.len(), 12);
+    for k in kernels {
+        let (name, asm) = (k.name, k.asm);
+        // What one load of the set looks like, by resource.
+        let load = match name.strip_prefix("bandwidth_").unwrap() {
+            "raw_buffer" => "OpAccessChain %_ptr_StorageBuffer_v4uint ",
+            "structured_buffer" => "OpAccessChain %_ptr_StorageBuffer_v4float ",
+            "scalar_buffer" => "OpAccessChain %_ptr_StorageBuffer_float ",
+            "device_address" => "OpAccessChain %_ptr_PhysicalStorageBuffer_v4uint ",
+            "uniform_buffer" => "OpAccessChain %_ptr_Uniform_v4uint ",
+            "texel_buffer_rgba32f"
+            | "texel_buffer_r32f"
+            | "texel_fetch_rgba32f"
+            | "texel_fetch_rgba8" => "OpImageFetch ",
+            "storage_texel_buffer" | "storage_image_rgba32f" => "OpImageRead ",
+            "sample_bilinear_rgba8" => "OpImageSampleExplicitLod ",
+            other => panic!("{other}: no expectation for this kernel; add one here"),
+        };
+        // The streaming loop (DontUnroll) holds every load of the set, unrolled 8 times in
+        // the source; the other loop (the verify checksum) none.
+        let streaming: Vec<Vec<&str>> = loops(asm)
+            .into_iter()
+            .filter(|l| l[0].contains("DontUnroll"))
+            .collect();
+        assert_eq!(streaming.len(), 1, "{name}: one streaming loop");
+        assert_eq!(count(&streaming[0], load), BANDWIDTH_LOADS, "{name}");
+        let everywhere = asm.lines().filter(|l| l.contains(load)).count();
+        assert_eq!(
+            everywhere, BANDWIDTH_LOADS,
+            "{name}: a load outside the loop"
+        );
+    }
 }

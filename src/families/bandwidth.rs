@@ -1,4 +1,4 @@
-//! The bandwidth suite: how fast each buffer resource delivers a working set of 4 KB to 1 GB to every compute unit, from L1, L2 or memory.
+//! The bandwidth suite: how fast each resource delivers a working set of 4 KB to 1 GB to every compute unit, from L1, L2 or memory.
 
 use super::{lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
 use crate::data::{Mismatch, ThreadSum};
@@ -6,7 +6,8 @@ use crate::gpu::{Gpu, Instance};
 use crate::model::{quarter_octave_kb, size_name, Fault, Pattern, Suite, THREADS_PER_GROUP};
 use crate::pipeline::Binding;
 use crate::resources::{
-    device_local_heap_bytes, record_copy_to_offset, record_update, Buffer, BufferView, Memory,
+    device_local_heap_bytes, record_copy_to_offset, record_update, Buffer, BufferView, Image,
+    Memory, Sampler,
 };
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -42,11 +43,15 @@ pub enum Resource {
     TexelBufferRgba32f,
     TexelBufferR32f,
     StorageTexelBuffer,
+    StorageImageRgba32f,
+    TexelFetchRgba32f,
+    TexelFetchRgba8,
+    SampleBilinearRgba8,
 }
 
 impl Resource {
     /// Every resource, in run order.
-    const ALL: [Resource; 8] = [
+    const ALL: [Resource; 12] = [
         Resource::RawBuffer,
         Resource::StructuredBuffer,
         Resource::ScalarBuffer,
@@ -55,6 +60,10 @@ impl Resource {
         Resource::TexelBufferRgba32f,
         Resource::TexelBufferR32f,
         Resource::StorageTexelBuffer,
+        Resource::StorageImageRgba32f,
+        Resource::TexelFetchRgba32f,
+        Resource::TexelFetchRgba8,
+        Resource::SampleBilinearRgba8,
     ];
 
     /// The name, in the original suite's HLSL spelling.
@@ -68,6 +77,10 @@ impl Resource {
             Resource::TexelBufferRgba32f => "Buffer<RGBA32f>.Load",
             Resource::TexelBufferR32f => "Buffer<R32f>.Load",
             Resource::StorageTexelBuffer => "RWBuffer<RGBA32f>.Load",
+            Resource::StorageImageRgba32f => "RWTexture2D<RGBA32F>.Load",
+            Resource::TexelFetchRgba32f => "Texture2D<RGBA32F>.Load",
+            Resource::TexelFetchRgba8 => "Texture2D<RGBA8>.Load",
+            Resource::SampleBilinearRgba8 => "Texture2D<RGBA8>.Sample(bilinear)",
         }
     }
 
@@ -82,6 +95,10 @@ impl Resource {
             Resource::TexelBufferRgba32f => "bandwidth_texel_buffer_rgba32f",
             Resource::TexelBufferR32f => "bandwidth_texel_buffer_r32f",
             Resource::StorageTexelBuffer => "bandwidth_storage_texel_buffer",
+            Resource::StorageImageRgba32f => "bandwidth_storage_image_rgba32f",
+            Resource::TexelFetchRgba32f => "bandwidth_texel_fetch_rgba32f",
+            Resource::TexelFetchRgba8 => "bandwidth_texel_fetch_rgba8",
+            Resource::SampleBilinearRgba8 => "bandwidth_sample_bilinear_rgba8",
         }
     }
 
@@ -96,14 +113,30 @@ impl Resource {
             Resource::TexelBufferRgba32f => ("UNIFORM_TEXEL_BUFFER", "R32G32B32A32_SFLOAT"),
             Resource::TexelBufferR32f => ("UNIFORM_TEXEL_BUFFER", "R32_SFLOAT"),
             Resource::StorageTexelBuffer => ("STORAGE_TEXEL_BUFFER", "R32G32B32A32_SFLOAT"),
+            Resource::StorageImageRgba32f => ("STORAGE_IMAGE", "R32G32B32A32_SFLOAT"),
+            Resource::TexelFetchRgba32f => ("SAMPLED_IMAGE", "R32G32B32A32_SFLOAT"),
+            Resource::TexelFetchRgba8 => ("SAMPLED_IMAGE", "R8G8B8A8_UNORM"),
+            Resource::SampleBilinearRgba8 => ("COMBINED_IMAGE_SAMPLER", "R8G8B8A8_UNORM"),
         }
     }
 
     /// Bytes per load.
     fn load_bytes(self) -> u64 {
         match self {
-            Resource::ScalarBuffer | Resource::TexelBufferR32f => 4,
+            Resource::ScalarBuffer
+            | Resource::TexelBufferR32f
+            | Resource::TexelFetchRgba8
+            | Resource::SampleBilinearRgba8 => 4,
             _ => 16,
+        }
+    }
+
+    /// The image the resource reads, if it reads one.
+    fn image(self) -> Option<Texels> {
+        match self {
+            Resource::StorageImageRgba32f | Resource::TexelFetchRgba32f => Some(Texels::Rgba32f),
+            Resource::TexelFetchRgba8 | Resource::SampleBilinearRgba8 => Some(Texels::Rgba8),
+            _ => None,
         }
     }
 
@@ -141,6 +174,13 @@ impl Variant {
     }
 }
 
+/// How many sizes the small pool holds.
+fn small_sizes() -> usize {
+    (0..SIZES)
+        .take_while(|&s| size_bytes(s) <= SMALL_POOL_BYTES)
+        .count()
+}
+
 fn size_bytes(size: usize) -> u64 {
     (quarter_octave_kb(size) as u64) << 10
 }
@@ -148,10 +188,66 @@ fn size_bytes(size: usize) -> u64 {
 /// Word `i` of the data: a float in [1, 2) (every view reads it as a number), its mantissa a
 /// hash of `i` (splitmix64's finaliser), so that every load reads a value of its own.
 pub fn word(i: u64) -> u32 {
+    0x3F80_0000 | (hash32(i) & 0x007F_FFFF)
+}
+
+/// 32 bits of splitmix64's finaliser of `i` (an RGBA8 texel's four bytes).
+fn hash32(i: u64) -> u32 {
     let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    0x3F80_0000 | ((z ^ (z >> 31)) as u32 & 0x007F_FFFF)
+    (z ^ (z >> 31)) as u32
+}
+
+/// The images' texel formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Texels {
+    Rgba32f,
+    Rgba8,
+}
+
+impl Texels {
+    fn format(self) -> vk::Format {
+        match self {
+            Texels::Rgba32f => vk::Format::R32G32B32A32_SFLOAT,
+            Texels::Rgba8 => vk::Format::R8G8B8A8_UNORM,
+        }
+    }
+
+    fn bytes(self) -> u64 {
+        match self {
+            Texels::Rgba32f => 16,
+            Texels::Rgba8 => 4,
+        }
+    }
+
+    /// The bytes of texel `t` (counted row by row over the whole image).
+    fn texel(self, t: u64) -> Vec<u8> {
+        match self {
+            Texels::Rgba32f => (0..4).flat_map(|c| word(4 * t + c).to_le_bytes()).collect(),
+            Texels::Rgba8 => hash32(t).to_le_bytes().to_vec(),
+        }
+    }
+
+    /// What the kernel sums for texel `t`: the four float words, or the four bytes.
+    fn sum(self, t: u64) -> u32 {
+        match self {
+            Texels::Rgba32f => (0..4).fold(0u32, |s, c| s.wrapping_add(word(4 * t + c))),
+            Texels::Rgba8 => hash32(t).to_le_bytes().iter().map(|b| *b as u32).sum(),
+        }
+    }
+}
+
+/// The region of an image a set of `n` texels covers: `ws` × `n / ws`, `ws` the power of two
+/// at or above √n (mirrors `glsl/bandwidth.comp`).
+fn region(n: u32) -> (u32, u32) {
+    let msb = 31 - n.leading_zeros();
+    let shift = if n.is_power_of_two() {
+        msb.div_ceil(2)
+    } else {
+        msb / 2 + 1
+    };
+    (1 << shift, n >> shift)
 }
 
 /// Where group `g` starts in a set of `n` loads: a hash of `g`, a multiple of 8 (128 bytes of
@@ -163,11 +259,11 @@ fn group_start(g: u32, n: u32) -> u32 {
     h % (n >> 3) * 8
 }
 
-/// What group `g` of a dispatch writes in `--verify`: the wrapping sum of every word its
-/// 65536 loads read (mirrors `glsl/bandwidth.comp`).
-fn group_sum(v: Variant, g: u32, word_of: &impl Fn(u64) -> u32) -> u32 {
+/// What group `g` of a dispatch writes in `--verify`: the wrapping sum, over its 65536 loads,
+/// of `element(e)`, what the kernel sums for element e of the set (mirrors
+/// `glsl/bandwidth.comp`).
+fn group_sum(v: Variant, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
     let n = v.loads();
-    let words = v.resource.load_bytes() / 4;
     let mut sum = 0u32;
     for t in 0..THREADS_PER_GROUP as u32 {
         let mut idx = group_start(g, n) + t;
@@ -175,9 +271,7 @@ fn group_sum(v: Variant, g: u32, word_of: &impl Fn(u64) -> u32) -> u32 {
             idx -= n;
         }
         for _ in 0..LOADS_PER_THREAD {
-            for w in 0..words {
-                sum = sum.wrapping_add(word_of(idx as u64 * words + w));
-            }
+            sum = sum.wrapping_add(element(idx));
             idx += 256;
             if idx >= n {
                 idx -= n;
@@ -203,6 +297,48 @@ pub struct Resources<'g> {
     check: Buffer<'g>,
     small: OnceLock<std::result::Result<Pool<'g>, String>>,
     large: OnceLock<std::result::Result<Pool<'g>, String>>,
+    /// The images per texel format (RGBA32F, RGBA8) and pool (small, large), as the buffers.
+    images: [[OnceLock<std::result::Result<Image<'g>, String>>; 2]; 2],
+    linear: Sampler<'g>,
+}
+
+/// An image of `texels` holding the sets of `sizes` that `limit` allows (the largest region
+/// of them), filled with [`Texels::texel`] in bands of rows.
+fn filled_image<'g>(
+    gpu: &'g Gpu<'g>,
+    texels: Texels,
+    sizes: std::ops::Range<usize>,
+    limit: impl Fn(usize) -> bool,
+) -> Result<Image<'g>> {
+    let (mut width, mut height) = (1, 1);
+    for size in sizes.filter(|&s| limit(s)) {
+        let (w, h) = region((size_bytes(size) / texels.bytes()) as u32);
+        (width, height) = (width.max(w), height.max(h));
+    }
+    let name = format!("bandwidth {texels:?} image");
+    let image = Image::new_sampled_storage_rect(gpu, &name, texels.format(), width, height)?;
+    let row_bytes = width as u64 * texels.bytes();
+    let band = (STAGING_BYTES / row_bytes).clamp(1, height as u64) as u32;
+    let mut staging = Buffer::new(
+        gpu,
+        "bandwidth image staging",
+        band as u64 * row_bytes,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        Memory::Upload,
+    )?;
+    let mut row = 0;
+    while row < height {
+        let rows = band.min(height - row);
+        let first = row as u64 * width as u64;
+        let bytes: Vec<u8> = (first..first + rows as u64 * width as u64)
+            .flat_map(|t| texels.texel(t))
+            .collect();
+        staging.write(&bytes)?;
+        gpu.submit(|d, cmd| image.record_fill_rows(d, cmd, &staging, row, rows))
+            .with_context(|| format!("filling the {name}"))?;
+        row += rows;
+    }
+    Ok(image)
 }
 
 /// `bandwidth: <resource> <size>`.
@@ -336,14 +472,50 @@ impl Bandwidth {
                     v.resource.load_bytes()
                 ),
             ),
+            Resource::StorageImageRgba32f
+            | Resource::TexelFetchRgba32f
+            | Resource::TexelFetchRgba8
+            | Resource::SampleBilinearRgba8 => {
+                let (w, h) = region(v.loads());
+                (w.max(h) > limits.max_image_dimension2_d).then(|| {
+                    format!(
+                        "{} as a {w}x{h} image exceeds maxImageDimension2D = {}",
+                        size_name(bytes),
+                        limits.max_image_dimension2_d
+                    )
+                })
+            }
+        })
+    }
+
+    /// The image that holds `v`'s working set, created on first use.
+    fn image<'a, 'g>(
+        r: &'a Resources<'g>,
+        shared: &Shared<'_>,
+        v: Variant,
+        texels: Texels,
+    ) -> &'a std::result::Result<Image<'g>, String> {
+        let small_sizes = small_sizes();
+        let (slot, sizes) = if v.large() {
+            (1, small_sizes..SIZES)
+        } else {
+            (0, 0..small_sizes)
+        };
+        r.images[texels as usize][slot].get_or_init(|| {
+            let limit = |size| {
+                let w = Variant {
+                    resource: v.resource,
+                    size,
+                };
+                Self::over_limit(w, shared).is_none()
+            };
+            filled_image(r.gpu, texels, sizes, limit).map_err(|e| format!("{e:#}"))
         })
     }
 
     /// The pool that holds `v`'s working set, created on first use.
     fn pool<'a, 'g>(r: &'a Resources<'g>, v: Variant) -> &'a std::result::Result<Pool<'g>, String> {
-        let small_sizes = (0..SIZES)
-            .take_while(|&s| size_bytes(s) <= SMALL_POOL_BYTES)
-            .count();
+        let small_sizes = small_sizes();
         if v.large() {
             r.large.get_or_init(|| {
                 // As large as the largest set the heap allows (see `over_limit`).
@@ -366,13 +538,7 @@ impl Bandwidth {
 
     /// `v`'s texel view, if it has one.
     fn view<'a, 'g>(pool: &'a Pool<'g>, v: Variant) -> Option<&'a BufferView<'g>> {
-        let first = if v.large() {
-            (0..SIZES)
-                .take_while(|&s| size_bytes(s) <= SMALL_POOL_BYTES)
-                .count()
-        } else {
-            0
-        };
+        let first = if v.large() { small_sizes() } else { 0 };
         let slot = match v.resource {
             Resource::TexelBufferRgba32f => 0,
             Resource::TexelBufferR32f => 1,
@@ -454,6 +620,8 @@ impl Spec for Bandwidth {
             check,
             small: OnceLock::new(),
             large: OnceLock::new(),
+            images: Default::default(),
+            linear: Sampler::new(gpu, vk::Filter::LINEAR)?,
         })
     }
 
@@ -461,6 +629,12 @@ impl Spec for Bandwidth {
     fn unsupported(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
         if let Some(why) = Self::over_limit(v, shared) {
             return Some(why);
+        }
+        if let Some(texels) = v.resource.image() {
+            return Self::image(r, shared, v, texels)
+                .as_ref()
+                .err()
+                .map(|e| format!("the image could not be created: {e}"));
         }
         match Self::pool(r, v) {
             Err(e) => Some(format!("the data could not be created: {e}")),
@@ -480,11 +654,26 @@ impl Spec for Bandwidth {
         _: &'a Shared<'g>,
         v: Variant,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
+        let check = (1, Binding::StorageBuffer(&r.check, r.check.size));
+        if let Some(texels) = v.resource.image() {
+            let Some(Ok(image)) = r.images[texels as usize][v.large() as usize].get() else {
+                return Vec::new();
+            };
+            let source = match v.resource {
+                Resource::StorageImageRgba32f => Binding::StorageImage(image),
+                Resource::SampleBilinearRgba8 => Binding::CombinedImageSampler {
+                    image,
+                    sampler: &r.linear,
+                    immutable: false,
+                },
+                _ => Binding::SampledImage(image),
+            };
+            return vec![(0, source), check];
+        }
         let pool = match if v.large() { r.large.get() } else { r.small.get() } {
             Some(Ok(pool)) => pool,
             _ => return Vec::new(),
         };
-        let check = (1, Binding::StorageBuffer(&r.check, r.check.size));
         let source = match v.resource {
             Resource::RawBuffer | Resource::StructuredBuffer | Resource::ScalarBuffer => Some(
                 Binding::StorageBufferSlice(&pool.data, 0, v.bytes()),
@@ -495,6 +684,7 @@ impl Spec for Bandwidth {
             }
             Resource::StorageTexelBuffer => Self::view(pool, v).map(Binding::StorageTexelBuffer),
             Resource::DeviceAddress => None,
+            _ => unreachable!("the images returned above"),
         };
         source.map(|s| (0, s)).into_iter().chain([check]).collect()
     }
@@ -517,13 +707,32 @@ impl Spec for Bandwidth {
             dispatch()?;
             let got = r.check.read_u32(CHECK_HEADER as usize / 4 + groups as usize)?;
             let got = &got[CHECK_HEADER as usize / 4..];
-            // --fault reference: the CPU sums other words, so every group must mismatch.
-            let corrupted = shared.fault == Some(Fault::Reference);
-            let word_of = |i: u64| if corrupted { word(i) ^ 1 } else { word(i) };
+            // --fault reference: the CPU sums other values, so every group must mismatch.
+            let corrupted = (shared.fault == Some(Fault::Reference)) as u32;
+            let words = v.resource.load_bytes() / 4;
+            let (ws, _) = region(v.loads());
+            let width = match v.resource.image() {
+                Some(texels) => match r.images[texels as usize][v.large() as usize].get() {
+                    Some(Ok(image)) => image.shape.extent.width as u64,
+                    _ => anyhow::bail!("the image was not created"),
+                },
+                None => 0,
+            };
+            let element = |e: u32| -> u32 {
+                let sum = match v.resource.image() {
+                    // Texel (e mod ws, e / ws) of the image, counted row by row.
+                    Some(texels) => {
+                        let (x, y) = ((e & (ws - 1)) as u64, (e / ws) as u64);
+                        texels.sum(y * width + x)
+                    }
+                    None => (0..words).fold(0u32, |s, w| s.wrapping_add(word(e as u64 * words + w))),
+                };
+                sum ^ corrupted
+            };
             let mut first = None;
             let mut count = 0;
             for g in 0..groups {
-                let want = group_sum(v, g, &word_of);
+                let want = group_sum(v, g, &element);
                 if got[g as usize] != want {
                     count += 1;
                     first.get_or_insert((g, want, got[g as usize]));
@@ -552,6 +761,10 @@ mod tests {
     fn names_and_sizes_derive_from_the_enums() {
         let tests = Bandwidth.tests();
         assert_eq!(tests.len(), Resource::ALL.len() * SIZES);
+        assert_eq!(
+            Bandwidth.test_name(tests[9 * SIZES].1, tests[9 * SIZES].2),
+            "bandwidth: Texture2D<RGBA32F>.Load 4 KB"
+        );
         let name = |i: usize| Bandwidth.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "bandwidth: ByteAddressBuffer.Load4 4 KB");
         assert_eq!(name(SIZES - 1), "bandwidth: ByteAddressBuffer.Load4 1 GB");
@@ -582,6 +795,7 @@ mod tests {
             resource: Resource::RawBuffer,
             size: 0,
         };
+        let word = |e: u32| word(e as u64);
         assert_eq!(group_sum(small, 0, &word), group_sum(small, 7, &word));
         // 4 MB (262144 loads): each group reads its own chunk, from its own start.
         let large = Variant {
@@ -602,7 +816,28 @@ mod tests {
             assert!(starts.iter().any(|s| (lo..hi).contains(s)), "part {part}");
         }
         // Another word anywhere changes the sum.
-        let other = |i: u64| if i == 5 { word(i) ^ 1 } else { word(i) };
+        let other = |e: u32| if e == 5 { word(e) ^ 1 } else { word(e) };
         assert_ne!(group_sum(small, 0, &word), group_sum(small, 0, &other));
+    }
+}
+
+#[cfg(test)]
+mod region_tests {
+    use super::*;
+
+    #[test]
+    fn an_image_set_is_a_power_of_two_wide_and_no_taller() {
+        // Every size of the sweep, in 16- and 4-byte texels.
+        for size in 0..SIZES {
+            for texel in [16, 4] {
+                let n = (size_bytes(size) / texel) as u32;
+                let (w, h) = region(n);
+                assert!(w.is_power_of_two() && w * h == n && h <= w, "{n}: {w}x{h}");
+                assert!(w as u64 * w as u64 >= n as u64 && (w as u64 / 2).pow(2) < n as u64);
+            }
+        }
+        assert_eq!(region(256), (16, 16));
+        assert_eq!(region(320), (32, 10));
+        assert_eq!(region(1 << 26), (8192, 8192));
     }
 }
