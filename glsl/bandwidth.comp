@@ -14,8 +14,11 @@
 // RESOURCE: 1 storage buffer of uvec4 (raw), 2 storage buffer of vec4 (structured),
 // 3 storage buffer of float (scalar), 4 buffer device address (uvec4), 5 uniform buffer
 // (uvec4[4096], 64 KB), 6 uniform texel buffer RGBA32F, 7 uniform texel buffer R32F,
-// 8 storage texel buffer RGBA32F; images (the set is their top-left ws x (N / ws) texels, ws the
-// power of two at or above sqrt(N); element e is texel (e mod ws, e / ws)): 9 storage image
+// 8 storage texel buffer RGBA32F; images (the set is N / 64 blocks of 8x8 texels, element e
+// texel e mod 64 of block e / 64, row by row; the blocks lie wb blocks wide from the image's
+// top-left corner, wb the power of two at or above sqrt(N / 64) unless it does not divide
+// N / 64, then the largest that does; so 256 invocations read 4 blocks side by side, a 32x8
+// patch, as a block-linear image stores them): 9 storage image
 // RGBA32F (imageLoad), 10 sampled image RGBA32F (texelFetch), 11 sampled image RGBA8
 // (texelFetch), 12 sampled image RGBA8, bilinear sample at the texel's centre (weights 1 and 0).
 // RGBA8 texels are summed as their four bytes (round(v * 255)), float ones as their bits.
@@ -90,8 +93,10 @@ layout(set = 0, binding = 0) uniform sampler2D texels;
 #define LOAD(i) uvec4(round(textureLod(texels, (vec2(AT(i)) + 0.5) * texelSize, 0.0) * 255.0))
 #endif
 #if RESOURCE >= 9
-// Element e of the set: texel (e mod ws, e / ws), ws = 1 << wsShift.
-#define AT(i) ivec2((i) & (ws - 1u), (i) >> wsShift)
+// Element e of the set: texel (e & 7, (e >> 3) & 7) of block b = e >> 6, at block
+// (b mod wb, b / wb), wb = 1 << wbShift.
+#define AT(i) ivec2(((((i) >> 6u) & (wb - 1u)) << 3u) | ((i) & 7u), \
+                    ((((i) >> 6u) >> wbShift) << 3u) | (((i) >> 3u) & 7u))
 #endif
 
 shared uint keep[256];
@@ -104,10 +109,12 @@ void main() {
     uint n = pc.readStart;
     uint t = gl_LocalInvocationIndex;
 #if RESOURCE >= 9
-    // ws: the power of two at or above sqrt(n) (2^ceil(log2(n) / 2)).
-    uint msb = uint(findMSB(n));
-    uint wsShift = (n & (n - 1u)) == 0u ? (msb + 1u) / 2u : msb / 2u + 1u;
-    uint ws = 1u << wsShift;
+    // wb: 2^ceil(log2(blocks) / 2), at most the largest power of two that divides blocks.
+    uint blocks = n >> 6u;
+    uint msb = uint(findMSB(blocks));
+    uint half_ = (blocks & (blocks - 1u)) == 0u ? (msb + 1u) / 2u : msb / 2u + 1u;
+    uint wbShift = min(half_, uint(findLSB(blocks)));
+    uint wb = 1u << wbShift;
 #endif
 #if RESOURCE == 12
     vec2 texelSize = 1.0 / vec2(textureSize(texels, 0));

@@ -238,16 +238,26 @@ impl Texels {
     }
 }
 
-/// The region of an image a set of `n` texels covers: `ws` × `n / ws`, `ws` the power of two
-/// at or above √n (mirrors `glsl/bandwidth.comp`).
-fn region(n: u32) -> (u32, u32) {
-    let msb = 31 - n.leading_zeros();
-    let shift = if n.is_power_of_two() {
+/// How the `n / 64` blocks of 8×8 texels of a set of `n` lie in an image: `wb` blocks wide,
+/// `wb` the power of two at or above √(n / 64) unless it does not divide n / 64, then the
+/// largest that does; returns (wb, blocks / wb) (mirrors `glsl/bandwidth.comp`).
+fn blocks(n: u32) -> (u32, u32) {
+    let blocks = n >> 6;
+    let msb = 31 - blocks.leading_zeros();
+    let half = if blocks.is_power_of_two() {
         msb.div_ceil(2)
     } else {
         msb / 2 + 1
     };
-    (1 << shift, n >> shift)
+    let shift = half.min(blocks.trailing_zeros());
+    (1 << shift, blocks >> shift)
+}
+
+/// The texel element `e` of a set of `n` is: (x, y) (mirrors `glsl/bandwidth.comp`).
+fn texel_of(e: u32, n: u32) -> (u32, u32) {
+    let (wb, _) = blocks(n);
+    let b = e >> 6;
+    ((b & (wb - 1)) * 8 + (e & 7), (b / wb) * 8 + ((e >> 3) & 7))
 }
 
 /// Where group `g` starts in a set of `n` loads: a hash of `g`, a multiple of 8 (128 bytes of
@@ -312,8 +322,8 @@ fn filled_image<'g>(
 ) -> Result<Image<'g>> {
     let (mut width, mut height) = (1, 1);
     for size in sizes.filter(|&s| limit(s)) {
-        let (w, h) = region((size_bytes(size) / texels.bytes()) as u32);
-        (width, height) = (width.max(w), height.max(h));
+        let (w, h) = blocks((size_bytes(size) / texels.bytes()) as u32);
+        (width, height) = (width.max(8 * w), height.max(8 * h));
     }
     let name = format!("bandwidth {texels:?} image");
     let image = Image::new_sampled_storage_rect(gpu, &name, texels.format(), width, height)?;
@@ -476,7 +486,8 @@ impl Bandwidth {
             | Resource::TexelFetchRgba32f
             | Resource::TexelFetchRgba8
             | Resource::SampleBilinearRgba8 => {
-                let (w, h) = region(v.loads());
+                let (w, h) = blocks(v.loads());
+                let (w, h) = (8 * w, 8 * h);
                 (w.max(h) > limits.max_image_dimension2_d).then(|| {
                     format!(
                         "{} as a {w}x{h} image exceeds maxImageDimension2D = {}",
@@ -710,7 +721,7 @@ impl Spec for Bandwidth {
             // --fault reference: the CPU sums other values, so every group must mismatch.
             let corrupted = (shared.fault == Some(Fault::Reference)) as u32;
             let words = v.resource.load_bytes() / 4;
-            let (ws, _) = region(v.loads());
+            let n = v.loads();
             let width = match v.resource.image() {
                 Some(texels) => match r.images[texels as usize][v.large() as usize].get() {
                     Some(Ok(image)) => image.shape.extent.width as u64,
@@ -720,10 +731,10 @@ impl Spec for Bandwidth {
             };
             let element = |e: u32| -> u32 {
                 let sum = match v.resource.image() {
-                    // Texel (e mod ws, e / ws) of the image, counted row by row.
+                    // Its texel of the image, counted row by row.
                     Some(texels) => {
-                        let (x, y) = ((e & (ws - 1)) as u64, (e / ws) as u64);
-                        texels.sum(y * width + x)
+                        let (x, y) = texel_of(e, n);
+                        texels.sum(y as u64 * width + x as u64)
                     }
                     None => (0..words).fold(0u32, |s, w| s.wrapping_add(word(e as u64 * words + w))),
                 };
@@ -826,18 +837,35 @@ mod region_tests {
     use super::*;
 
     #[test]
-    fn an_image_set_is_a_power_of_two_wide_and_no_taller() {
-        // Every size of the sweep, in 16- and 4-byte texels.
+    fn an_image_set_is_whole_blocks_each_texel_once() {
+        // Every size of the sweep, in 16- and 4-byte texels: whole 8x8 blocks, a power of two
+        // wide, at most 4 times as wide as high (unless the count's odd factor keeps it low).
         for size in 0..SIZES {
             for texel in [16, 4] {
                 let n = (size_bytes(size) / texel) as u32;
-                let (w, h) = region(n);
-                assert!(w.is_power_of_two() && w * h == n && h <= w, "{n}: {w}x{h}");
-                assert!(w as u64 * w as u64 >= n as u64 && (w as u64 / 2).pow(2) < n as u64);
+                let (w, h) = blocks(n);
+                assert!(w.is_power_of_two() && 64 * w * h == n, "{n}: {w}x{h} blocks");
+                assert!(w <= 4 * h || h < 8, "{n}: {w}x{h} blocks");
             }
         }
-        assert_eq!(region(256), (16, 16));
-        assert_eq!(region(320), (32, 10));
-        assert_eq!(region(1 << 26), (8192, 8192));
+        assert_eq!(blocks(256), (2, 2));
+        assert_eq!(blocks(320), (1, 5));
+        assert_eq!(blocks(1 << 26), (1024, 1024));
+        // Every element of a set is its own texel of the region.
+        for n in [256u32, 320, 384, 448, 1024] {
+            let (w, h) = blocks(n);
+            let mut seen = vec![false; n as usize];
+            for e in 0..n {
+                let (x, y) = texel_of(e, n);
+                assert!(x < 8 * w && y < 8 * h, "{n}: {e} at ({x}, {y})");
+                let at = (y * 8 * w + x) as usize;
+                assert!(!seen[at], "{n}: texel ({x}, {y}) twice");
+                seen[at] = true;
+            }
+        }
+        // 256 consecutive elements from a block's start: 4 blocks side by side, 32x8 texels.
+        let n = 1 << 20;
+        let patch: Vec<(u32, u32)> = (0..256).map(|e| texel_of(e, n)).collect();
+        assert!(patch.iter().all(|&(x, y)| x < 32 && y < 8));
     }
 }
