@@ -301,7 +301,7 @@ fn bandwidth_chart_draws_the_h100_sweep_and_its_plateau_table() {
     );
     assert!(
         out.contains(
-            "| ByteAddressBuffer.Load4 | 117.5 B/clk/CU, 30.91 TB/s | 12.0 B/clk/CU, 3.15 TB/s |"
+            "| ByteAddressBuffer.Load4 | 117.6 B/clk/CU, 30.70 TB/s | 12.1 B/clk/CU, 3.15 TB/s |"
         ),
         "{out}"
     );
