@@ -996,7 +996,7 @@ pub fn record_update(
     offset: u64,
     data: &[u8],
 ) {
-    debug_assert!(data.len() <= 65536 && data.len() % 4 == 0 && offset % 4 == 0);
+    debug_assert!(data.len() <= 65536 && data.len().is_multiple_of(4) && offset.is_multiple_of(4));
     debug_assert!(offset + data.len() as u64 <= buffer.size);
     let barrier = vk::MemoryBarrier::default()
         .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)

@@ -666,36 +666,38 @@ impl Spec for Bandwidth {
         v: Variant,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
         let check = (1, Binding::StorageBuffer(&r.check, r.check.size));
-        if let Some(texels) = v.resource.image() {
-            let Some(Ok(image)) = r.images[texels as usize][v.large() as usize].get() else {
-                return Vec::new();
-            };
-            let source = match v.resource {
-                Resource::StorageImageRgba32f => Binding::StorageImage(image),
-                Resource::SampleBilinearRgba8 => Binding::CombinedImageSampler {
+        let large = v.large() as usize;
+        let image = |texels: Texels| match r.images[texels as usize][large].get() {
+            Some(Ok(image)) => Some(image),
+            _ => None,
+        };
+        let pool = match if v.large() { r.large.get() } else { r.small.get() } {
+            Some(Ok(pool)) => Some(pool),
+            _ => None,
+        };
+        let source = match v.resource {
+            Resource::RawBuffer | Resource::StructuredBuffer | Resource::ScalarBuffer => {
+                pool.map(|p| Binding::StorageBufferSlice(&p.data, 0, v.bytes()))
+            }
+            Resource::UniformBuffer => pool.map(|p| Binding::UniformBufferSlice(&p.data, 0, v.bytes())),
+            Resource::TexelBufferRgba32f | Resource::TexelBufferR32f => {
+                pool.and_then(|p| Self::view(p, v)).map(Binding::TexelBuffer)
+            }
+            Resource::StorageTexelBuffer => {
+                pool.and_then(|p| Self::view(p, v)).map(Binding::StorageTexelBuffer)
+            }
+            // The kernel finds the pool by its address (in the check buffer).
+            Resource::DeviceAddress => None,
+            Resource::StorageImageRgba32f => image(Texels::Rgba32f).map(Binding::StorageImage),
+            Resource::TexelFetchRgba32f => image(Texels::Rgba32f).map(Binding::SampledImage),
+            Resource::TexelFetchRgba8 => image(Texels::Rgba8).map(Binding::SampledImage),
+            Resource::SampleBilinearRgba8 => {
+                image(Texels::Rgba8).map(|image| Binding::CombinedImageSampler {
                     image,
                     sampler: &r.linear,
                     immutable: false,
-                },
-                _ => Binding::SampledImage(image),
-            };
-            return vec![(0, source), check];
-        }
-        let pool = match if v.large() { r.large.get() } else { r.small.get() } {
-            Some(Ok(pool)) => pool,
-            _ => return Vec::new(),
-        };
-        let source = match v.resource {
-            Resource::RawBuffer | Resource::StructuredBuffer | Resource::ScalarBuffer => Some(
-                Binding::StorageBufferSlice(&pool.data, 0, v.bytes()),
-            ),
-            Resource::UniformBuffer => Some(Binding::UniformBufferSlice(&pool.data, 0, v.bytes())),
-            Resource::TexelBufferRgba32f | Resource::TexelBufferR32f => {
-                Self::view(pool, v).map(Binding::TexelBuffer)
+                })
             }
-            Resource::StorageTexelBuffer => Self::view(pool, v).map(Binding::StorageTexelBuffer),
-            Resource::DeviceAddress => None,
-            _ => unreachable!("the images returned above"),
         };
         source.map(|s| (0, s)).into_iter().chain([check]).collect()
     }
