@@ -169,10 +169,14 @@ pub fn all_tests() -> Vec<TestCase> {
 /// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start
 /// of the name or just after a character that is not a letter or digit. So `Buffer<` selects
 /// `Buffer<R8>.Load uniform` but not `StructuredBuffer<float>.Load uniform`, and `load4`
-/// selects `ByteAddressBuffer.Load4 linear`.
+/// selects `ByteAddressBuffer.Load4 linear`. A needle that does not begin with a letter or
+/// digit (` 4 KB`, `<R8>`) begins no word: it matches anywhere.
 pub fn matches(name: &str, needle: &str) -> bool {
     let name = name.to_lowercase();
     let needle = needle.to_lowercase();
+    if !needle.starts_with(|c: char| c.is_alphanumeric()) {
+        return name.contains(&needle);
+    }
     name.match_indices(&needle).any(|(at, _)| {
         name[..at]
             .chars()
@@ -306,5 +310,9 @@ mod tests {
         assert_eq!(filter(&suite, &["RGBA32F>.Sample".into()]).len(), 6);
         // No word starts with "32f": plain substring, every 32-bit float format.
         assert_eq!(filter(&suite, &["32f".into()]).len(), 3 * 3 * 4);
+        // A filter that begins with a space or a sign begins no word: anywhere, in every name
+        // (" random" ends 46 of the 138 names, whatever precedes the space).
+        assert_eq!(filter(&suite, &[" random".into()]).len(), 46);
+        assert_eq!(filter(&suite, &["<R8>".into()]).len(), 12);
     }
 }
