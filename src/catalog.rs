@@ -79,9 +79,15 @@ impl TestCase {
         self.family().tolerance(self.index())
     }
 
-    /// Loads (operations, for [`Unit::Ops`] tests) one dispatch of `groups` workgroups performs.
+    /// Loads (operations, for [`Unit::Ops`] tests; bytes, dispatches … for self-timed ones)
+    /// one timed sample of `groups` workgroups performs.
     pub fn loads_per_dispatch(&self, groups: u32) -> u64 {
-        groups as u64 * THREADS_PER_GROUP * self.family().ops_per_thread(self.index())
+        self.family().ops_per_dispatch(self.index(), groups)
+    }
+
+    /// Whether the test times its own commands rather than dispatches of a kernel.
+    pub fn self_timed(&self) -> bool {
+        self.family().self_timed(self.index())
     }
 
     /// The test whose time this test's ratio is relative to (time over time), where that is

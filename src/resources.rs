@@ -31,6 +31,9 @@ pub enum Residence {
     /// `DEVICE_LOCAL | HOST_VISIBLE | HOST_COHERENT`: video memory the host maps through
     /// the PCIe BAR (all of it with resizable BAR).
     DeviceHost,
+    /// `HOST_VISIBLE | HOST_COHERENT | HOST_CACHED` without `DEVICE_LOCAL`: system memory
+    /// the CPU caches (Direct3D 12's readback heap).
+    HostCached,
 }
 
 impl Residence {
@@ -53,6 +56,11 @@ impl Residence {
             Residence::DeviceHost => (
                 F::DEVICE_LOCAL | F::HOST_VISIBLE | F::HOST_COHERENT,
                 F::empty(),
+                F::empty(),
+            ),
+            Residence::HostCached => (
+                F::HOST_VISIBLE | F::HOST_COHERENT | F::HOST_CACHED,
+                F::DEVICE_LOCAL,
                 F::empty(),
             ),
         }
@@ -96,6 +104,12 @@ pub fn device_local_heap_bytes(gpu: &Gpu<'_>) -> u64 {
         .map(|h| h.size)
         .max()
         .unwrap_or(0)
+}
+
+/// The size in bytes of the heap that memory type `index` allocates from.
+pub fn memory_type_heap_bytes(gpu: &Gpu<'_>, index: u32) -> u64 {
+    let props = memory_properties(gpu);
+    props.memory_heaps[props.memory_types[index as usize].heap_index as usize].size
 }
 
 fn memory_properties(gpu: &Gpu<'_>) -> vk::PhysicalDeviceMemoryProperties {
@@ -985,6 +999,61 @@ pub fn record_copy_to_offset(
             &[],
         );
     }
+}
+
+/// A barrier after transfer writes, before later transfers and the host touch the memory
+/// (valid on a transfer-only queue, unlike the barriers above that name compute stages).
+fn record_transfer_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::TRANSFER_WRITE
+                | vk::AccessFlags::HOST_READ,
+        );
+    // SAFETY: the command buffer is recording, outside a render pass.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}
+
+/// Records a copy of `size` bytes from the start of `from` to the start of `to`, then a
+/// transfer barrier: valid on any queue, for timing copies back to back.
+pub fn record_transfer_copy(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    from: &Buffer<'_>,
+    to: &Buffer<'_>,
+    size: u64,
+) {
+    debug_assert!(size <= from.size && size <= to.size);
+    let region = vk::BufferCopy::default().size(size);
+    // SAFETY: both buffers hold `size` bytes and have TRANSFER_SRC / TRANSFER_DST usage.
+    unsafe { d.cmd_copy_buffer(cmd, from.handle, to.handle, &[region]) };
+    record_transfer_barrier(d, cmd);
+}
+
+/// Records filling the first `size` bytes (a multiple of 4) of `buffer` with `value`, then a
+/// transfer barrier: valid on any queue.
+pub fn record_transfer_fill(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    buffer: &Buffer<'_>,
+    size: u64,
+    value: u32,
+) {
+    debug_assert!(size <= buffer.size && size.is_multiple_of(4));
+    // SAFETY: the buffer has TRANSFER_DST usage and holds `size` bytes.
+    unsafe { d.cmd_fill_buffer(cmd, buffer.handle, 0, size, value) };
+    record_transfer_barrier(d, cmd);
 }
 
 /// Records a write of `data` (at most 65536 bytes, a multiple of 4) into `buffer` at `offset`

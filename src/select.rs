@@ -206,6 +206,7 @@ mod tests {
             uuid,
             timestamp_period: 1.0,
             compute_queue: Some((0, 64)),
+            transfer_queue: None,
             limits: Default::default(),
             extensions: Vec::new(),
             compute_units: None,

@@ -1,6 +1,6 @@
 //! GPU timestamp queries: the only place where ticks become time.
 
-use crate::gpu::Gpu;
+use crate::gpu::{Gpu, Queue};
 use anyhow::{Context as _, Result};
 use ash::vk;
 
@@ -9,18 +9,31 @@ pub struct Timer<'g> {
     gpu: &'g Gpu<'g>,
     pool: vk::QueryPool,
     pairs: u32,
+    /// Timestamp bits of the queue the queries are written on.
+    valid_bits: u32,
 }
 
 impl<'g> Timer<'g> {
-    /// A pool for `pairs` timed intervals.
+    /// A pool for `pairs` timed intervals on the compute queue.
     pub fn new(gpu: &'g Gpu<'g>, pairs: u32) -> Result<Self> {
+        Self::on(gpu, Queue::Compute, pairs)
+    }
+
+    /// A pool for `pairs` timed intervals written on `queue` (a transfer queue cannot reset
+    /// queries: reset them with [`Timer::record_reset`] in a compute submission first).
+    pub fn on(gpu: &'g Gpu<'g>, queue: Queue, pairs: u32) -> Result<Self> {
         let info = vk::QueryPoolCreateInfo::default()
             .query_type(vk::QueryType::TIMESTAMP)
             .query_count(2 * pairs);
         // SAFETY: valid device and create info.
         let pool =
             unsafe { gpu.device().create_query_pool(&info, None) }.context("vkCreateQueryPool")?;
-        Ok(Timer { gpu, pool, pairs })
+        Ok(Timer {
+            gpu,
+            pool,
+            pairs,
+            valid_bits: gpu.timestamp_bits(queue),
+        })
     }
 
     /// Records the reset of every query; must precede the first `record_*` in a submission.
@@ -87,14 +100,7 @@ impl<'g> Timer<'g> {
         }
         .context("vkGetQueryPoolResults")?;
         let origin = ticks.first().copied().unwrap_or(0);
-        let ms = |t: u64| {
-            ticks_to_ms(
-                origin,
-                t,
-                self.gpu.timestamp_valid_bits,
-                self.gpu.info.timestamp_period,
-            )
-        };
+        let ms = |t: u64| ticks_to_ms(origin, t, self.valid_bits, self.gpu.info.timestamp_period);
         Ok(ticks
             .chunks_exact(2)
             .map(|p| (ms(p[0]), ms(p[1])))

@@ -49,6 +49,7 @@ fn residence_name(r: Residence) -> &'static str {
         Residence::Device => "device-local",
         Residence::Host => "host-visible",
         Residence::DeviceHost => "device-local+host-visible",
+        Residence::HostCached => "host-cached",
     }
 }
 
@@ -118,6 +119,7 @@ impl Spec for MemoryLocation {
             Residence::Device => "memory_device_local",
             Residence::Host => "memory_host_visible",
             Residence::DeviceHost => "memory_device_local_host_visible",
+            Residence::HostCached => "memory_host_cached",
         };
         let (resource, format) = match l {
             Load::Raw(1) => ("STORAGE_BUFFER", "uint".into()),

@@ -54,6 +54,7 @@ registry! {
     branch::Branch,
     pitfalls::Pitfalls,
     bandwidth::Bandwidth,
+    transfer::Transfer,
     pointer_chase::PointerChase,
 }
 
@@ -123,6 +124,14 @@ pub enum Unit {
     Loads,
     /// Arithmetic or subgroup operations (the instruction suite).
     Ops,
+    /// Bytes copied or filled by a transfer command.
+    Bytes,
+    /// Dispatches recorded (what a dispatch costs).
+    Dispatches,
+    /// Submissions waited for, one after another.
+    Submits,
+    /// Timestamp pairs written back to back.
+    Timestamps,
 }
 
 impl Unit {
@@ -131,6 +140,10 @@ impl Unit {
         match self {
             Unit::Loads => "loads",
             Unit::Ops => "ops",
+            Unit::Bytes => "bytes",
+            Unit::Dispatches => "dispatches",
+            Unit::Submits => "submits",
+            Unit::Timestamps => "timestamps",
         }
     }
 }
@@ -299,6 +312,18 @@ pub trait Spec: Sync + 'static {
     fn unit(&self, _v: Self::Variant) -> Unit {
         Unit::Loads
     }
+    /// What one timed sample of `groups` workgroups counts (the `loads_per_dispatch` column):
+    /// by default every thread's [`Spec::ops_per_thread`]; a self-timed test counts its own.
+    fn ops_per_dispatch(&self, v: Self::Variant, groups: u32) -> u64 {
+        groups as u64 * crate::model::THREADS_PER_GROUP * self.ops_per_thread(v)
+    }
+    /// Whether the test records and times its own commands (a copy, a fill, empty
+    /// dispatches, a submission) instead of dispatches of a kernel from its template: the
+    /// runner builds no pipeline for it and calls [`Spec::time_self`] and
+    /// [`Spec::verify_self`].
+    fn self_timed(&self, _v: Self::Variant) -> bool {
+        false
+    }
     /// The test of this family whose time this test's ratio is relative to (time over time),
     /// where it is not the baseline's throughput (the default).
     fn ratio_reference(&self, _v: Self::Variant) -> Option<Self::Variant> {
@@ -383,6 +408,28 @@ pub trait Spec: Sync + 'static {
     ) -> Option<String> {
         None
     }
+    /// A self-timed test's `samples` durations in ms (GPU timestamps), after `warmup` untimed
+    /// runs of the same work; one sample is what [`Spec::ops_per_dispatch`] counts.
+    fn time_self(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+        _warmup: u32,
+        _samples: u32,
+    ) -> Result<Vec<f64>> {
+        anyhow::bail!("this test has no commands of its own to time")
+    }
+    /// `--verify` of a self-timed test: runs its work once and compares what it wrote with
+    /// the CPU's expectation.
+    fn verify_self(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Checked {
+        anyhow::bail!("this test has no commands of its own to verify")
+    }
     /// `--verify` of a test whose result is the memory it writes: resets that memory, runs
     /// `dispatch` (one dispatch of `groups` workgroups), reads the memory back and compares it
     /// with the CPU reference. `None` (the default): the runner compares each thread's output
@@ -430,6 +477,10 @@ pub trait Family: Sync {
     fn ops_per_thread(&self, i: usize) -> u64;
     /// What the counts of test `i` count.
     fn unit(&self, i: usize) -> Unit;
+    /// What one timed sample of test `i` of `groups` workgroups counts.
+    fn ops_per_dispatch(&self, i: usize, groups: u32) -> u64;
+    /// Whether test `i` records and times its own commands (see [`Spec::self_timed`]).
+    fn self_timed(&self, i: usize) -> bool;
     /// The index of the test whose time test `i`'s ratio is relative to, if not the baseline.
     fn ratio_reference(&self, i: usize) -> Option<usize>;
     /// The workgroups test `i` dispatches when calibration chose `calibrated`.
@@ -470,6 +521,16 @@ pub trait Bound<'g>: Sync {
         groups: u32,
         dispatch: &mut Dispatch<'_>,
     ) -> Option<Checked>;
+    /// The durations of a self-timed test (see [`Spec::time_self`]).
+    fn time_self(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        warmup: u32,
+        samples: u32,
+    ) -> Result<Vec<f64>>;
+    /// `--verify` of a self-timed test (see [`Spec::verify_self`]).
+    fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked;
 }
 
 /// Test `i` of `spec`.
@@ -524,6 +585,12 @@ impl<S: Spec> Family for S {
     }
     fn unit(&self, i: usize) -> Unit {
         Spec::unit(self, at(self, i).1)
+    }
+    fn ops_per_dispatch(&self, i: usize, groups: u32) -> u64 {
+        Spec::ops_per_dispatch(self, at(self, i).1, groups)
+    }
+    fn self_timed(&self, i: usize) -> bool {
+        Spec::self_timed(self, at(self, i).1)
     }
     fn ratio_reference(&self, i: usize) -> Option<usize> {
         let (_, v, _) = at(self, i);
@@ -587,6 +654,19 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
         let (_, v, p) = at(self.spec, i);
         self.spec
             .verify_writes(&self.res, shared, v, p, groups, dispatch)
+    }
+    fn time_self(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        warmup: u32,
+        samples: u32,
+    ) -> Result<Vec<f64>> {
+        self.spec
+            .time_self(&self.res, shared, at(self.spec, i).1, warmup, samples)
+    }
+    fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked {
+        self.spec.verify_self(&self.res, shared, at(self.spec, i).1)
     }
 }
 

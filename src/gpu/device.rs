@@ -1,4 +1,4 @@
-//! One logical device: its queue, command buffer, fence and memory allocator.
+//! One logical device: its queues (each with a command buffer and fence) and memory allocator.
 
 use super::{DeviceInfo, Instance};
 use anyhow::{bail, Context as _, Result};
@@ -7,19 +7,87 @@ use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::mem::ManuallyDrop;
 use std::sync::Mutex;
 
-/// A logical device on one physical device: queue, command buffer, fence and allocator.
+/// A logical device on one physical device: queues, command buffers, fences and allocator.
 pub struct Gpu<'i> {
     /// The physical device.
     pub info: &'i DeviceInfo,
     instance: &'i Instance,
     pub(crate) device: ash::Device,
+    compute: Lane,
+    /// The transfer-only queue, where the device has one with valid timestamps.
+    transfer: Option<Lane>,
+    /// Timestamp bits the compute queue family writes.
+    pub timestamp_valid_bits: u32,
+    pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
+}
+
+/// Which of the device's queues a submission goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Queue {
+    /// The compute queue every kernel runs on.
+    Compute,
+    /// A transfer-only queue (a copy engine), where the device has one.
+    Transfer,
+}
+
+/// One queue with its own command pool, command buffer and fence.
+struct Lane {
     queue: vk::Queue,
     pool: vk::CommandPool,
     cmd: vk::CommandBuffer,
     fence: vk::Fence,
-    /// Timestamp bits the queue family writes.
-    pub timestamp_valid_bits: u32,
-    pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
+    valid_bits: u32,
+}
+
+impl Lane {
+    /// A lane of `queue` whose handles are created by [`Lane::init`].
+    fn new(queue: vk::Queue, valid_bits: u32) -> Lane {
+        Lane {
+            queue,
+            pool: vk::CommandPool::null(),
+            cmd: vk::CommandBuffer::null(),
+            fence: vk::Fence::null(),
+            valid_bits,
+        }
+    }
+
+    /// Creates the pool, command buffer and fence; on error what exists is destroyed by
+    /// [`Lane::destroy`] (the caller's Drop).
+    fn init(&mut self, d: &ash::Device, family: u32) -> Result<()> {
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device; create infos refer to locals.
+        unsafe {
+            self.pool = d
+                .create_command_pool(&pool_info, None)
+                .context("vkCreateCommandPool")?;
+            let alloc = vk::CommandBufferAllocateInfo::default()
+                .command_pool(self.pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1);
+            self.cmd = d
+                .allocate_command_buffers(&alloc)
+                .context("vkAllocateCommandBuffers")?[0];
+            self.fence = d
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+                .context("vkCreateFence")?;
+        }
+        Ok(())
+    }
+
+    /// Destroys what [`Lane::init`] created (the device must be idle).
+    fn destroy(&self, d: &ash::Device) {
+        // SAFETY: the device is idle; null handles are skipped.
+        unsafe {
+            if self.fence != vk::Fence::null() {
+                d.destroy_fence(self.fence, None);
+            }
+            if self.pool != vk::CommandPool::null() {
+                d.destroy_command_pool(self.pool, None);
+            }
+        }
+    }
 }
 
 /// How long one submission may take before we call the device hung.
@@ -45,9 +113,16 @@ impl<'i> Gpu<'i> {
             );
         }
         let priorities = [1.0f32];
-        let queues = [vk::DeviceQueueCreateInfo::default()
+        let mut queues = vec![vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
+        if let Some((transfer, _)) = info.transfer_queue {
+            queues.push(
+                vk::DeviceQueueCreateInfo::default()
+                    .queue_family_index(transfer)
+                    .queue_priorities(&priorities),
+            );
+        }
         let f = info.features;
         let mut ext_names: Vec<*const i8> = Vec::new();
         let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default()
@@ -114,33 +189,23 @@ impl<'i> Gpu<'i> {
                 bail!("creating the memory allocator: {e}");
             }
         };
+        let transfer = info.transfer_queue.map(|(family, bits)| {
+            // SAFETY: the device was created with one queue of this family.
+            Lane::new(unsafe { device.get_device_queue(family, 0) }, bits)
+        });
         let mut gpu = Gpu {
             info,
             instance,
             device,
-            queue,
-            pool: vk::CommandPool::null(),
-            cmd: vk::CommandBuffer::null(),
-            fence: vk::Fence::null(),
+            compute: Lane::new(queue, valid_bits),
+            transfer,
             timestamp_valid_bits: valid_bits,
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
         };
-        let pool_info = vk::CommandPoolCreateInfo::default()
-            .queue_family_index(family)
-            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
-        gpu.pool = unsafe { gpu.device.create_command_pool(&pool_info, None) }
-            .context("vkCreateCommandPool")?;
-        let alloc = vk::CommandBufferAllocateInfo::default()
-            .command_pool(gpu.pool)
-            .level(vk::CommandBufferLevel::PRIMARY)
-            .command_buffer_count(1);
-        gpu.cmd = unsafe { gpu.device.allocate_command_buffers(&alloc) }
-            .context("vkAllocateCommandBuffers")?[0];
-        gpu.fence = unsafe {
-            gpu.device
-                .create_fence(&vk::FenceCreateInfo::default(), None)
+        gpu.compute.init(&gpu.device, family)?;
+        if let (Some(lane), Some((family, _))) = (gpu.transfer.as_mut(), info.transfer_queue) {
+            lane.init(&gpu.device, family)?;
         }
-        .context("vkCreateFence")?;
         Ok(gpu)
     }
 
@@ -154,40 +219,129 @@ impl<'i> Gpu<'i> {
         &self.device
     }
 
-    /// Records commands with `record`, submits them and waits for completion.
+    /// Records commands with `record`, submits them to the compute queue and waits for
+    /// completion.
     pub fn submit(&self, record: impl FnOnce(&ash::Device, vk::CommandBuffer)) -> Result<()> {
+        self.submit_to(Queue::Compute, record)
+    }
+
+    /// Whether the device has `queue` (a transfer-only queue with valid timestamps is optional).
+    pub fn has_queue(&self, queue: Queue) -> bool {
+        self.lane(queue).is_ok()
+    }
+
+    /// Timestamp bits `queue`'s family writes.
+    pub fn timestamp_bits(&self, queue: Queue) -> u32 {
+        self.lane(queue).map_or(0, |l| l.valid_bits)
+    }
+
+    fn lane(&self, queue: Queue) -> Result<&Lane> {
+        match queue {
+            Queue::Compute => Ok(&self.compute),
+            Queue::Transfer => self
+                .transfer
+                .as_ref()
+                .context("the device has no transfer-only queue with timestamps"),
+        }
+    }
+
+    /// As [`Gpu::submit`], on `queue`.
+    pub fn submit_to(
+        &self,
+        queue: Queue,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<()> {
+        let lane = self.lane(queue)?;
         let d = &self.device;
-        // SAFETY: the command buffer is idle (every submit waits for its fence) and is
-        // used only from this thread.
+        // SAFETY: the lane's command buffer is idle (every submit waits for its fence) and
+        // is used only from this thread.
         unsafe {
-            d.reset_command_buffer(self.cmd, vk::CommandBufferResetFlags::empty())
+            d.reset_command_buffer(lane.cmd, vk::CommandBufferResetFlags::empty())
                 .context("vkResetCommandBuffer")?;
             let begin = vk::CommandBufferBeginInfo::default()
                 .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            d.begin_command_buffer(self.cmd, &begin)
+            d.begin_command_buffer(lane.cmd, &begin)
                 .context("vkBeginCommandBuffer")?;
-            record(d, self.cmd);
-            d.end_command_buffer(self.cmd)
+            record(d, lane.cmd);
+            d.end_command_buffer(lane.cmd)
                 .context("vkEndCommandBuffer")?;
-            let cmds = [self.cmd];
+            let cmds = [lane.cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            d.queue_submit(self.queue, &submit, self.fence)
+            d.queue_submit(lane.queue, &submit, lane.fence)
                 .context("vkQueueSubmit")?;
-            let waited = d.wait_for_fences(&[self.fence], true, SUBMIT_TIMEOUT_NS);
-            match waited {
-                Ok(()) => {}
-                // A hung GPU: treat it as lost, so the runner abandons the device instead
-                // of reusing a command buffer and fence that may still be in flight.
-                Err(vk::Result::TIMEOUT) => {
-                    return Err(anyhow::Error::new(vk::Result::ERROR_DEVICE_LOST)).context(format!(
-                        "the GPU did not finish a submission within {} s",
-                        SUBMIT_TIMEOUT_NS / 1_000_000_000
-                    ))
-                }
-                Err(e) => return Err(e).context("vkWaitForFences"),
-            }
-            d.reset_fences(&[self.fence]).context("vkResetFences")?;
         }
+        self.wait(lane)
+    }
+
+    /// Records `n` command buffers (`record(i, …)` for the i-th), submits each with its own
+    /// `vkQueueSubmit`, back to back without waiting between them, then waits for the last:
+    /// what one submission per piece of work costs.
+    pub fn submit_each(
+        &self,
+        queue: Queue,
+        n: u32,
+        mut record: impl FnMut(u32, &ash::Device, vk::CommandBuffer),
+    ) -> Result<()> {
+        let lane = self.lane(queue)?;
+        let d = &self.device;
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(lane.pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(n);
+        // SAFETY: the pool belongs to this lane and is used only from this thread.
+        let cmds =
+            unsafe { d.allocate_command_buffers(&alloc) }.context("vkAllocateCommandBuffers")?;
+        let recorded = (|| -> Result<()> {
+            for (i, &cmd) in cmds.iter().enumerate() {
+                let begin = vk::CommandBufferBeginInfo::default()
+                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+                // SAFETY: a freshly allocated command buffer, recorded once.
+                unsafe {
+                    d.begin_command_buffer(cmd, &begin)
+                        .context("vkBeginCommandBuffer")?;
+                    record(i as u32, d, cmd);
+                    d.end_command_buffer(cmd).context("vkEndCommandBuffer")?;
+                }
+            }
+            for (i, cmd) in cmds.iter().enumerate() {
+                let one = [*cmd];
+                let submit = [vk::SubmitInfo::default().command_buffers(&one)];
+                let fence = if i + 1 == cmds.len() {
+                    lane.fence
+                } else {
+                    vk::Fence::null()
+                };
+                // SAFETY: recorded above; submissions on one queue run in submission order.
+                unsafe { d.queue_submit(lane.queue, &submit, fence) }.context("vkQueueSubmit")?;
+            }
+            self.wait(lane)
+        })();
+        if recorded.is_ok() {
+            // SAFETY: the last submission is complete, so every earlier one is too.
+            unsafe { d.free_command_buffers(lane.pool, &cmds) };
+        }
+        recorded
+    }
+
+    /// Waits for `lane`'s fence and resets it.
+    fn wait(&self, lane: &Lane) -> Result<()> {
+        let d = &self.device;
+        // SAFETY: the fence belongs to this device and was just submitted with.
+        let waited = unsafe { d.wait_for_fences(&[lane.fence], true, SUBMIT_TIMEOUT_NS) };
+        match waited {
+            Ok(()) => {}
+            // A hung GPU: treat it as lost, so the runner abandons the device instead
+            // of reusing a command buffer and fence that may still be in flight.
+            Err(vk::Result::TIMEOUT) => {
+                return Err(anyhow::Error::new(vk::Result::ERROR_DEVICE_LOST)).context(format!(
+                    "the GPU did not finish a submission within {} s",
+                    SUBMIT_TIMEOUT_NS / 1_000_000_000
+                ))
+            }
+            Err(e) => return Err(e).context("vkWaitForFences"),
+        }
+        // SAFETY: the fence is signalled and no longer in use.
+        unsafe { d.reset_fences(&[lane.fence]) }.context("vkResetFences")?;
         Ok(())
     }
 }
@@ -199,12 +353,10 @@ impl Drop for Gpu<'_> {
         // before the device goes.
         unsafe {
             let _ = self.device.device_wait_idle();
-            if self.fence != vk::Fence::null() {
-                self.device.destroy_fence(self.fence, None);
+            if let Some(lane) = &self.transfer {
+                lane.destroy(&self.device);
             }
-            if self.pool != vk::CommandPool::null() {
-                self.device.destroy_command_pool(self.pool, None);
-            }
+            self.compute.destroy(&self.device);
             ManuallyDrop::drop(&mut self.allocator);
             self.device.destroy_device(None);
         }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 mod device;
-pub use device::Gpu;
+pub use device::{Gpu, Queue};
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
@@ -82,6 +82,9 @@ pub struct DeviceInfo {
     pub timestamp_period: f32,
     /// A compute queue family whose timestamps are valid, with `timestampValidBits`.
     pub compute_queue: Option<(u32, u32)>,
+    /// A transfer-only queue family (no graphics, no compute) whose timestamps are valid,
+    /// with `timestampValidBits`: the copy engines of a discrete GPU.
+    pub transfer_queue: Option<(u32, u32)>,
     pub limits: vk::PhysicalDeviceLimits,
     /// Device extensions the driver offers.
     pub extensions: Vec<String>,
@@ -492,6 +495,17 @@ impl Instance {
                     f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.timestamp_valid_bits > 0
                 })
                 .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
+            let transfer_queue = families
+                .iter()
+                .enumerate()
+                .find(|(_, f)| {
+                    f.queue_flags.contains(vk::QueueFlags::TRANSFER)
+                        && !f
+                            .queue_flags
+                            .intersects(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS)
+                        && f.timestamp_valid_bits > 0
+                })
+                .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
             out.push(DeviceInfo {
                 index,
                 handle,
@@ -506,6 +520,7 @@ impl Instance {
                 uuid: id.device_uuid,
                 timestamp_period: props.limits.timestamp_period,
                 compute_queue,
+                transfer_queue,
                 limits: props.limits,
                 extensions,
                 compute_units,

@@ -254,7 +254,8 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         } else {
             String::new()
         },
-        if m.groups > 0 {
+        // A self-timed test (a copy) counts its own bytes with no workgroups.
+        if m.groups > 0 || m.stats.is_some() {
             t.loads_per_dispatch(m.groups).to_string()
         } else {
             String::new()

@@ -291,6 +291,9 @@ impl<'g> Runner<'g> {
             }
             _ => {}
         }
+        if test.self_timed() {
+            return self.run_self_timed(test, m);
+        }
         let pipeline = self.pipeline_for(test)?;
         let pipeline = &*pipeline;
         m.shader_stats = pipeline.statistics.clone();
@@ -326,6 +329,37 @@ impl<'g> Runner<'g> {
             }
         }
         if let Some(note) = note.filter(|_| m.status == Status::Ok) {
+            m.reason = join(&m.reason, &note);
+        }
+        Ok(())
+    }
+
+    /// A test whose family records and times its own commands (a copy, a fill, empty
+    /// dispatches): no kernel, no dispatch sizing and no clock probe; its count is its own.
+    fn run_self_timed(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
+        let compute_units = self.gpu.info.compute_units.map(|(n, _)| n);
+        m.groups = test.dispatch_groups(self.calibration.groups, compute_units);
+        m.full_groups = m.groups;
+        match self.settings.mode {
+            Mode::Time => {
+                m.stats = self.time_self(test)?;
+                if m.stats.is_none() {
+                    m.status = Status::Error;
+                    m.reason = "the timestamps gave no positive duration".into();
+                }
+            }
+            Mode::Verify => {
+                let family = &self.bound[test.family_index()];
+                if let Err(mismatch) = family.verify_self(&self.shared, test.index())? {
+                    m.status = Status::Mismatch;
+                    m.reason = mismatch.to_string();
+                }
+            }
+        }
+        if let Some(note) = self.bound[test.family_index()]
+            .device_note(&self.shared, test.index())
+            .filter(|_| m.status == Status::Ok)
+        {
             m.reason = join(&m.reason, &note);
         }
         Ok(())
@@ -425,7 +459,7 @@ impl<'g> Runner<'g> {
     ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
         let todo: Vec<TestCase> = tests
             .iter()
-            .filter(|t| self.unsupported_reason(t).is_none())
+            .filter(|t| !t.self_timed() && self.unsupported_reason(t).is_none())
             .copied()
             .collect();
         self.build_parallel(&todo, |t| {

@@ -537,6 +537,26 @@ impl<'g> Runner<'g> {
         Ok((Stats::from_times(&times), clocks))
     }
 
+    /// Times a self-timed test (its family records and times its own commands): a probe of
+    /// one sample sizes the samples to the per-test budget, as for a kernel; returns their
+    /// statistics.
+    pub(super) fn time_self(&self, test: &TestCase) -> Result<Option<Stats>> {
+        let s = self.settings;
+        let family = &self.bound[test.family_index()];
+        let samples = match s.samples {
+            Some(n) => n,
+            None => {
+                let probe = family.time_self(&self.shared, test.index(), 1, PROBE_SAMPLES)?;
+                ((TEST_BUDGET_MS / fastest_of(&probe).max(1e-6)) as u32)
+                    .saturating_sub(s.warmup)
+                    .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
+            }
+        };
+        let mut times = family.time_self(&self.shared, test.index(), s.warmup, samples)?;
+        self.disturb(&mut times);
+        Ok(Stats::from_times(&times))
+    }
+
     /// Runs one dispatch with the output write on and compares it with the CPU reference.
     pub(super) fn verify(
         &self,
