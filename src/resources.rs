@@ -588,11 +588,24 @@ impl<'g> Image<'g> {
         format: vk::Format,
         size: u32,
     ) -> Result<Self> {
+        Self::new_writable_rect(gpu, name, format, size, size)
+    }
+
+    /// As [`Image::new_writable`], `width`×`height` (the bandwidth suite's image stores).
+    pub fn new_writable_rect(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        width: u32,
+        height: u32,
+    ) -> Result<Self> {
+        let mut shape = Shape::square(width);
+        shape.extent.height = height;
         Self::new(
             gpu,
             name,
             format,
-            Shape::square(size),
+            shape,
             vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageLayout::GENERAL,
             vk::ImageTiling::OPTIMAL,

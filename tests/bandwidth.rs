@@ -35,8 +35,9 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
     let rows = csv_rows(&csv);
-    // 12 resources (8 buffers, 4 images) × 5 sizes.
-    assert_eq!(rows.len(), 60, "{}", stdout(&o));
+    // 12 read resources (8 buffers, 4 images) and 4 others (buffer and image stores, a
+    // shader copy, reads of host memory) × 5 sizes.
+    assert_eq!(rows.len(), 80, "{}", stdout(&o));
     let row = |name: &str| {
         rows.iter()
             .find(|r| r["test"] == name)
@@ -91,15 +92,30 @@ fn a_corrupted_reference_fails_every_row() {
         .filter(|l| l.starts_with("bandwidth: ") && !l.contains("unsupported"))
         .collect();
     assert!(!lines.is_empty(), "{out}");
-    assert!(lines.iter().all(|l| l.contains("MISMATCH group")), "{out}");
+    // Reads compare each group's checksum, stores and copies the memory written.
+    assert!(lines.iter().any(|l| l.contains("MISMATCH group")), "{out}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Store") && l.contains("MISMATCH word")),
+        "{out}"
+    );
+    assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn the_suite_is_listed_in_all_before_latency_and_not_in_the_default_run() {
     let bandwidth = stdout(&run(&["--list-tests", "--suite", "bandwidth"]));
-    // 12 resources × 73 sizes (four per octave, 4 KB to 1 GB).
-    assert_eq!(bandwidth.lines().count(), 12 * 73);
+    // 16 resources and operations × 73 sizes (four per octave, 4 KB to 1 GB), then the
+    // copies, fills and dispatch costs.
+    assert_eq!(bandwidth.lines().count(), 16 * 73 + 53);
+    assert!(bandwidth
+        .lines()
+        .any(|l| l == "bandwidth: RWTexture2D<RGBA32F>.Store 16 MB"));
+    assert!(bandwidth.lines().any(
+        |l| l == "transfer: vkCmdCopyBuffer host-coherent to device 1 GB on the transfer queue"
+    ));
     assert_eq!(
         bandwidth.lines().next(),
         Some("bandwidth: ByteAddressBuffer.Load4 4 KB")

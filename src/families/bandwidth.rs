@@ -14,23 +14,23 @@ use ash::vk;
 use std::sync::OnceLock;
 
 /// Working sets: four per octave from 4 KB to 1 GB.
-const SIZES: usize = 4 * 18 + 1;
+pub(super) const SIZES: usize = 4 * 18 + 1;
 /// Loads per invocation (the kernel's 32 iterations of 8), and so per group 65536.
-const LOADS_PER_THREAD: u64 = 256;
+pub(super) const LOADS_PER_THREAD: u64 = 256;
 /// Sizes up to this share the small pool; the larger ones the large pool (allocated only when
 /// one of them runs, so that a run of small sets never asks for a gigabyte).
-const SMALL_POOL_BYTES: u64 = 64 << 20;
+pub(super) const SMALL_POOL_BYTES: u64 = 64 << 20;
 /// The large pool: the largest working set.
 const LARGE_POOL_BYTES: u64 = (quarter_octave_kb(SIZES - 1) as u64) << 10;
 /// The large pool may take at most this fraction of the largest device-local heap.
-const HEAP_SHARE: u64 = 4;
+pub(super) const HEAP_SHARE: u64 = 4;
 /// Groups whose checksums `--verify` can read back.
-const MAX_CHECK_GROUPS: u32 = 65536;
+pub(super) const MAX_CHECK_GROUPS: u32 = 65536;
 /// Bytes before the checksums in the check buffer: the device addresses of the small and the
 /// large pool.
 const CHECK_HEADER: u64 = 16;
 /// Bytes uploaded per staging copy.
-const STAGING_BYTES: u64 = 64 << 20;
+pub(super) const STAGING_BYTES: u64 = 64 << 20;
 
 /// What the loads go through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,19 +175,19 @@ impl Variant {
 }
 
 /// How many sizes the small pool holds.
-fn small_sizes() -> usize {
+pub(super) fn small_sizes() -> usize {
     (0..SIZES)
         .take_while(|&s| size_bytes(s) <= SMALL_POOL_BYTES)
         .count()
 }
 
-fn size_bytes(size: usize) -> u64 {
+pub(super) fn size_bytes(size: usize) -> u64 {
     (quarter_octave_kb(size) as u64) << 10
 }
 
 /// Word `i` of the data: a float in [1, 2) (every view reads it as a number), its mantissa a
 /// hash of `i` (splitmix64's finaliser), so that every load reads a value of its own.
-pub fn word(i: u64) -> u32 {
+pub(super) fn word(i: u64) -> u32 {
     0x3F80_0000 | (hash32(i) & 0x007F_FFFF)
 }
 
@@ -241,7 +241,7 @@ impl Texels {
 /// How the `n / 64` blocks of 8×8 texels of a set of `n` lie in an image: `wb` blocks wide,
 /// `wb` the power of two at or above √(n / 64) unless it does not divide n / 64, then the
 /// largest that does; returns (wb, blocks / wb) (mirrors `glsl/bandwidth.comp`).
-fn blocks(n: u32) -> (u32, u32) {
+pub(super) fn blocks(n: u32) -> (u32, u32) {
     let blocks = n >> 6;
     let msb = 31 - blocks.leading_zeros();
     let half = if blocks.is_power_of_two() {
@@ -254,7 +254,7 @@ fn blocks(n: u32) -> (u32, u32) {
 }
 
 /// The texel element `e` of a set of `n` is: (x, y) (mirrors `glsl/bandwidth.comp`).
-fn texel_of(e: u32, n: u32) -> (u32, u32) {
+pub(super) fn texel_of(e: u32, n: u32) -> (u32, u32) {
     let (wb, _) = blocks(n);
     let b = e >> 6;
     ((b & (wb - 1)) * 8 + (e & 7), (b / wb) * 8 + ((e >> 3) & 7))
@@ -262,7 +262,7 @@ fn texel_of(e: u32, n: u32) -> (u32, u32) {
 
 /// Where group `g` starts in a set of `n` loads: a hash of `g`, a multiple of 8 (128 bytes of
 /// 16-byte loads) below `n` (mirrors `glsl/bandwidth.comp`).
-fn group_start(g: u32, n: u32) -> u32 {
+pub(super) fn group_start(g: u32, n: u32) -> u32 {
     let mut h = g.wrapping_mul(0x9E37_79B1);
     h = (h ^ (h >> 15)).wrapping_mul(0x85EB_CA77);
     h ^= h >> 13;
@@ -273,7 +273,12 @@ fn group_start(g: u32, n: u32) -> u32 {
 /// of `element(e)`, what the kernel sums for element e of the set (mirrors
 /// `glsl/bandwidth.comp`).
 fn group_sum(v: Variant, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
-    let n = v.loads();
+    sum_of_group(v.loads(), g, element)
+}
+
+/// What group `g` sums over a set of `n` elements, `element(e)` for element e (mirrors the
+/// access of `glsl/bandwidth.comp` and `glsl/bandwidth_write.comp`).
+pub(super) fn sum_of_group(n: u32, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
     let mut sum = 0u32;
     for t in 0..THREADS_PER_GROUP as u32 {
         let mut idx = group_start(g, n) + t;

@@ -54,6 +54,7 @@ registry! {
     branch::Branch,
     pitfalls::Pitfalls,
     bandwidth::Bandwidth,
+    bandwidth_write::BandwidthWrite,
     transfer::Transfer,
     pointer_chase::PointerChase,
 }
