@@ -103,7 +103,11 @@ fi
 if ! ldconfig -p 2> /dev/null | grep -q 'libvulkan\.so\.1 ' && ls .gl/*.deb > /dev/null 2>&1; then
   echo "reproduce: no Vulkan loader; installing .gl/*.deb" >&2
   sudo=; [ "$(id -u)" -ne 0 ] && sudo=sudo
-  $sudo dpkg -i .gl/*.deb > /dev/null || { echo "reproduce: dpkg -i .gl/*.deb failed" >&2; exit 1; }
+  # libglvnd's packages depend on Mesa's GL drivers, which a GPU machine does without.
+  $sudo dpkg -i --force-depends .gl/*.deb > /dev/null 2>&1
+  $sudo ldconfig
+  ldconfig -p | grep -q 'libvulkan\.so\.1 ' ||
+    { echo "reproduce: dpkg -i .gl/*.deb installed no Vulkan loader" >&2; exit 1; }
 fi
 [ -x "$B" ] || { echo "reproduce: no $B (cargo build --release first)" >&2; exit 2; }
 out=$outdir
