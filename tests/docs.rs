@@ -273,3 +273,60 @@ fn slugs_follow_github() {
         vec!["a.md#b"]
     );
 }
+
+/// The `--suite` values `perftest --help` lists, `all` aside.
+fn suites_in_help() -> Vec<String> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_perftest"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    let start = help.find("--suite <SUITE>").expect("--suite in --help");
+    let values = &help[start..];
+    let values = &values[values.find("[possible values: ").unwrap() + 18..];
+    let values = &values[..values.find(']').unwrap()];
+    values
+        .split(", ")
+        .filter(|v| *v != "all")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_readme_suite_table_lists_every_suite_with_its_test_count() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = &readme[readme.find("\n## The suites\n").expect("a suites section")..];
+    let section = &section[..section[1..].find("\n## ").unwrap_or(section.len())];
+    // | `suite` | tests | what it answers | manual |
+    let rows: HashMap<String, String> = section
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((name.to_string(), cells.get(2)?.to_string()))
+        })
+        .collect();
+    let suites = suites_in_help();
+    assert!(suites.len() >= 11, "suites in --help: {suites:?}");
+    for suite in &suites {
+        let count = rows
+            .get(suite)
+            .unwrap_or_else(|| panic!("README's suite table has no row for `{suite}`"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_perftest"))
+            .args(["--list-tests", "--suite", suite])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "--list-tests --suite {suite}");
+        let tests = String::from_utf8(o.stdout).unwrap().lines().count();
+        assert_eq!(
+            count,
+            &tests.to_string(),
+            "README's test count of `{suite}`"
+        );
+    }
+    assert_eq!(
+        rows.len(),
+        suites.len(),
+        "rows for suites --help lacks: {rows:?}"
+    );
+}
