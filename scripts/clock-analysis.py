@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads the runs of scripts/h100-clock.sh (DIR holds NAME.csv, calibrations.json or NAME.json,
+"""Reads the runs of results/h100/clock/command.sh (DIR holds NAME.csv, calibrations.json or NAME.json,
 walls.txt) and prints what issue 20 asks of them: per run, every row's clock against the run's
 steady clock, the conditions, the rows whose ratio or time differs from the warm run's, the
 re-measured rows against the warm run, the four default runs' agreement, and wall times.

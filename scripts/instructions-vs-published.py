@@ -110,7 +110,7 @@ def instructions_per_update(sizes_dir):
 
 def counted_per_update(test):
     """Results the suite counts per chain update: 2 for a packed op, a round trip or a
-    shift-and-xor (README: the instruction suite's table)."""
+    shift-and-xor (docs/instructions.md: the instruction suite's table)."""
     return 2 if "(packed)" in test or test.startswith("convert") or "xorshift" in test else 1
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release archives, into dist/: perftest-<version>-x86_64-pc-windows-gnu.zip (perftest.exe,
-# README.md, LICENSE) and perftest-<version>-x86_64-unknown-linux-gnu.tar.gz (perftest,
-# README.md, LICENSE), with SHA256SUMS. The Windows exe is cross-built with mingw-w64 (the
+# README.md, docs/, LICENSE) and perftest-<version>-x86_64-unknown-linux-gnu.tar.gz (perftest,
+# README.md, docs/, LICENSE), with SHA256SUMS. The Windows exe is cross-built with mingw-w64 (the
 # toolchain scripts/windows-check.sh installs and proves under wine).
 # Usage: scripts/release.sh            (from anywhere; writes <repo>/dist/)
 set -euo pipefail
@@ -13,9 +13,10 @@ rustup target list --installed | grep -qx x86_64-pc-windows-gnu || rustup target
 cargo build --release
 cargo build --release --target x86_64-pc-windows-gnu
 rm -rf dist && mkdir -p dist
-stage() { # NAME BINARY: a folder NAME holding BINARY, the README and the licence
+stage() { # NAME BINARY: a folder NAME holding BINARY, the README, its docs/ and the licence
   mkdir -p "dist/$1"
   cp "$2" README.md LICENSE "dist/$1/"
+  cp -r docs "dist/$1/"
 }
 win=perftest-$version-x86_64-pc-windows-gnu
 linux=perftest-$version-x86_64-unknown-linux-gnu
@@ -25,8 +26,11 @@ python3 - "$win" <<'PY'
 import os, sys, zipfile
 name = sys.argv[1]
 with zipfile.ZipFile(f"dist/{name}.zip", "w", zipfile.ZIP_DEFLATED) as z:
-    for f in sorted(os.listdir(f"dist/{name}")):
-        z.write(f"dist/{name}/{f}", f"{name}/{f}")
+    for top, dirs, files in os.walk(f"dist/{name}"):
+        dirs.sort()
+        for f in sorted(files):
+            path = os.path.join(top, f)
+            z.write(path, os.path.join(name, os.path.relpath(path, f"dist/{name}")))
 PY
 tar -C dist -czf "dist/$linux.tar.gz" "$linux"
 rm -rf "dist/$win" "dist/$linux"

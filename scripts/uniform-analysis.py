@@ -3,7 +3,7 @@
 
     python3 scripts/uniform-analysis.py RUN1.csv [RUN2.csv ...] [--verify VERIFY.csv]
 
-Reads `perftest --suite all --csv` files of one device (scripts/h100-uniform.sh makes them)
+Reads `perftest --suite all --csv` files of one device (scripts/reproduce.sh results/h100/uniform makes them)
 and prints Markdown to stdout:
 
 1. Uniform loads, per original family variant: the plain `uniform` test (what the driver

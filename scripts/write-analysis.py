@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tables for the write suite's figures, from the files scripts/h100-write.sh leaves.
+"""Tables for the write suite's figures, from the files results/h100/write/command.sh leaves
+(scripts/reproduce.sh results/h100/write OUTDIR).
 
     python3 scripts/write-analysis.py OUTDIR > OUTDIR/analysis.md
 

@@ -96,7 +96,7 @@ impl Spec for RawBuffer {
 
 
     fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: Load) -> Vec<(u32, Binding<'a, 'g>)> {
-        // The whole 16 KB (the original bound 4 KB; see the README).
+        // The whole 16 KB (the original bound 4 KB; see docs/original.md).
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }

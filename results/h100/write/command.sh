@@ -1,16 +1,12 @@
-#!/usr/bin/env bash
-# The write suite's figures on a GPU machine: verify it, time it twice, time the load tests of
-# the same resources, into OUTDIR (CSVs, JSON, and each command's stdout + stderr as .txt).
-# Usage: scripts/h100-write.sh OUTDIR        (with target/release/perftest built)
+# results/h100/write/ (formerly scripts/h100-write.sh), run at commit be647bf: the write
+# suite verified, timed twice, and the load tests of the same resources timed, into OUTDIR
+# (CSVs, JSON, and each command's stdout + stderr as .txt). Every command is capped at 60 s; on
+# an H100 the whole file takes well under a minute.
+# Rerun: scripts/reproduce.sh results/h100/write OUTDIR
+#        PERFTEST_ARGS="--device cpu --groups 8" scripts/reproduce.sh results/h100/write OUTDIR
+#        (a quick dry run on lavapipe)
 # Then:  python3 scripts/write-analysis.py OUTDIR > OUTDIR/analysis.md
-# Extra perftest options for every command (e.g. a quick dry run on lavapipe:
-# PERFTEST_ARGS="--device cpu --groups 8"): $PERFTEST_ARGS. Every command is capped at 60 s;
-# on an H100 the whole script takes well under a minute.
-set -uo pipefail
-out=${1:?output directory}
-mkdir -p "$out"
-B=${PERFTEST:-target/release/perftest}
-read -r -a X <<< "${PERFTEST_ARGS:-}"
+STEP_TIMEOUT=${STEP_TIMEOUT:-60}
 # Every write test, plus the baseline so that every row gets its ratio.
 W=(--suite original,write --filter "Buffer<RGBA8>.Load random" --filter Store --filter Interlocked)
 # The load tests of the same resources: SSBO (StructuredBuffer<float…>, ByteAddressBuffer),
@@ -20,7 +16,6 @@ L=(--suite original,control,extended --filter "Buffer<RGBA8>.Load random"
    --filter "StructuredBuffer<float" --filter "ByteAddressBuffer.Load" --filter "RWBuffer<"
    --filter "RWTexture2D<" --filter "groupshared" --filter "Control")
 start=$(date +%s%N)
-. "$(dirname "$0")/step.sh"
 "$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
 # 1. Verification at the full dispatch size: every write test against the CPU model.

@@ -1,15 +1,11 @@
-#!/usr/bin/env bash
-# The latency suite on a GPU machine: every pointer chase verified once under the validation
-# layer, then timed
+# results/h100/latency/ (formerly scripts/h100-latency.sh), run from the tree committed as
+# 006a9ad: every pointer chase verified once under the validation layer, then timed
 # (`--suite latency`: clocks per load in the CSV's latency_clk, ns per load = latency_clk /
-# clock_mhz × 1000) twice, to show the sweep repeats, with an nvidia-smi log beside the timed runs.
-# Usage: scripts/h100-latency.sh OUTDIR   (with target/release/perftest built)
+# clock_mhz × 1000) twice, to show the sweep repeats, with an nvidia-smi log beside the timed
+# runs. (run3.* and beside-shared/ came from later runs: results/README.md says which.)
+# Rerun: scripts/reproduce.sh results/h100/latency OUTDIR
 # Then:  scripts/latency-chart.py OUTDIR/run1.csv OUTDIR/latency.png
-set -uo pipefail
-out=${1:?output directory}
-mkdir -p "$out"
-B=target/release/perftest
-$B --suite latency --verify --validation --csv "$out/verify.csv" > "$out/verify.txt" 2>&1
+"$B" "${X[@]}" --suite latency --verify --validation --csv "$out/verify.csv" > "$out/verify.txt" 2>&1
 echo "verify exit $?" >> "$out/verify.txt"
 smi=
 if command -v nvidia-smi > /dev/null; then
@@ -19,7 +15,7 @@ if command -v nvidia-smi > /dev/null; then
 fi
 for run in run1 run2; do
   start=$(date +%s%N)
-  $B --suite latency --csv "$out/$run.csv" --json "$out/$run.json" --format table > "$out/$run.txt" 2>&1
+  "$B" "${X[@]}" --suite latency --csv "$out/$run.csv" --json "$out/$run.json" --format table > "$out/$run.txt" 2>&1
   echo "$run exit $? after $(( ($(date +%s%N) - start) / 1000000 )) ms" >> "$out/$run.txt"
 done
 [ -n "$smi" ] && kill "$smi" 2>/dev/null

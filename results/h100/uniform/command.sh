@@ -1,18 +1,14 @@
-#!/usr/bin/env bash
-# The GPU runs behind results/h100/uniform/: the wave-wide uniform-load probes, the sampler
-# set-ups and the ceiling suite, verified and timed twice beside the tests they compare to,
-# with the driver's kernel statistics. Takes under a minute on an H100.
-# Usage: scripts/h100-uniform.sh OUTDIR   (with target/release/perftest built)
-#        PERFTEST_ARGS="--device cpu --groups 1 --samples 2" scripts/h100-uniform.sh OUTDIR
+# results/h100/uniform/ (formerly scripts/h100-uniform.sh), run at commit 75974a6: the
+# wave-wide uniform-load probes, the sampler set-ups and the ceiling suite, verified and timed
+# twice beside the tests they compare to, with the driver's kernel statistics. Takes under a
+# minute on an H100.
+# Rerun: scripts/reproduce.sh results/h100/uniform OUTDIR
+#        PERFTEST_ARGS="--device cpu --groups 1 --samples 2" scripts/reproduce.sh results/h100/uniform OUTDIR
 #        rehearses it on lavapipe (the arguments go to every run).
-# Then:  python3 scripts/uniform-analysis.py OUTDIR/run1.csv OUTDIR/run2.csv \
-#            --verify OUTDIR/verify.csv > OUTDIR/analysis.md   (this script does it too)
-set -uo pipefail
-out=${1:?output directory}
-mkdir -p "$out"
-P=target/release/perftest
-# shellcheck disable=SC2086 # PERFTEST_ARGS is a list of arguments
-B() { $P ${PERFTEST_ARGS:-} "$@"; }
+# It ends with: python3 scripts/uniform-analysis.py OUTDIR/run1.csv OUTDIR/run2.csv \
+#                   --verify OUTDIR/verify.csv > OUTDIR/analysis.md
+P=$B
+B() { "$P" "${X[@]}" "$@"; }
 # timed LOG ARGS…: one run, its output and then its wall time in LOG.
 TIMEFORMAT="wall %R s"
 timed() { local log=$1; shift; { time B "$@" > "$log" 2>&1; } 2>> "$log"; }

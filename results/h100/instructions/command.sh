@@ -1,26 +1,20 @@
-#!/usr/bin/env bash
-# Verifies and times the instruction suite on a GPU machine (written for the H100): the
-# commands behind results/h100/instructions-*. About a minute on an H100.
-# Usage: scripts/h100-instructions.sh OUTDIR   (with target/release/perftest built)
-set -uo pipefail
-out=${1:?output directory}
-mkdir -p "$out"
-B=target/release/perftest
-wall() { /usr/bin/time -f "wall %e s" "$@"; }
-$B --list-devices > "$out/devices.txt" 2>&1
+# results/h100/instructions/ (formerly scripts/h100-instructions.sh): the instruction suite
+# verified and timed on the H100. About a minute there.
+# Rerun: scripts/reproduce.sh results/h100/instructions OUTDIR
+"$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
   --format=csv > "$out/nvidia-smi.txt" 2>&1
 # 1. Every kernel, throughput and latency, against the CPU reference at full size (exit 0 = all ok).
-wall $B --suite instructions --verify --csv "$out/instructions-verify.csv" \
+wall "$B" "${X[@]}" --suite instructions --verify --csv "$out/instructions-verify.csv" \
   > "$out/instructions-verify.txt" 2>&1
 echo "exit $?" >> "$out/instructions-verify.txt"
 # 2. The timing table (--format table on stdout), its CSV and the JSON context; notes on stderr.
-wall $B --suite instructions --format table --csv "$out/instructions-run1.csv" \
+wall "$B" "${X[@]}" --suite instructions --format table --csv "$out/instructions-run1.csv" \
   --json "$out/instructions-run1.json" > "$out/instructions-table.txt" 2> "$out/instructions-run1.err"
 echo "exit $?" >> "$out/instructions-run1.err"
 # 3. A second run, back to back (precision), with the driver's statistics under each test's
 #    line (register counts: the occupancy rows; binary sizes: nothing folded away).
-wall $B --suite instructions --shader-stats --csv "$out/instructions-run2.csv" \
+wall "$B" "${X[@]}" --suite instructions --shader-stats --csv "$out/instructions-run2.csv" \
   > "$out/instructions-shader-stats.txt" 2>&1
 echo "exit $?" >> "$out/instructions-shader-stats.txt"
 # 4. The comparison with Hopper's published per-SM rates (results/README.md), from run 1.
@@ -28,7 +22,7 @@ python3 scripts/instructions-vs-published.py "$out/instructions-run1.csv" \
   > "$out/instructions-vs-published.md" 2>&1
 # 5. Under the validation layer, where it is installed.
 if [ -n "${VK_LAYER_PATH:-}" ]; then
-  { $B --suite instructions --validation --verify; echo "exit $?";
-    $B --suite instructions --validation --samples 5; echo "exit $?"; } \
+  { "$B" "${X[@]}" --suite instructions --validation --verify; echo "exit $?";
+    "$B" "${X[@]}" --suite instructions --validation --samples 5; echo "exit $?"; } \
     > "$out/instructions-validation.txt" 2>&1
 fi

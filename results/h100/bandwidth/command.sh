@@ -1,15 +1,9 @@
-#!/usr/bin/env bash
-# The bandwidth suite on a GPU machine: every row verified once under the validation layer (32
-# groups, so that the CPU's checksums stay quick), then timed twice, with an nvidia-smi log.
-# Usage: scripts/h100-bandwidth.sh OUTDIR   (with target/release/perftest built)
+# results/h100/bandwidth/ (formerly scripts/h100-bandwidth.sh), run at commit b835bbf: the
+# bandwidth suite, every row verified once under the validation layer (32 groups, so that the
+# CPU's checksums stay quick), then timed twice, with an nvidia-smi log.
+# Rerun: scripts/reproduce.sh results/h100/bandwidth OUTDIR
 # Then:  scripts/bandwidth-chart.py OUTDIR/run1.csv OUTDIR/bandwidth.png --plateau …
-set -uo pipefail
-out=${1:?output directory}
-mkdir -p "$out"
-B=${PERFTEST:-target/release/perftest}
-read -r -a X <<< "${PERFTEST_ARGS:-}"
 STEP_TIMEOUT=${STEP_TIMEOUT:-300}
-. "$(dirname "$0")/step.sh"
 "$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
 step verify "${X[@]}" --suite bandwidth --verify --validation --groups 32 --csv "$out/verify.csv"

@@ -1,5 +1,6 @@
-#!/usr/bin/env bash
-# Clock-true rows on a GPU machine (issue 20), with an nvidia-smi log at 100 ms beside every run:
+# results/h100/clock/ (formerly scripts/h100-clock.sh), run at commit 392e3b6 as the first
+# command on a freshly started H100 machine, with OLD=.gl/perftest-old (a build of commit
+# 07c2938): clock-true rows (issue 20), with an nvidia-smi log at 100 ms beside every run:
 #  fresh   `--suite all` as the first command on a freshly started machine
 #  default four default runs (wall time and per-test agreement)
 #  warm    `--suite all` once the GPU is warm (the reference the others are held to)
@@ -7,14 +8,10 @@
 #  busy    `--suite all` with a second perftest loading the GPU from 8 s to 20 s into it
 #  idle    `--suite all` after the GPU has idled (nvidia-smi at or below 400 MHz)
 #  old     with $OLD (an earlier build), four default runs and `--suite all`: wall times of both
-#          builds on the same machine
-# Usage: scripts/h100-clock.sh OUTDIR [STEPS…]   (with target/release/perftest built)
-set -uo pipefail
-out=${1:?output directory}
-shift
-steps=${*:-fresh default warm gaps busy idle}
-mkdir -p "$out"
-B=target/release/perftest
+#          builds on the same machine (skipped, with a note, when OLD is not set)
+# Rerun: scripts/reproduce.sh results/h100/clock OUTDIR [STEPS…]   (default: all seven)
+# Then:  scripts/clock-analysis.py OUTDIR
+steps=${*:-fresh default warm gaps busy idle old}
 now() { date +%s.%N; }
 log() { echo "$(now) $*" >> "$out/events.txt"; }
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,utilization.gpu,temperature.gpu \
@@ -25,7 +22,7 @@ timed() { # NAME ARGS…: one run, its wall time, stdout and stderr
   local name=$1; shift
   log "$name: starts"
   local t0; t0=$(date +%s%N)
-  ${BIN:-$B} "$@" --csv "$out/$name.csv" --json "$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"
+  ${BIN:-$B} "${X[@]}" "$@" --csv "$out/$name.csv" --json "$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"
   local rc=$?
   echo "$name rc=$rc wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$out/walls.txt"
   log "$name: ends (exit $rc)"
@@ -52,6 +49,10 @@ for step in $steps; do
       log "idle: nvidia-smi SM clock $(sm_clock) MHz before the run"
       timed idle --suite all ;;
     old)
+      if [ -z "${OLD:-}" ]; then
+        echo "old: skipped: set OLD to an earlier build (results/h100/clock used commit 07c2938)" >&2
+        continue
+      fi
       for i in 1 2 3 4; do BIN=$OLD timed "old-default-$i"; done
       BIN=$OLD timed old-all --suite all ;;
   esac

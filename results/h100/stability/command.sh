@@ -1,20 +1,16 @@
-#!/usr/bin/env bash
-# Figures that hold from run to run (issue 28), on a GPU machine: the baseline's own ratio, the
-# write suite's contention rows at their fixed size three times, the latency suite (four
-# chains per size, median and spread) verified under the validation layer and timed twice,
-# and the uniform-buffer random gap (the cbuffer rows, the spread over 1-32 addresses per 32
-# lanes, every alternative a shader author has, the driver's statistics, and an independent
-# CUDA implementation of the same loop through PTX when libcuda is there).
-# Usage: scripts/h100-stability.sh OUTDIR   (with target/release/perftest built)
-#        ONLY="write latency" scripts/h100-stability.sh OUTDIR   (some parts: baseline, write,
-#        latency, ubo)
-set -uo pipefail
-out=${1:?output directory}
-mkdir -p "$out"
-B=${PERFTEST:-target/release/perftest}
-read -r -a X <<< "${PERFTEST_ARGS:-}"
+# results/h100/stability/ (formerly scripts/h100-stability.sh), run at commit 25e2a60: figures
+# that hold from run to run (issue 28): the baseline's own ratio, the write suite's contention
+# rows at their fixed size three times, the latency suite (four chains per size, median and
+# spread) verified under the validation layer and timed twice, and the uniform-buffer random
+# gap (the cbuffer rows, the spread over 1-32 addresses per 32 lanes, every alternative a
+# shader author has, the driver's statistics, and an independent CUDA implementation of the
+# same loop through PTX when libcuda is there). The final write and latency runs were made with
+# ONLY="write latency"; the whole file made the first build's ubo-*, baseline-*, cuda-constant.*
+# and first-build/ (results/README.md, *Figures that hold*).
+# Rerun: scripts/reproduce.sh results/h100/stability OUTDIR
+#        ONLY="write latency" scripts/reproduce.sh results/h100/stability OUTDIR   (some parts:
+#        baseline, write, latency, ubo)
 STEP_TIMEOUT=${STEP_TIMEOUT:-300}
-. "$(dirname "$0")/step.sh"
 want() { [[ -z "${ONLY:-}" || " $ONLY " == *" $1 "* ]]; }
 "$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
@@ -23,7 +19,7 @@ if want baseline; then
 step baseline-run1 "${X[@]}" --filter "Buffer<" --csv "$out/baseline-run1.csv"
 step baseline-run2 "${X[@]}" --filter "Buffer<" --csv "$out/baseline-run2.csv"
 fi
-# 2. The write suite (as scripts/h100-write.sh): verified, then timed three times.
+# 2. The write suite (as results/h100/write): verified, then timed three times.
 if want write; then
 W=(--suite original,write --filter "Buffer<RGBA8>.Load random" --filter Store --filter Interlocked)
 step write-verify "${X[@]}" "${W[@]}" --verify --csv "$out/write-verify.csv"
