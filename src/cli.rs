@@ -171,6 +171,23 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = crate::compare::CompareFormat::Table)]
         format: crate::compare::CompareFormat,
     },
+    /// Write one self-contained HTML report (inline SVG charts and CSS; nothing fetched,
+    /// opens offline) of CSV or JSON results: device and provenance, a summary, and each
+    /// suite's figure. Several runs are set side by side; three or more of one GPU and
+    /// driver are compared as a fleet. See docs/report.md.
+    Report {
+        /// Result files written by `perftest --csv` or `--json`. The files of one device
+        /// that share no test (its suites run one by one) make one run.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// The HTML file to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Set the original suite's ratios beside a GPU's published results (as
+        /// `compare --reference`; see `perftest compare --list-references`). Repeatable.
+        #[arg(long = "reference", value_name = "NAME")]
+        references: Vec<String>,
+    },
 }
 
 /// Values of `--suite`.
