@@ -390,8 +390,9 @@ fn summary(runs: &[Run]) -> String {
             .map(|(l, why, n)| vec![l, why, n.to_string()])
             .collect();
         out += &format!(
-            "<details><summary>Why rows were unsupported ({} reasons)</summary>\n{}</details>\n",
+            "<details><summary>Why rows were unsupported ({} reason{})</summary>\n{}</details>\n",
             body.len(),
+            if body.len() == 1 { "" } else { "s" },
             table::plain(&["run", "reason", "rows"].map(String::from), &body)
         );
     }

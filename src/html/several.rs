@@ -18,6 +18,9 @@ pub enum Mode {
 /// Runs needed, all of one device name and driver, for a fleet.
 pub const FLEET_RUNS: usize = 3;
 
+/// Changes (outliers) listed above the full table.
+const SHOWN: usize = 40;
+
 /// Smallest change (deviation) ever called beyond the spread, as a fraction: the CSV's
 /// rounding of times and spreads.
 const FLOOR: f64 = 0.001;
@@ -198,7 +201,7 @@ pub fn side_by_side(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String 
         };
         if !sorted.is_empty() {
             out += "<p>The changes beyond the spread, largest first:</p>\n";
-            out += &table::plain(&header, &body(&sorted[..sorted.len().min(40)]));
+            out += &table::plain(&header, &body(&sorted[..sorted.len().min(SHOWN)]));
         }
         let all: Vec<&Change> = changes.iter().collect();
         out += &format!(
@@ -439,8 +442,16 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
     if outliers.is_empty() {
         out += "<p>No outliers.</p>\n";
     } else {
-        out += &format!("<h3>Outliers ({})</h3>\n", outliers.len());
-        let body: Vec<Vec<String>> = outliers
+        out += &format!(
+            "<h3>Outliers ({})</h3>\n<p>Largest first{}.</p>\n",
+            outliers.len(),
+            if outliers.len() > SHOWN {
+                format!("; the first {SHOWN} (all are in the table below)")
+            } else {
+                String::new()
+            }
+        );
+        let body: Vec<Vec<String>> = outliers[..outliers.len().min(SHOWN)]
             .iter()
             .map(|(i, s, v)| {
                 vec![

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 pub const WIDTH: f64 = 960.0;
 /// Font size of labels and ticks, in chart units (pixels at full width).
 const FONT: f64 = 12.0;
-/// Estimated width of one character at [`FONT`]: used for margins and truncation.
-const CHAR: f64 = 6.6;
+/// Estimated width of one character at [`FONT`], generous (DejaVu Sans, Verdana): used for
+/// margins and truncation.
+const CHAR: f64 = 7.2;
 /// Height of one row of a dot plot.
 const ROW: f64 = 14.0;
 /// Longest label a dot plot shows in full (longer ones are cut, whole in the tooltip).
@@ -155,15 +156,17 @@ fn log_ticks(min: f64, max: f64) -> Vec<f64> {
     out
 }
 
-/// Ticks of a working-set axis: every 4th power of two (4 KB, 16 KB, … 1 GB).
+/// Ticks of a working-set axis: every 4th power of two (4 KB, 16 KB, … 1 GB), or every
+/// power of two on a short axis.
 pub fn byte_ticks(axis: &mut Axis) {
+    let step = if axis.max / axis.min > 64.0 { 4.0 } else { 2.0 };
     let mut t = 1024.0f64;
     axis.ticks.clear();
     while t <= axis.max {
         if t >= axis.min {
             axis.ticks.push((t, bytes(t)));
         }
-        t *= 4.0;
+        t *= step;
     }
 }
 
