@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 pub use references::list_references;
+pub(crate) use references::sig3;
 
 /// How `compare` lays out its table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

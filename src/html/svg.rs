@@ -202,15 +202,7 @@ fn linear_ticks(min: f64, max: f64) -> Vec<f64> {
 /// A number in at most three significant digits, without trailing zeros: `0.05`, `12.5`,
 /// `1500`.
 pub fn num(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let a = v.abs();
-    if a >= 1000.0 {
-        return format!("{v:.0}");
-    }
-    let decimals = (2 - a.log10().floor() as i32).clamp(0, 6) as usize;
-    let s = format!("{v:.decimals$}");
+    let s = crate::compare::sig3(v);
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
