@@ -1,11 +1,14 @@
 //! `perftest report`: one self-contained HTML file (inline SVG and CSS, nothing fetched)
 //! from CSV or JSON results: device and provenance, summary, and each suite's figure.
 
+mod chart;
 mod runs;
 mod several;
 mod suites;
 mod svg;
 mod table;
+#[cfg(test)]
+mod tests;
 
 use crate::compare::{self, read};
 use crate::published::Reference;
@@ -65,6 +68,16 @@ pub fn build(paths: &[PathBuf], references: &[&'static Reference]) -> Result<Str
         .collect::<Result<Vec<_>>>()?;
     let runs = runs::gather(&tables)?;
     Ok(page(&runs, references))
+}
+
+/// The report's HTML for `(label, text)` result files.
+#[cfg(test)]
+fn build_text(inputs: &[(&str, String)], references: &[&'static Reference]) -> Result<String> {
+    let tables = inputs
+        .iter()
+        .map(|(label, text)| Ok((label.to_string(), read::read_text(label, text)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(page(&runs::gather(&tables)?, references))
 }
 
 /// Every suite the runs have, in suite order, with its tests in order of first appearance.
