@@ -58,6 +58,7 @@ fn bad_inputs_exit_2_and_write_no_file() {
         p.display().to_string()
     };
     let binary = write("run.csv", &[0x89, b'P', b'N', b'G', 0xff, 0xfe, 0, 1, 2]);
+    let text = write("notes.md", b"# Notes\n\nThe H100 ran, then: 1, 2, 3.\n");
     let empty = write("empty.csv", b"");
     let other_tool = write(
         "fio.csv",
@@ -71,6 +72,7 @@ fn bad_inputs_exit_2_and_write_no_file() {
     let good = committed("tests/fixtures/chart-h100.csv");
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec![binary.clone()], "not a perftest result (not text)"),
+        (vec![text], "not a perftest result: missing columns"),
         (vec![empty.clone()], "the file is empty"),
         (
             vec![other_tool.clone()],

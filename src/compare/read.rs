@@ -53,10 +53,18 @@ pub fn read_text(source: &str, text: &str) -> Result<Table> {
     } else {
         read_csv(source, body)?
     };
+    if table.rows.is_empty() {
+        bail!("{source}: the file has a header but no rows");
+    }
+    Ok(table)
+}
+
+/// An error naming the required columns `columns` lacks.
+fn check_columns(source: &str, columns: &[String]) -> Result<()> {
     let missing: Vec<&str> = REQUIRED_COLUMNS
         .iter()
         .copied()
-        .filter(|c| table.column(c).is_none())
+        .filter(|c| !columns.iter().any(|h| h == c))
         .collect();
     if !missing.is_empty() {
         bail!(
@@ -67,10 +75,7 @@ pub fn read_text(source: &str, text: &str) -> Result<Table> {
             REQUIRED_COLUMNS.join(", ")
         );
     }
-    if table.rows.is_empty() {
-        bail!("{source}: the file has a header but no rows");
-    }
-    Ok(table)
+    Ok(())
 }
 
 fn read_csv(source: &str, text: &str) -> Result<Table> {
@@ -83,6 +88,8 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
         .iter()
         .map(|h| h.trim().to_string())
         .collect();
+    // Another file's first line (a CSV of another tool, any text) is told before its rows.
+    check_columns(source, &columns)?;
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.with_context(|| format!("{source}: malformed CSV"))?;
@@ -120,6 +127,9 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
                 }
             }
         }
+    }
+    if !results.is_empty() {
+        check_columns(source, &columns)?;
     }
     let rows = results
         .iter()
@@ -176,6 +186,8 @@ mod tests {
         assert!(err("").contains("f: the file is empty"));
         assert!(err("\n  \n").contains("empty"));
         assert!(err("a,b\n1,2\n").contains("not a perftest result: missing columns"));
+        // Text that is no CSV at all (rows of other lengths): told by its first line.
+        assert!(err("# notes\nsome, text, here\n").contains("not a perftest result"));
         assert!(err("{\"x\": 1}").contains("without a `results` array"));
         assert!(err("{oops").contains("not valid JSON"));
         assert!(err("device_index,device_name,test,ms_median,status\n").contains("no rows"));
