@@ -154,8 +154,8 @@ pub enum Command {
     /// speedup of each file (or device) against the first; or, with --reference, the ratios
     /// of each beside the original tool's published ones.
     Compare {
-        /// CSV files written by `perftest --csv` (at least two; one is enough with
-        /// --reference).
+        /// CSV (or JSON) files written by `perftest --csv` (`--json`): at least two; one is
+        /// enough with --reference.
         #[arg(value_name = "CSV", required_unless_present = "list_references")]
         files: Vec<PathBuf>,
         /// Set the ratios beside a GPU's published results (PerfTest, Direct3D 11): an
@@ -176,8 +176,9 @@ pub enum Command {
     /// suite's figure. Several runs are set side by side; three or more of one GPU and
     /// driver are compared as a fleet. See docs/report.md.
     Report {
-        /// Result files written by `perftest --csv` or `--json`. The files of one device
-        /// that share no test (its suites run one by one) make one run.
+        /// Result files written by `perftest --csv` or `--json`. Files of one device and
+        /// driver that share at most half their tests (its suites run one by one) make one
+        /// run; the same tests again make another.
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
         /// The HTML file to write.
