@@ -178,7 +178,7 @@ pub enum Command {
     Report {
         /// Result files written by `perftest --csv` or `--json`. Files of one device and
         /// driver that share at most half their tests (its suites run one by one) make one
-        /// run; the same tests again make another.
+        /// run; the same tests again make another (see docs/report.md).
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
         /// The HTML file to write.

@@ -126,9 +126,9 @@ impl Run {
 
 /// The runs in `tables` (each with its label). Each (file, device) is a part; a part joins
 /// the latest run of the same device and driver with which it shares at most half of its
-/// tests (the suites of one run kept in several files, each also holding the baseline or
-/// the original suite); otherwise it starts a run of its own (a second run of the same
-/// tests). Where a joined part repeats a test, the run keeps the row it had (the earlier
+/// tests and of the run's (the suites of one run kept in several files, each also holding
+/// the baseline or the original suite); otherwise it starts a run of its own (a second run
+/// of the same tests, or of more). Where a joined part repeats a test, the run keeps the row it had (the earlier
 /// file's) and counts the other in `repeated`.
 pub fn gather(tables: &[(String, Table)]) -> Result<Vec<Run>> {
     let mut runs: Vec<Run> = Vec::new();
@@ -143,13 +143,11 @@ pub fn gather(tables: &[(String, Table)]) -> Result<Vec<Run>> {
                 .to_string();
             let json = device_json(table, rows[0].get("device_index"));
             let joins = runs.iter().rposition(|r| {
-                r.device == device
-                    && r.driver == driver
-                    && 2 * rows
-                        .iter()
-                        .filter(|row| r.row(row.test()).is_some())
-                        .count()
-                        <= rows.len()
+                r.device == device && r.driver == driver && {
+                    let shared = rows.iter().filter(|row| r.row(row.test()).is_some());
+                    let shared = shared.count();
+                    2 * shared <= rows.len() && 2 * shared <= r.rows.len()
+                }
             });
             let run = match joins {
                 Some(i) => &mut runs[i],

@@ -57,6 +57,19 @@ fn the_files_of_one_run_join_and_a_second_run_stands_apart() {
     let runs = gather(&[("a", original.clone()), ("b", original.clone())]);
     assert_eq!(runs.len(), 2);
     assert_eq!([&runs[0].label, &runs[1].label], ["a", "b"]);
+    // A second run of more suites (the first run's tests and others) is a run too.
+    let more = csv(
+        "GPU",
+        "1.0",
+        &[
+            (BASE, 1.0, 0.1),
+            ("Buffer<R8>.Load uniform", 0.5, 0.1),
+            ("Buffer<R8>.Load linear", 0.5, 0.1),
+            ("Buffer<R8>.Load random", 0.5, 0.1),
+            ("Buffer<RG8>.Load uniform", 0.5, 0.1),
+        ],
+    );
+    assert_eq!(gather(&[("a", original.clone()), ("more", more)]).len(), 2);
     let other_driver = csv(
         "GPU",
         "2.0",
