@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing perftest needs and is missing, on Debian/Ubuntu:
 # cmake, python3, a C++ compiler and git (to build shaderc from source), the Vulkan loader,
-# Mesa's drivers (lavapipe: a Vulkan device on the CPU) and the validation layers.
+# Mesa's drivers (lavapipe: a Vulkan device on the CPU), the validation layers and Chromium
+# (the HTML report's browser check).
 # Also pip-installs the chart script's pinned matplotlib. Does nothing when everything is present. Other systems: prints what to install.
 set -euo pipefail
 
@@ -24,6 +25,8 @@ have git || missing+=(git)
 for p in libvulkan1 mesa-vulkan-drivers vulkan-validationlayers; do
   have_pkg "$p" || missing+=("$p")
 done
+# Headless Chromium for the HTML report's browser check (tests/report.rs, scripts/browser-check.sh).
+have chromium || have chromium-browser || have google-chrome || missing+=(chromium)
 
 install_chart_requirements() {
   # matplotlib, pinned, for scripts/chart.py and its test.

@@ -99,6 +99,24 @@ fn run_compare(
     Ok(compare::compare_files_with_references(files, &chosen, format).map_err(usage)?)
 }
 
+/// `perftest report`: a bad input (a file that is not a perftest result, empty, unreadable),
+/// an unknown reference or an unwritable output is a usage error (exit 2), and no file is
+/// written.
+fn run_report(
+    files: &[std::path::PathBuf],
+    output: &std::path::Path,
+    references: &[String],
+) -> Result<()> {
+    let usage = |e: anyhow::Error| match e.downcast::<Failure>() {
+        Ok(f) => f,
+        Err(e) => Failure::Usage(format!("{e:#}")),
+    };
+    let chosen = crate::published::select(references).map_err(usage)?;
+    crate::html::write(files, &chosen, output).map_err(usage)?;
+    eprintln!("perftest: wrote {}", output.display());
+    Ok(())
+}
+
 /// Runs the tool with parsed arguments; returns the process exit code.
 pub fn run(args: cli::Args) -> Result<i32> {
     if let Some(cli::Command::Compare {
@@ -109,6 +127,15 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }) = &args.command
     {
         stdout(&run_compare(files, references, *list_references, *format)?);
+        return Ok(0);
+    }
+    if let Some(cli::Command::Report {
+        files,
+        output,
+        references,
+    }) = &args.command
+    {
+        run_report(files, output, references)?;
         return Ok(0);
     }
     if args.list_tests {

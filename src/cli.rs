@@ -154,8 +154,8 @@ pub enum Command {
     /// speedup of each file (or device) against the first; or, with --reference, the ratios
     /// of each beside the original tool's published ones.
     Compare {
-        /// CSV files written by `perftest --csv` (at least two; one is enough with
-        /// --reference).
+        /// CSV (or JSON) files written by `perftest --csv` (`--json`): at least two; one is
+        /// enough with --reference.
         #[arg(value_name = "CSV", required_unless_present = "list_references")]
         files: Vec<PathBuf>,
         /// Set the ratios beside a GPU's published results (PerfTest, Direct3D 11): an
@@ -170,6 +170,24 @@ pub enum Command {
         /// Output layout.
         #[arg(long, value_enum, default_value_t = crate::compare::CompareFormat::Table)]
         format: crate::compare::CompareFormat,
+    },
+    /// Write one self-contained HTML report (inline SVG charts and CSS; nothing fetched,
+    /// opens offline) of CSV or JSON results: device and provenance, a summary, and each
+    /// suite's figure. Several runs are set side by side; three or more of one GPU and
+    /// driver are compared as a fleet. See docs/report.md.
+    Report {
+        /// Result files written by `perftest --csv` or `--json`. Files of one device and
+        /// driver that share at most half their tests (its suites run one by one) make one
+        /// run; the same tests again make another (see docs/report.md).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// The HTML file to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Set the original suite's ratios beside a GPU's published results (as
+        /// `compare --reference`; see `perftest compare --list-references`). Repeatable.
+        #[arg(long = "reference", value_name = "NAME")]
+        references: Vec<String>,
     },
 }
 

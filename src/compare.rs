@@ -1,13 +1,15 @@
 //! `perftest compare`: median times of several CSV results side by side, with % change and speedup.
 
+pub mod read;
 mod references;
 
 use crate::published::Reference;
-use anyhow::{bail, Context as _, Result};
+use anyhow::{bail, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 pub use references::list_references;
+pub(crate) use references::sig3;
 
 /// How `compare` lays out its table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -24,8 +26,7 @@ const FULL_DISPATCH_LOADS: f64 = 268_435_456.0;
 
 /// The columns `compare` reads; every other column is ignored (`loads_per_dispatch`, when
 /// present, normalises the times).
-pub const REQUIRED_COLUMNS: &[&str] =
-    &["device_index", "device_name", "test", "ms_median", "status"];
+pub use read::REQUIRED_COLUMNS;
 
 /// Compares the CSV files written by `perftest --csv`.
 ///
@@ -60,15 +61,32 @@ pub fn compare_text_with_references(
     references: &[&Reference],
     format: CompareFormat,
 ) -> Result<String> {
-    references::compare(&text_inputs(inputs), references, format)
+    references::compare(&text_inputs(inputs)?, references, format)
 }
 
 fn too_few(n: usize) -> String {
     format!("compare needs at least two CSV files (or one with --reference NAME), got {n}")
 }
 
-/// Reads each file, labelled by its stem (by its path where two files share a stem).
+/// Reads each file (CSV or JSON), labelled by its stem (by its path where two files share
+/// a stem).
 fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>> {
+    let labels = labels(paths);
+    paths
+        .iter()
+        .zip(labels)
+        .map(|(path, label)| {
+            Ok(Input {
+                label,
+                table: read::read_path(path)?,
+            })
+        })
+        .collect()
+}
+
+/// Each file's label: its stem, or its path where two files share a stem (`a/run.csv`,
+/// `b/run.csv`).
+pub fn labels(paths: &[PathBuf]) -> Vec<String> {
     let stems: Vec<String> = paths
         .iter()
         .map(|p| {
@@ -77,46 +95,40 @@ fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>> {
                 .unwrap_or_else(|| p.display().to_string())
         })
         .collect();
-    let mut inputs = Vec::with_capacity(paths.len());
-    for (i, path) in paths.iter().enumerate() {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        // Two files with one stem (`a/run.csv`, `b/run.csv`) are told apart by their path.
-        let label = if stems.iter().filter(|s| **s == stems[i]).count() > 1 {
-            path.display().to_string()
-        } else {
-            stems[i].clone()
-        };
-        inputs.push(Input {
-            label,
-            source: path.display().to_string(),
-            text,
-        });
-    }
-    Ok(inputs)
-}
-
-/// Like [`compare_files`], on `(label, csv_text)` pairs; errors name the label.
-pub fn compare_text(inputs: &[(String, String)], format: CompareFormat) -> Result<String> {
-    compare_inputs(&text_inputs(inputs), format)
-}
-
-fn text_inputs(inputs: &[(String, String)]) -> Vec<Input> {
-    inputs
+    paths
         .iter()
-        .map(|(label, text)| Input {
-            label: label.clone(),
-            source: label.clone(),
-            text: text.clone(),
+        .zip(&stems)
+        .map(|(path, stem)| {
+            if stems.iter().filter(|s| *s == stem).count() > 1 {
+                path.display().to_string()
+            } else {
+                stem.clone()
+            }
         })
         .collect()
 }
 
-/// One CSV to compare: its series label, the name used in errors, its contents.
+/// Like [`compare_files`], on `(label, csv_text)` pairs; errors name the label.
+pub fn compare_text(inputs: &[(String, String)], format: CompareFormat) -> Result<String> {
+    compare_inputs(&text_inputs(inputs)?, format)
+}
+
+fn text_inputs(inputs: &[(String, String)]) -> Result<Vec<Input>> {
+    inputs
+        .iter()
+        .map(|(label, text)| {
+            Ok(Input {
+                label: label.clone(),
+                table: read::read_text(label, text)?,
+            })
+        })
+        .collect()
+}
+
+/// One result file to compare: its series label and its rows.
 struct Input {
     label: String,
-    source: String,
-    text: String,
+    table: read::Table,
 }
 
 /// One test's result in one series.
@@ -161,48 +173,17 @@ fn render(rows: &Rows, format: CompareFormat) -> String {
 /// Parses one CSV into its series (one per device, in order of first appearance), adding
 /// unseen test names to `tests`.
 fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
-    let src = &input.source;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_reader(input.text.as_bytes());
-    let headers = reader
-        .headers()
-        .with_context(|| format!("{src}: cannot read the CSV header"))?
-        .clone();
-    if headers.iter().all(|h| h.trim().is_empty()) {
-        bail!("{src}: the file is empty (no CSV header, no rows)");
-    }
-    let names: Vec<&str> = headers
-        .iter()
-        .map(|h| h.trim_start_matches('\u{feff}').trim())
-        .collect();
-    let column = |name: &str| names.iter().position(|h| *h == name);
-    let missing: Vec<&str> = REQUIRED_COLUMNS
-        .iter()
-        .copied()
-        .filter(|c| column(c).is_none())
-        .collect();
-    if !missing.is_empty() {
-        bail!(
-            "{src}: missing column{} {}; compare needs the columns {} (as written by `perftest --csv`)",
-            if missing.len() > 1 { "s" } else { "" },
-            missing.join(", "),
-            REQUIRED_COLUMNS.join(", ")
-        );
-    }
+    let table = &input.table;
+    let src = &table.source;
     let [c_index, c_name, c_test, c_ms, c_status] =
-        ["device_index", "device_name", "test", "ms_median", "status"]
-            .map(|c| column(c).expect("checked above"));
-
-    let c_loads = column("loads_per_dispatch");
-    let c_unit = column("unit");
+        REQUIRED_COLUMNS.map(|c| table.column(c).expect("read checks the required columns"));
+    let c_loads = table.column("loads_per_dispatch");
+    let c_unit = table.column("unit");
 
     // (device_index, device_name, test -> cell), in order of first appearance.
     let mut devices: Vec<(String, String, HashMap<String, Cell>)> = Vec::new();
-    for record in reader.records() {
-        let record = record.with_context(|| format!("{src}: malformed CSV"))?;
-        let line = record.position().map_or(0, |p| p.line());
-        let field = |i: usize| record.get(i).unwrap_or("").trim();
+    for (line, record) in &table.rows {
+        let field = |i: usize| record[i].as_str();
         let (index, name, test) = (field(c_index), field(c_name), field(c_test));
         if test.is_empty() {
             bail!("{src}: line {line}: empty `test` cell");
@@ -244,9 +225,6 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
                 ops: c_unit.map(field) == Some("ops"),
             },
         );
-    }
-    if devices.is_empty() {
-        bail!("{src}: the file has a header but no rows");
     }
 
     let single = devices.len() == 1;

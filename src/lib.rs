@@ -9,6 +9,7 @@ pub mod error;
 pub mod families;
 pub mod format;
 pub mod gpu;
+pub mod html;
 pub mod kernels;
 pub mod model;
 pub mod pipeline;

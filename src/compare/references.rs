@@ -81,7 +81,7 @@ fn ratio_text(r: f64) -> String {
 }
 
 /// Three significant digits: `0.0987`, `1.00`, `12.3`.
-fn sig3(v: f64) -> String {
+pub(crate) fn sig3(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return format!("{v}");
     }
