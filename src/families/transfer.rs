@@ -196,7 +196,8 @@ fn buffer<'g>(gpu: &'g Gpu<'g>, name: &str, place: Place, bytes: u64) -> Result<
 }
 
 impl<'g> Resources<'g> {
-    /// The buffers of `v`, made now unless they are the last test's.
+    /// The buffers of `v`: the last test's where they fit (a copy back the other way reuses
+    /// both), the others made now, after what is not reused is freed.
     fn held(&self, v: Variant) -> Result<std::sync::MutexGuard<'_, Option<Held<'g>>>> {
         let mut held = self
             .held
@@ -205,19 +206,41 @@ impl<'g> Resources<'g> {
         if held.as_ref().is_some_and(|h| h.variant == v) {
             return Ok(held);
         }
-        *held = None; // free the last test's memory before allocating this one's
-        let bytes = v.bytes();
-        *held = Some(match v {
-            Variant::Copy { from, to, .. } => Held {
-                variant: v,
-                from: Some(buffer(self.gpu, "copy source", from, bytes)?),
-                to: buffer(self.gpu, "copy destination", to, bytes)?,
-            },
-            _ => Held {
-                variant: v,
-                from: None,
-                to: buffer(self.gpu, "fill destination", Place::Device, bytes)?,
-            },
+        // The last test's buffers, by where they are, how large and for which queue.
+        let mut spare: Vec<(Place, u64, Queue, Buffer<'g>)> = Vec::new();
+        if let Some(h) = held.take() {
+            let (bytes, queue) = (h.variant.bytes(), h.variant.queue());
+            if let (Variant::Copy { from, .. }, Some(b)) = (h.variant, h.from) {
+                spare.push((from, bytes, queue, b));
+            }
+            let to = match h.variant {
+                Variant::Copy { to, .. } => to,
+                _ => Place::Device,
+            };
+            spare.push((to, bytes, queue, h.to));
+        }
+        let (bytes, queue) = (v.bytes(), v.queue());
+        let mut reuse = |place: Place| {
+            let at = spare
+                .iter()
+                .position(|(p, b, q, _)| (*p, *b, *q) == (place, bytes, queue))?;
+            Some(spare.swap_remove(at).3)
+        };
+        let (from, to) = match v {
+            Variant::Copy { from, to, .. } => (Some((from, reuse(from))), (to, reuse(to))),
+            _ => (None, (Place::Device, reuse(Place::Device))),
+        };
+        drop(spare); // free the rest before allocating
+        let make = |(place, found): (Place, Option<Buffer<'g>>), name| match found {
+            Some(b) => Ok(b),
+            None => buffer(self.gpu, name, place, bytes),
+        };
+        let from = from.map(|f| make(f, "copy source")).transpose()?;
+        let to = make(to, "copy destination")?;
+        *held = Some(Held {
+            variant: v,
+            from,
+            to,
         });
         Ok(held)
     }
