@@ -191,6 +191,30 @@ pub(super) fn word(i: u64) -> u32 {
     0x3F80_0000 | (hash32(i) & 0x007F_FFFF)
 }
 
+/// The bytes of `f(i)` for every `i` of `range` (4 little-endian bytes per 32-bit word, or a
+/// texel's bytes), computed on all the host's cores: a gigabyte of data is otherwise seconds
+/// of one core's time on every run.
+pub(super) fn bytes_of<const N: usize>(
+    range: std::ops::Range<u64>,
+    f: impl Fn(u64) -> [u8; N] + Sync,
+) -> Vec<u8> {
+    let len = (range.end - range.start) as usize;
+    let mut out = vec![0u8; len * N];
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+    let per = len.div_ceil(threads).max(1 << 16);
+    std::thread::scope(|s| {
+        for (k, part) in out.chunks_mut(per * N).enumerate() {
+            let (f, first) = (&f, range.start + (k * per) as u64);
+            s.spawn(move || {
+                for (j, bytes) in part.chunks_exact_mut(N).enumerate() {
+                    bytes.copy_from_slice(&f(first + j as u64));
+                }
+            });
+        }
+    });
+    out
+}
+
 /// 32 bits of splitmix64's finaliser of `i` (an RGBA8 texel's four bytes).
 fn hash32(i: u64) -> u32 {
     let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -218,14 +242,6 @@ impl Texels {
         match self {
             Texels::Rgba32f => 16,
             Texels::Rgba8 => 4,
-        }
-    }
-
-    /// The bytes of texel `t` (counted row by row over the whole image).
-    fn texel(self, t: u64) -> Vec<u8> {
-        match self {
-            Texels::Rgba32f => (0..4).flat_map(|c| word(4 * t + c).to_le_bytes()).collect(),
-            Texels::Rgba8 => hash32(t).to_le_bytes().to_vec(),
         }
     }
 
@@ -345,9 +361,13 @@ fn filled_image<'g>(
     while row < height {
         let rows = band.min(height - row);
         let first = row as u64 * width as u64;
-        let bytes: Vec<u8> = (first..first + rows as u64 * width as u64)
-            .flat_map(|t| texels.texel(t))
-            .collect();
+        let last = first + rows as u64 * width as u64;
+        // Texel t's bytes, counted row by row over the whole image: four words, or the four
+        // bytes of a hash; on every core.
+        let bytes = match texels {
+            Texels::Rgba32f => bytes_of(4 * first..4 * last, |i| word(i).to_le_bytes()),
+            Texels::Rgba8 => bytes_of(first..last, |t| hash32(t).to_le_bytes()),
+        };
         staging.write(&bytes)?;
         gpu.submit(|d, cmd| image.record_fill_rows(d, cmd, &staging, row, rows))
             .with_context(|| format!("filling the {name}"))?;
@@ -406,9 +426,7 @@ impl<'g> Pool<'g> {
         let mut at = 0;
         while at < bytes {
             let len = chunk.min(bytes - at);
-            let words: Vec<u8> = (at / 4..(at + len) / 4)
-                .flat_map(|i| word(i).to_le_bytes())
-                .collect();
+            let words = bytes_of(at / 4..(at + len) / 4, |i| word(i).to_le_bytes());
             staging.write(&words)?;
             gpu.submit(|d, cmd| record_copy_to_offset(d, cmd, &staging, &data, at, len))
                 .context("uploading the bandwidth data")?;

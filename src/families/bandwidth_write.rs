@@ -1,7 +1,7 @@
 //! The bandwidth suite's stores, shader copies and reads of host memory: the read sweep's access over the same working sets, 4 KB to 1 GB.
 
 use super::bandwidth::{
-    blocks, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word, HEAP_SHARE,
+    blocks, bytes_of, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word, HEAP_SHARE,
     LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES, STAGING_BYTES,
 };
 use super::{Checked, Columns, Dispatch, Shared, Spec};
@@ -158,7 +158,7 @@ impl<'g> Resources<'g> {
                     usage,
                     Memory::In(host_residence(gpu)),
                 )?;
-                let words: Vec<u8> = (0..bytes / 4).flat_map(|i| word(i).to_le_bytes()).collect();
+                let words = bytes_of(0..bytes / 4, |i| word(i).to_le_bytes());
                 b.write(&words)?;
                 Ok(b)
             }
@@ -175,9 +175,7 @@ impl<'g> Resources<'g> {
                 let mut at = 0;
                 while at < bytes {
                     let len = chunk.min(bytes - at);
-                    let words: Vec<u8> = (at / 4..(at + len) / 4)
-                        .flat_map(|i| word(i).to_le_bytes())
-                        .collect();
+                    let words = bytes_of(at / 4..(at + len) / 4, |i| word(i).to_le_bytes());
                     staging.write(&words)?;
                     gpu.submit(|d, cmd| record_copy_to_offset(d, cmd, &staging, &data, at, len))
                         .context("uploading the copy source")?;
@@ -246,11 +244,15 @@ impl Spec for BandwidthWrite {
     type Variant = Variant;
     type Resources<'g> = Resources<'g>;
 
+    /// Every size for stores and copies; reads of host memory one size per octave (past the
+    /// L2 every size reads at the bus's rate, and each such row is slow to time).
     fn tests(&self) -> Vec<(Suite, Variant, Pattern)> {
         Op::ALL
             .iter()
             .flat_map(|&op| {
-                (0..SIZES).map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
+                (0..SIZES)
+                    .filter(move |size| op != Op::ReadHost || size % 4 == 0)
+                    .map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
             })
             .collect()
     }
@@ -518,12 +520,17 @@ mod tests {
     #[test]
     fn names_derive_from_the_enums() {
         let tests = BandwidthWrite.tests();
-        assert_eq!(tests.len(), Op::ALL.len() * SIZES);
+        // Host reads at 4 KB, 8 KB … 1 GB: 19 sizes.
+        assert_eq!(tests.len(), 3 * SIZES + 19);
         let name = |i: usize| BandwidthWrite.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "bandwidth: RWByteAddressBuffer.Store4 4 KB");
         assert_eq!(
-            name(3 * SIZES - 1),
+            name(2 * SIZES + 18),
             "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory 1 GB"
+        );
+        assert_eq!(
+            name(2 * SIZES + 1),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory 8 KB"
         );
     }
 
