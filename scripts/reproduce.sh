@@ -103,11 +103,12 @@ fi
 if ! ldconfig -p 2> /dev/null | grep -q 'libvulkan\.so\.1 ' && ls .gl/*.deb > /dev/null 2>&1; then
   echo "reproduce: no Vulkan loader; installing .gl/*.deb" >&2
   sudo=; [ "$(id -u)" -ne 0 ] && sudo=sudo
-  # libglvnd's packages depend on Mesa's GL drivers, which a GPU machine does without.
-  $sudo dpkg -i --force-depends .gl/*.deb > /dev/null 2>&1
+  # Extracted, not installed: libglvnd's packages depend on Mesa's GL drivers, which a GPU
+  # machine does without, and dpkg -i leaves them unconfigured (a fresh H100 got no loader).
+  for f in .gl/*.deb; do $sudo dpkg -x "$f" /; done
   $sudo ldconfig
   ldconfig -p | grep -q 'libvulkan\.so\.1 ' ||
-    { echo "reproduce: dpkg -i .gl/*.deb installed no Vulkan loader" >&2; exit 1; }
+    { echo "reproduce: extracting .gl/*.deb installed no Vulkan loader" >&2; exit 1; }
 fi
 [ -x "$B" ] || { echo "reproduce: no $B (cargo build --release first)" >&2; exit 2; }
 out=$outdir

@@ -153,7 +153,7 @@ fn the_h100_report_draws_every_suite() {
     let charts = charts(&html);
     assert_eq!(charts.len(), 9);
     assert!(html.contains("NVidia Ampere (RTX 3090) (published, Direct3D 11)"));
-    assert!(html.contains("read bandwidth, GB/s (log)"));
+    assert!(html.contains("bandwidth, GB/s (log)"));
     assert!(html.contains("latency, shader clocks per load (log)"));
     // The published diamonds beside the original suite's dots.
     assert!(

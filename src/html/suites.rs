@@ -60,7 +60,24 @@ pub fn section(view: &View, key: &SuiteKey, tests: &[String]) -> String {
             | Suite::Formats
             | Suite::Ceiling,
         ) => ratio_plot(view, key, tests),
-        SuiteKey::Known(Suite::Bandwidth) => curves::curves(view, tests, Curve::Bandwidth),
+        SuiteKey::Known(Suite::Bandwidth) => {
+            // The working-set sweeps as curves; the copies, fills and dispatch costs (a few
+            // sizes, or none) as a table beside them.
+            let (swept, other): (Vec<String>, Vec<String>) = tests
+                .iter()
+                .cloned()
+                .partition(|t| t.starts_with("bandwidth: "));
+            curves::curves(view, &swept, Curve::Bandwidth).map(|c| {
+                if other.is_empty() {
+                    c
+                } else {
+                    format!(
+                        "{c}<h3>Copies, fills and what a dispatch costs</h3>\n{}",
+                        table::rows(view.runs, &other)
+                    )
+                }
+            })
+        }
         SuiteKey::Known(Suite::Latency) => curves::curves(view, tests, Curve::Latency),
         SuiteKey::Known(Suite::Branch) => curves::branch(view, tests),
         // The instruction suite, the pitfalls and any suite this build does not know

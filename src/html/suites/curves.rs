@@ -95,10 +95,7 @@ pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<Strin
     )?;
     svg::byte_ticks(&mut x);
     let (y_title, title) = match kind {
-        Curve::Bandwidth => (
-            "read bandwidth, GB/s (log)",
-            "Bandwidth over the working set",
-        ),
+        Curve::Bandwidth => ("bandwidth, GB/s (log)", "Bandwidth over the working set"),
         Curve::Latency if clocks => (
             "latency, shader clocks per load (log)",
             "Latency over the working set",
@@ -111,9 +108,9 @@ pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<Strin
     let y = Axis::fit(y_title, Scale::Log, all_points().map(|p| p.1), svg::num)?;
     let caption = match kind {
         Curve::Bandwidth => {
-            "Each line is one resource read over working sets from 4 KB to 1 GB: the steps \
-             are the caches (L1, L2) giving way to memory. A gap is a size that did not run \
-             (its reason is in the table)."
+            "Each line is one resource read (or stored, or copied) over working sets from 4 KB \
+             to 1 GB: the steps are the caches (L1, L2) giving way to memory. A gap is a size \
+             that did not run (its reason is in the table)."
         }
         Curve::Latency => {
             "Each line is one resource's dependent pointer chase: the clocks (time) per load \
