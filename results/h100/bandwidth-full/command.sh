@@ -19,3 +19,8 @@ for run in 1 2; do
 done
 [ -n "$smi" ] && kill "$smi" 2>/dev/null
 gzip -f "$out/smi.csv" 2>/dev/null || true
+# Added after the timed runs, at commit 0f6e701 (the same kernels): the stores, copies and
+# host reads verified again under the validation layer, with the log kept.
+step verify-writes "${X[@]}" --suite bandwidth --filter Store4 --filter "copy ByteAddress" \
+  --filter "host-coherent memory" --filter "RGBA32F>.Store" --verify --validation --groups 32 \
+  --csv "$out/verify-writes.csv"
