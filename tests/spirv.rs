@@ -303,6 +303,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
             && !k.name.starts_with("pitfalls_")
             && !k.name.starts_with("pointer_chase_")
             && !k.name.starts_with("bandwidth_")
+            && !k.name.starts_with("dispatch_")
             && !is_write_kernel(k)
             && !is_operation_kernel(k.name)
     }) {
@@ -1178,12 +1179,23 @@ const BANDWIDTH_LOADS: usize = 8;
 #[test]
 fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
     let kernels: Vec<&Kernel> = kernels("bandwidth_").collect();
-    // 8 buffer resources and 4 images.
-    assert_eq!(kernels.len(), 12);
+    // 8 buffer resources and 4 images read; buffer and image stores, a copy, host reads
+    // (glsl/bandwidth_write.comp).
+    assert_eq!(kernels.len(), 16);
     for k in kernels {
         let (name, asm) = (k.name, k.asm);
-        // What one load of the set looks like, by resource.
+        // A copy makes two accesses per element (a load and a store), the others one.
+        let per_element = if name == "bandwidth_copy_buffer" {
+            2
+        } else {
+            1
+        };
+        // What one access of the set looks like, by resource.
         let load = match name.strip_prefix("bandwidth_").unwrap() {
+            "store_buffer" | "copy_buffer" | "read_host" => {
+                "OpAccessChain %_ptr_StorageBuffer_v4uint "
+            }
+            "store_image" => "OpImageWrite ",
             "raw_buffer" => "OpAccessChain %_ptr_StorageBuffer_v4uint ",
             "structured_buffer" => "OpAccessChain %_ptr_StorageBuffer_v4float ",
             "scalar_buffer" => "OpAccessChain %_ptr_StorageBuffer_float ",
@@ -1204,11 +1216,41 @@ fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
             .filter(|l| l[0].contains("DontUnroll"))
             .collect();
         assert_eq!(streaming.len(), 1, "{name}: one streaming loop");
-        assert_eq!(count(&streaming[0], load), BANDWIDTH_LOADS, "{name}");
+        let want = per_element * BANDWIDTH_LOADS;
+        assert_eq!(count(&streaming[0], load), want, "{name}");
         let everywhere = asm.lines().filter(|l| l.contains(load)).count();
-        assert_eq!(
-            everywhere, BANDWIDTH_LOADS,
-            "{name}: a load outside the loop"
-        );
+        assert_eq!(everywhere, want, "{name}: an access outside the loop");
     }
+}
+
+/// The dispatch-cost kernel (glsl/transfer.comp) is empty while timed: no loop, no load, and
+/// one store (through a device address, for --verify) behind a branch on the push constants.
+#[test]
+fn the_empty_dispatch_has_no_loop_and_one_guarded_store() {
+    let k = kernels("dispatch_").collect::<Vec<_>>();
+    assert_eq!(k.len(), 1);
+    let asm = k[0].asm;
+    assert!(loops(asm).is_empty(), "no loop");
+    assert_eq!(asm.lines().filter(|l| l.contains("OpStore ")).count(), 1);
+    // Its only memory access: the mark (the other loads read the push constants).
+    let chains: Vec<&str> = asm
+        .lines()
+        .filter(|l| l.contains("OpAccessChain"))
+        .collect();
+    assert_eq!(
+        chains
+            .iter()
+            .filter(|l| l.contains("PhysicalStorageBuffer"))
+            .count(),
+        1,
+        "{chains:?}"
+    );
+    assert!(chains
+        .iter()
+        .all(|l| l.contains("PhysicalStorageBuffer") || l.contains("PushConstant")));
+    assert!(asm.contains("OpBranchConditional"), "the store is guarded");
+    assert!(
+        asm.contains("PhysicalStorageBuffer"),
+        "through a device address"
+    );
 }
