@@ -53,6 +53,8 @@ registry! {
     occupancy::Occupancy,
     branch::Branch,
     pitfalls::Pitfalls,
+    coopmat::Coopmat,
+    dot_product::DotProduct,
     bandwidth::Bandwidth,
     pointer_chase::PointerChase,
 }
@@ -121,8 +123,11 @@ pub type Checked = Result<std::result::Result<(), Mismatch>>;
 pub enum Unit {
     /// Loads (or loop iterations, for the control loops).
     Loads,
-    /// Arithmetic or subgroup operations (the instruction suite).
+    /// Arithmetic or subgroup operations (the instruction suite), integer operations of the
+    /// matrix suite (a multiply-add counts two).
     Ops,
+    /// Floating-point operations of the matrix suite (a multiply-add counts two).
+    Flops,
 }
 
 impl Unit {
@@ -131,6 +136,7 @@ impl Unit {
         match self {
             Unit::Loads => "loads",
             Unit::Ops => "ops",
+            Unit::Flops => "flops",
         }
     }
 }
