@@ -1,5 +1,5 @@
 //! The `matrix` suite on lavapipe (Mesa 22.3: integer dot products and half floats, no
-//! cooperative matrices, no bfloat16): what it offers verifies under the validation layer, the
+//! cooperative matrices of either extension, no bfloat16): what it offers verifies under the validation layer, the
 //! rest are unsupported rows that say why, and a corrupted reference is caught.
 
 mod common;
@@ -8,6 +8,8 @@ use common::*;
 /// Why a test of the suite may be unsupported on lavapipe.
 fn expected_unsupported(name: &str, reason: &str) -> bool {
     (name.starts_with("matrix: coopmat ") && reason == "the device lacks VK_KHR_cooperative_matrix")
+        || (name.starts_with("matrix: coopmat2 ")
+            && reason == "the device lacks VK_NV_cooperative_matrix2")
         || (name == "matrix: dot bf16vec2" && reason == "the device lacks shaderBFloat16DotProduct")
 }
 
@@ -38,6 +40,8 @@ fn the_matrix_suite_verifies_under_validation() {
         "matrix: coopmat 16x16x32 s8*s8+s32 subgroup",
         "matrix: coopmat 16x16x16 u8*u8+u32 subgroup saturating",
         "matrix: coopmat configurations without a row",
+        "matrix: coopmat2 64x64x16 f16*f16+f32 workgroup of 128",
+        "matrix: coopmat2 flexible-dimension configurations",
         "matrix: dot 4x8-bit packed mixed accumulate-saturate",
         "matrix: dot f16vec2",
     ] {

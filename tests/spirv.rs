@@ -205,6 +205,11 @@ fn is_operation_kernel(name: &str) -> bool {
         || name.starts_with("shared_bank_latency_")
 }
 
+/// Kernels of the matrix suite (see `matrix_kernels_hold_their_operations`).
+fn is_matrix_kernel(name: &str) -> bool {
+    name.starts_with("coopmat_") || name.starts_with("coopmat2_") || name.starts_with("dot_")
+}
+
 fn is_write_kernel(k: &Kernel) -> bool {
     WRITE_KERNELS.iter().any(|p| k.name.starts_with(p))
 }
@@ -305,6 +310,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
             && !k.name.starts_with("bandwidth_")
             && !is_write_kernel(k)
             && !is_operation_kernel(k.name)
+            && !is_matrix_kernel(k.name)
     }) {
         let asm = k.asm;
         let name = k.name;
@@ -1211,4 +1217,79 @@ fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
             "{name}: a load outside the loop"
         );
     }
+}
+
+#[test]
+fn matrix_kernels_hold_their_operations() {
+    let mut checked = 0;
+    for k in all().iter().filter(|k| is_matrix_kernel(k.name)) {
+        let name = k.name;
+        // One timed loop (DontUnroll); the fill and read-back loops around it are not timed.
+        let timed: Vec<Vec<&str>> = loops(k.asm)
+            .into_iter()
+            .filter(|l| l[0].contains("DontUnroll"))
+            .collect();
+        assert_eq!(timed.len(), 1, "{name}: timed loops");
+        let body = &timed[0];
+        let ops = |op: &str| {
+            body.iter()
+                .filter(|l| l.split_whitespace().nth(2) == Some(op))
+                .count()
+        };
+        let (op, want) = if name.starts_with("coopmat") {
+            // Throughput: 8 accumulators × a pair (4 at workgroup scope); latency: 4 pairs.
+            let want = if name.starts_with("coopmat2_") || name.ends_with("_latency") {
+                8
+            } else {
+                16
+            };
+            ("OpCooperativeMatrixMulAddKHR", want)
+        } else {
+            let op = match name.split('_').nth(1).unwrap() {
+                "s8x4" | "s16x2" => "OpSDot",
+                "u8x4" | "u16x2" => "OpUDot",
+                "s8u8x4" => "OpSUDot",
+                "f16x2" | "bf16x2" => "OpDot",
+                other => panic!("{name}: {other}"),
+            };
+            let op = if name.contains("_sat_") {
+                format!("{op}AccSat")
+            } else {
+                op.to_string()
+            };
+            let float = name.contains("f16x2");
+            let want = if float && name.ends_with("_latency") {
+                16
+            } else {
+                256
+            };
+            (&*op.leak(), want)
+        };
+        assert_eq!(ops(op), want, "{name}: `{op}` in the timed loop");
+        // Nothing is read from memory in the loop: the operands live in registers (an array
+        // of accumulators stays a Function variable in SPIR-V, which the driver keeps there).
+        let private: Vec<&str> = k
+            .asm
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                (l.contains(" = OpVariable ") && l.ends_with(" Function"))
+                    || (l.contains(" = OpAccessChain %_ptr_Function_"))
+            })
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        for l in body
+            .iter()
+            .filter(|l| l.split_whitespace().nth(2) == Some("OpLoad"))
+        {
+            let pointer = l.split_whitespace().nth(4).unwrap();
+            assert!(
+                private.contains(&pointer),
+                "{name}: {l} reads memory in the timed loop"
+            );
+        }
+        checked += 1;
+    }
+    // 24 configurations × 2, 12 workgroup-scope kernels, 10 dot products × 2.
+    assert_eq!(checked, 48 + 12 + 20);
 }

@@ -58,7 +58,7 @@ impl Elem {
     }
 
     /// The GLSL type.
-    fn glsl(self) -> &'static str {
+    pub(super) fn glsl(self) -> &'static str {
         match self {
             Elem::F16 => "float16_t",
             Elem::Bf16 => "bfloat16_t",
@@ -73,7 +73,7 @@ impl Elem {
     }
 
     /// `VkComponentTypeKHR`, raw.
-    fn vk(self) -> i32 {
+    pub(super) fn vk(self) -> i32 {
         match self {
             Elem::F16 => vk::ComponentTypeKHR::FLOAT16.as_raw(),
             Elem::Bf16 => COMPONENT_BFLOAT16,
@@ -88,7 +88,7 @@ impl Elem {
     }
 
     /// The name of a raw component type, for the row of unlisted configurations.
-    fn raw_name(raw: i32) -> String {
+    pub(super) fn raw_name(raw: i32) -> String {
         const ALL: [Elem; 9] = [
             Elem::F16,
             Elem::Bf16,
@@ -143,7 +143,7 @@ pub struct Config {
     pub saturating: bool,
 }
 
-const fn cfg(m: u32, n: u32, k: u32, a: Elem, b: Elem, c: Elem, saturating: bool) -> Config {
+pub(super) const fn cfg(m: u32, n: u32, k: u32, a: Elem, b: Elem, c: Elem, saturating: bool) -> Config {
     Config {
         m,
         n,
@@ -210,7 +210,7 @@ impl Config {
     }
 
     /// The unit of its counts: flops for float accumulators, ops for integer ones.
-    fn unit(&self) -> Unit {
+    pub(super) fn unit(&self) -> Unit {
         if self.c.float() {
             Unit::Flops
         } else {
@@ -241,7 +241,7 @@ impl Config {
 
     /// Accumulator `j` after `pairs` pairs of multiply-adds, as 32-bit integers (exact: see
     /// the kernel).
-    fn result(&self, input: &[u8], j: usize, pairs: u64) -> Vec<i32> {
+    pub(super) fn result(&self, input: &[u8], j: usize, pairs: u64) -> Vec<i32> {
         let (a, b1, b2, c) = self.matrices(input);
         let (m, n, k) = (self.m as usize, self.n as usize, self.k as usize);
         let product = |b: &[i64], i: usize, col: usize| -> i64 {
@@ -257,7 +257,7 @@ impl Config {
     }
 
     /// What lane `lane` writes: the sum and hash of its elements of `accumulators`.
-    fn lane(results: &[Vec<i32>], lane: usize, subgroup_size: usize) -> ThreadSum {
+    pub(super) fn lane(results: &[Vec<i32>], lane: usize, subgroup_size: usize) -> ThreadSum {
         let (mut sum, mut hash) = (0u32, 0u32);
         for r in results {
             for &x in r.iter().skip(lane).step_by(subgroup_size) {
@@ -282,27 +282,30 @@ fn unlisted(info: &DeviceInfo) -> Vec<String> {
         .entries
         .iter()
         .filter(|e| !CONFIGS.iter().any(|c| c.is(e)))
-        .map(|e| {
-            let scope = match vk::ScopeKHR::from_raw(e.scope) {
-                vk::ScopeKHR::SUBGROUP => "subgroup".to_string(),
-                vk::ScopeKHR::WORKGROUP => "workgroup".to_string(),
-                vk::ScopeKHR::DEVICE => "device".to_string(),
-                vk::ScopeKHR::QUEUE_FAMILY => "queue family".to_string(),
-                s => format!("scope {}", s.as_raw()),
-            };
-            format!(
-                "{}x{}x{} {}*{}+{}={} {scope}{}",
-                e.m,
-                e.n,
-                e.k,
-                Elem::raw_name(e.a),
-                Elem::raw_name(e.b),
-                Elem::raw_name(e.c),
-                Elem::raw_name(e.result),
-                if e.saturating { " saturating" } else { "" }
-            )
-        })
+        .map(describe)
         .collect()
+}
+
+/// An entry as `16x16x16 f16*f16+f32=f32 subgroup [saturating]`.
+pub(super) fn describe(e: &CoopMatEntry) -> String {
+    let scope = match vk::ScopeKHR::from_raw(e.scope) {
+        vk::ScopeKHR::SUBGROUP => "subgroup".to_string(),
+        vk::ScopeKHR::WORKGROUP => "workgroup".to_string(),
+        vk::ScopeKHR::DEVICE => "device".to_string(),
+        vk::ScopeKHR::QUEUE_FAMILY => "queue family".to_string(),
+        s => format!("scope {}", s.as_raw()),
+    };
+    format!(
+        "{}x{}x{} {}*{}+{}={} {scope}{}",
+        e.m,
+        e.n,
+        e.k,
+        Elem::raw_name(e.a),
+        Elem::raw_name(e.b),
+        Elem::raw_name(e.c),
+        Elem::raw_name(e.result),
+        if e.saturating { " saturating" } else { "" }
+    )
 }
 
 impl Spec for Coopmat {

@@ -54,6 +54,7 @@ registry! {
     branch::Branch,
     pitfalls::Pitfalls,
     coopmat::Coopmat,
+    coopmat2::Coopmat2,
     dot_product::DotProduct,
     bandwidth::Bandwidth,
     pointer_chase::PointerChase,

@@ -111,6 +111,10 @@ impl<'i> Gpu<'i> {
             ext_names.push(super::matrix::BFLOAT16_EXTENSION.as_ptr());
             create = create.push_next(&mut matrix.bfloat16);
         }
+        if m.coopmat2.enabled {
+            ext_names.push(super::matrix::COOPMAT2_EXTENSION.as_ptr());
+            create = create.push_next(&mut matrix.coopmat2);
+        }
         if m.float8.0 {
             ext_names.push(super::matrix::FLOAT8_EXTENSION.as_ptr());
             create = create.push_next(&mut matrix.float8);

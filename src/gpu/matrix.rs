@@ -81,6 +81,103 @@ unsafe impl vk::ExtendsPhysicalDeviceFeatures2 for Float8Features {}
 // SAFETY: as above.
 unsafe impl vk::ExtendsDeviceCreateInfo for Float8Features {}
 
+/// `VkPhysicalDeviceCooperativeMatrix2FeaturesNV`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct Coopmat2Features {
+    s_type: vk::StructureType,
+    p_next: *mut c_void,
+    pub workgroup_scope: vk::Bool32,
+    pub flexible_dimensions: vk::Bool32,
+    reductions: vk::Bool32,
+    conversions: vk::Bool32,
+    per_element_operations: vk::Bool32,
+    tensor_addressing: vk::Bool32,
+    block_loads: vk::Bool32,
+}
+
+impl Default for Coopmat2Features {
+    fn default() -> Self {
+        Coopmat2Features {
+            s_type: vk::StructureType::from_raw(1_000_593_000),
+            p_next: std::ptr::null_mut(),
+            workgroup_scope: 0,
+            flexible_dimensions: 0,
+            reductions: 0,
+            conversions: 0,
+            per_element_operations: 0,
+            tensor_addressing: 0,
+            block_loads: 0,
+        }
+    }
+}
+
+// SAFETY: the structure starts with sType and pNext.
+unsafe impl vk::ExtendsPhysicalDeviceFeatures2 for Coopmat2Features {}
+// SAFETY: as above.
+unsafe impl vk::ExtendsDeviceCreateInfo for Coopmat2Features {}
+
+/// `VkPhysicalDeviceCooperativeMatrix2PropertiesNV`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Coopmat2Properties {
+    s_type: vk::StructureType,
+    p_next: *mut c_void,
+    workgroup_scope_max_workgroup_size: u32,
+    flexible_dimensions_max_dimension: u32,
+    workgroup_scope_reserved_shared_memory: u32,
+}
+
+// SAFETY: the structure starts with sType and pNext.
+unsafe impl vk::ExtendsPhysicalDeviceProperties2 for Coopmat2Properties {}
+
+/// `VkCooperativeMatrixFlexibleDimensionsPropertiesNV`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct FlexibleProperties {
+    s_type: vk::StructureType,
+    p_next: *mut c_void,
+    m_granularity: u32,
+    n_granularity: u32,
+    k_granularity: u32,
+    a_type: i32,
+    b_type: i32,
+    c_type: i32,
+    result_type: i32,
+    saturating_accumulation: vk::Bool32,
+    scope: i32,
+    workgroup_invocations: u32,
+}
+
+/// `vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV`.
+type FlexiblePropertiesFn =
+    unsafe extern "system" fn(vk::PhysicalDevice, *mut u32, *mut FlexibleProperties) -> vk::Result;
+
+/// One entry of `vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV`: sizes
+/// are multiples of the granularities (up to the maximum dimension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlexibleEntry {
+    /// M, N and K granularity, in `entry.m`, `entry.n`, `entry.k`.
+    pub entry: CoopMatEntry,
+    /// Invocations of the workgroup, for workgroup scope.
+    pub invocations: u32,
+}
+
+/// `VK_NV_cooperative_matrix2` as enabled.
+#[derive(Clone, Debug, Default)]
+pub struct Coopmat2 {
+    /// `cooperativeMatrixWorkgroupScope` and `cooperativeMatrixFlexibleDimensions` enabled.
+    pub enabled: bool,
+    /// `cooperativeMatrixWorkgroupScopeMaxWorkgroupSize`.
+    pub max_workgroup_size: u32,
+    /// `cooperativeMatrixFlexibleDimensionsMaxDimension`.
+    pub max_dimension: u32,
+    /// `cooperativeMatrixWorkgroupScopeReservedSharedMemory`.
+    pub reserved_shared_memory: u32,
+    /// Every flexible-dimension configuration the driver lists.
+    pub entries: Vec<FlexibleEntry>,
+}
+
 /// One entry of `vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR`, as plain data (component
 /// types and scope as their raw Vulkan values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +211,8 @@ pub struct MatrixSupport {
     pub float8: (bool, bool),
     /// The driver offers `VK_NV_cooperative_matrix2`.
     pub coopmat2_offered: bool,
+    /// `VK_NV_cooperative_matrix2`'s workgroup scope and flexible dimensions, where enabled.
+    pub coopmat2: Coopmat2,
     /// `shaderIntegerDotProduct` (Vulkan 1.3 or `VK_KHR_shader_integer_dot_product`).
     pub integer_dot: bool,
     /// Whether the driver says the 4×8-bit packed dot products (signed, unsigned, mixed) and
@@ -129,6 +228,7 @@ pub(super) struct Enables {
     pub integer_dot: vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>,
     pub bfloat16: Bfloat16Features,
     pub float8: Float8Features,
+    pub coopmat2: Coopmat2Features,
 }
 
 impl MatrixSupport {
@@ -141,7 +241,11 @@ impl MatrixSupport {
         let mut float8 = Float8Features::default();
         float8.shader_float8 = self.float8.0.into();
         float8.shader_float8_cooperative_matrix = self.float8.1.into();
+        let mut coopmat2 = Coopmat2Features::default();
+        coopmat2.workgroup_scope = self.coopmat2.enabled.into();
+        coopmat2.flexible_dimensions = self.coopmat2.enabled.into();
         Enables {
+            coopmat2,
             coopmat: vk::PhysicalDeviceCooperativeMatrixFeaturesKHR::default()
                 .cooperative_matrix(self.coopmat),
             integer_dot: vk::PhysicalDeviceShaderIntegerDotProductFeatures::default()
@@ -168,6 +272,8 @@ pub(super) fn query(
         api_version >= vk::API_VERSION_1_3 || has(ash::khr::shader_integer_dot_product::NAME);
     let has_bf16 = has(BFLOAT16_EXTENSION);
     let has_fp8 = has(FLOAT8_EXTENSION);
+    let has_coopmat2 = has(COOPMAT2_EXTENSION);
+    let mut coopmat2 = Coopmat2Features::default();
     let mut coopmat = vk::PhysicalDeviceCooperativeMatrixFeaturesKHR::default();
     let mut dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default();
     let mut bf16 = Bfloat16Features::default();
@@ -185,11 +291,27 @@ pub(super) fn query(
     if has_fp8 {
         features2 = features2.push_next(&mut fp8);
     }
+    if has_coopmat2 {
+        features2 = features2.push_next(&mut coopmat2);
+    }
     // SAFETY: a valid physical device; the chain holds structures of the offered extensions.
     unsafe { instance.get_physical_device_features2(handle, &mut features2) };
     let mut dot_props = vk::PhysicalDeviceShaderIntegerDotProductProperties::default();
-    if has_dot {
-        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut dot_props);
+    let mut coopmat2_props = Coopmat2Properties {
+        s_type: vk::StructureType::from_raw(1_000_593_002),
+        p_next: std::ptr::null_mut(),
+        workgroup_scope_max_workgroup_size: 0,
+        flexible_dimensions_max_dimension: 0,
+        workgroup_scope_reserved_shared_memory: 0,
+    };
+    {
+        let mut props2 = vk::PhysicalDeviceProperties2::default();
+        if has_dot {
+            props2 = props2.push_next(&mut dot_props);
+        }
+        if has_coopmat2 {
+            props2 = props2.push_next(&mut coopmat2_props);
+        }
         // SAFETY: as above.
         unsafe { instance.get_physical_device_properties2(handle, &mut props2) };
     }
@@ -239,14 +361,31 @@ pub(super) fn query(
         on(has_fp8, fp8.shader_float8),
         on(has_fp8, fp8.shader_float8_cooperative_matrix) && coopmat_on,
     );
-    if !new_types_ok && (has_bf16 || has_fp8) && held_back.is_none() {
+    if !new_types_ok && (has_bf16 || has_fp8 || has_coopmat2) && held_back.is_none() {
         held_back = Some(format!(
-            "the validation layer ({}) predates VK_KHR_shader_bfloat16 and \
-             VK_EXT_shader_float8 (Vulkan 1.4 headers), so perftest leaves them off under \
-             --validation; run without --validation",
+            "the validation layer ({}) is older than 1.4, which perftest needs to know \
+             VK_KHR_shader_bfloat16, VK_EXT_shader_float8 and VK_NV_cooperative_matrix2, so it \
+             leaves them off under --validation; run without --validation",
             layer_name(layer.unwrap_or_default())
         ));
     }
+    let coopmat2_on = has_coopmat2
+        && coopmat2.workgroup_scope == vk::TRUE
+        && coopmat2.flexible_dimensions == vk::TRUE
+        && coopmat_on
+        && new_types_ok
+        && api_version >= vk::API_VERSION_1_3;
+    let coopmat2 = Coopmat2 {
+        enabled: coopmat2_on,
+        max_workgroup_size: coopmat2_props.workgroup_scope_max_workgroup_size,
+        max_dimension: coopmat2_props.flexible_dimensions_max_dimension,
+        reserved_shared_memory: coopmat2_props.workgroup_scope_reserved_shared_memory,
+        entries: if has_coopmat2 && coopmat_offered {
+            flexible_entries(entry, instance, handle)
+        } else {
+            Vec::new()
+        },
+    };
     let p = &dot_props;
     let t = |b: vk::Bool32| b == vk::TRUE;
     MatrixSupport {
@@ -256,7 +395,8 @@ pub(super) fn query(
         entries,
         bfloat16,
         float8,
-        coopmat2_offered: has(COOPMAT2_EXTENSION),
+        coopmat2_offered: has_coopmat2,
+        coopmat2,
         integer_dot: has_dot && dot.shader_integer_dot_product == vk::TRUE,
         dot4x8_accelerated: [
             t(p.integer_dot_product4x8_bit_packed_signed_accelerated),
@@ -273,4 +413,63 @@ pub(super) fn query(
             t(p.integer_dot_product16_bit_mixed_signedness_accelerated),
         ],
     }
+}
+
+/// The flexible-dimension configurations the driver lists (empty if the query fails).
+fn flexible_entries(
+    entry: &ash::Entry,
+    instance: &ash::Instance,
+    handle: vk::PhysicalDevice,
+) -> Vec<FlexibleEntry> {
+    let name = c"vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+    // SAFETY: a valid instance; the name is NUL-terminated.
+    let Some(f) = (unsafe { entry.get_instance_proc_addr(instance.handle(), name.as_ptr()) })
+    else {
+        return Vec::new();
+    };
+    // SAFETY: the loader returned this entry point for this name, whose signature is
+    // FlexiblePropertiesFn.
+    let f: FlexiblePropertiesFn = unsafe { std::mem::transmute(f) };
+    let mut count = 0u32;
+    // SAFETY: the count query of a two-call enumeration.
+    if unsafe { f(handle, &mut count, std::ptr::null_mut()) } != vk::Result::SUCCESS {
+        return Vec::new();
+    }
+    let blank = FlexibleProperties {
+        s_type: vk::StructureType::from_raw(1_000_593_001),
+        p_next: std::ptr::null_mut(),
+        m_granularity: 0,
+        n_granularity: 0,
+        k_granularity: 0,
+        a_type: 0,
+        b_type: 0,
+        c_type: 0,
+        result_type: 0,
+        saturating_accumulation: 0,
+        scope: 0,
+        workgroup_invocations: 0,
+    };
+    let mut out = vec![blank; count as usize];
+    // SAFETY: `out` holds `count` initialised structures.
+    let r = unsafe { f(handle, &mut count, out.as_mut_ptr()) };
+    if r != vk::Result::SUCCESS && r != vk::Result::INCOMPLETE {
+        return Vec::new();
+    }
+    out.truncate(count as usize);
+    out.iter()
+        .map(|p| FlexibleEntry {
+            entry: CoopMatEntry {
+                m: p.m_granularity,
+                n: p.n_granularity,
+                k: p.k_granularity,
+                a: p.a_type,
+                b: p.b_type,
+                c: p.c_type,
+                result: p.result_type,
+                saturating: p.saturating_accumulation == vk::TRUE,
+                scope: p.scope,
+            },
+            invocations: p.workgroup_invocations,
+        })
+        .collect()
 }

@@ -13,7 +13,8 @@ mod device;
 mod matrix;
 pub use device::Gpu;
 pub use matrix::{
-    CoopMatEntry, MatrixSupport, COMPONENT_BFLOAT16, COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
+    CoopMatEntry, Coopmat2, FlexibleEntry, MatrixSupport, COMPONENT_BFLOAT16,
+    COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
 };
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
