@@ -13,6 +13,7 @@
 // @kernels coopmat2_64x64x16_f16_f16_f16_w{W}: M=64 N=64 K=16 TA=1 TB=1 TC=1 W=128,256
 // @kernels coopmat2_64x128x16_f16_f16_f16_w{W}: M=64 N=128 K=16 TA=1 TB=1 TC=1 W=128,256
 // @kernels coopmat2_64x64x16_bf16_bf16_f32_w{W}: M=64 N=64 K=16 TA=2 TB=2 TC=5 W=128,256
+// @kernels coopmat2_64x64x32_s8_s8_s32_w{W}: M=64 N=64 K=32 TA=6 TB=6 TC=8 W=128,256
 #version 450
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
@@ -34,6 +35,8 @@ layout(std430, set = 0, binding = 0) readonly buffer Source {
 #define T_1 float16_t
 #define T_2 bfloat16_t
 #define T_5 float
+#define T_6 int8_t
+#define T_8 int
 #define TYPE_(c) T_##c
 #define TYPE(c) TYPE_(c)
 #define A_T TYPE(TA)

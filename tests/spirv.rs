@@ -1290,6 +1290,6 @@ fn matrix_kernels_hold_their_operations() {
         }
         checked += 1;
     }
-    // 24 configurations × 2, 12 workgroup-scope kernels, 10 dot products × 2.
-    assert_eq!(checked, 48 + 12 + 20);
+    // 24 configurations × 2, 14 workgroup-scope kernels, 10 dot products × 2.
+    assert_eq!(checked, 48 + 14 + 20);
 }

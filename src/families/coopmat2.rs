@@ -20,17 +20,18 @@ pub struct Coopmat2;
 const ACC: usize = 4;
 const ITER: u64 = 64;
 
-use Elem::{Bf16, F16, F32};
+use Elem::{Bf16, F16, F32, S32, S8};
 /// Every configuration with a row (the kernel's `@kernels` lines, in order), each for
 /// workgroups of 128 and 256 invocations: shapes of one Hopper warpgroup instruction
 /// (64×N×16) and their doubles, within the 48 KB of shared memory the kernel may use.
-const SHAPES: [Config; 6] = [
+const SHAPES: [Config; 7] = [
     cfg(64, 64, 16, F16, F16, F32, false),
     cfg(64, 64, 32, F16, F16, F32, false),
     cfg(64, 128, 16, F16, F16, F32, false),
     cfg(64, 64, 16, F16, F16, F16, false),
     cfg(64, 128, 16, F16, F16, F16, false),
     cfg(64, 64, 16, Bf16, Bf16, F32, false),
+    cfg(64, 64, 32, S8, S8, S32, false),
 ];
 /// Workgroup sizes of each shape.
 const INVOCATIONS: [u32; 2] = [128, 256];
@@ -211,6 +212,7 @@ impl Spec for Coopmat2 {
         let f = info.features;
         match c.a {
             F16 => super::lacks_feature(f.shader_float16, "shaderFloat16"),
+            S8 => super::lacks_feature(f.shader_int8, "shaderInt8"),
             Bf16 => super::lacks_feature(m.bfloat16.2, "shaderBFloat16CooperativeMatrix"),
             _ => None,
         }
@@ -231,7 +233,8 @@ mod tests {
             if let Some((c, _)) = v.config() {
                 assert!(crate::kernels::named(&Coopmat2.kernel(v, p)).is_ok(), "{v:?}");
                 let size = |e: Elem| match e {
-                    F32 => 4,
+                    F32 | S32 => 4,
+                    S8 => 1,
                     _ => 2,
                 };
                 let bytes = c.m * c.k * size(c.a)

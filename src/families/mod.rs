@@ -53,9 +53,9 @@ registry! {
     occupancy::Occupancy,
     branch::Branch,
     pitfalls::Pitfalls,
+    dot_product::DotProduct,
     coopmat::Coopmat,
     coopmat2::Coopmat2,
-    dot_product::DotProduct,
     bandwidth::Bandwidth,
     pointer_chase::PointerChase,
 }
