@@ -5,7 +5,8 @@
 //
 // The matrices come from the input words, small integers that every type holds exactly:
 // A and B1 in [-2, 2] (unsigned types [0, 2]), C in [-4, 4] ([0, 4]), and B2 = E - B1 where
-// E has one 1 per column (E[k][j] = k == j % K): a pair of multiply-adds c += A·B1;
+// E has one 1 per column (E[k][j] = k == j % K), and accumulator j starts from rows j… of C
+// ((M + ACC) × N words): a pair of multiply-adds c += A·B1;
 // c += A·B2 adds A·E (one element of A, in [-2, 2]) to each element, so that after n pairs
 // every partial sum in any order of accumulation stays an integer well inside the 11 bits of
 // an f16 mantissa, and the result is exact. With an unsigned B there is no E - B1: B2 = B1.
@@ -86,6 +87,22 @@ layout(std430, set = 0, binding = 0) readonly buffer Source {
 #define B_T TYPE(TB)
 #define C_T TYPE(TC)
 #define UNSIGNED(c) ((c) == 7 || (c) == 9)
+// Bytes per element, for the 16-byte alignment of every load and store: B's rows are padded
+// to BS elements where N elements are fewer than 16 bytes (16x8x32 int8), and accumulator j
+// starts j rows into C (an element offset of j would misalign it: NVIDIA then loads the
+// wrong elements).
+#define SZ_1 2
+#define SZ_2 2
+#define SZ_3 1
+#define SZ_4 1
+#define SZ_5 4
+#define SZ_6 1
+#define SZ_7 1
+#define SZ_8 4
+#define SZ_9 4
+#define SIZE_(c) SZ_##c
+#define SIZE(c) SIZE_(c)
+#define BS (N * SIZE(TB) >= 16 ? N : 16 / SIZE(TB))
 
 // Independent accumulators per subgroup, pairs of multiply-adds per accumulator (times
 // gl_SubgroupSize / 32), and dependent pairs per latency iteration.
@@ -107,33 +124,36 @@ layout(std430, set = 0, binding = 0) readonly buffer Source {
 #define MAT_C coopmat<C_T, gl_ScopeSubgroup, M, N, gl_MatrixUseAccumulator>
 
 shared A_T sA[M * K];
-shared B_T sB1[K * N];
-shared B_T sB2[K * N];
-shared C_T sC[M * N + ACC];
+shared B_T sB1[K * BS];
+shared B_T sB2[K * BS];
+shared C_T sC[(M + ACC) * N];
 shared C_T sOut[SLOTS * M * N];
 
 // An element in [-2, 2] ([0, 2] for an unsigned type), and one of C in [-4, 4] ([0, 4]).
 int small(uint w, bool unsigned_) { return unsigned_ ? int(w % 3u) : int(w % 5u) - 2; }
 int smallC(uint w, bool unsigned_) { return unsigned_ ? int(w % 5u) : int(w % 9u) - 4; }
 
+// Word i of the input, wrapping at its 4096 words.
+#define WORD(i) words[(i) & 4095u]
+
 // The matrices, from the input (src/families/coopmat.rs computes the same).
 void fill() {
     uint size = gl_WorkGroupSize.x;
     for (uint i = gl_LocalInvocationIndex; i < M * K; i += size) {
-        sA[i] = A_T(small(words[i], UNSIGNED(TA)));
+        sA[i] = A_T(small(WORD(i), UNSIGNED(TA)));
     }
     for (uint i = gl_LocalInvocationIndex; i < K * N; i += size) {
-        int b = small(words[1024u + i], UNSIGNED(TB));
-        sB1[i] = B_T(b);
-#if UNSIGNED(TB)
-        sB2[i] = B_T(b);
-#else
+        int b = small(WORD(1024u + i), UNSIGNED(TB));
         uint k = i / N, j = i % N;
-        sB2[i] = B_T((k == j % K ? 1 : 0) - b);
+        sB1[k * BS + j] = B_T(b);
+#if UNSIGNED(TB)
+        sB2[k * BS + j] = B_T(b);
+#else
+        sB2[k * BS + j] = B_T((k == j % K ? 1 : 0) - b);
 #endif
     }
-    for (uint i = gl_LocalInvocationIndex; i < M * N + ACC; i += size) {
-        sC[i] = C_T(smallC(words[2048u + i], UNSIGNED(TC)));
+    for (uint i = gl_LocalInvocationIndex; i < (M + ACC) * N; i += size) {
+        sC[i] = C_T(smallC(WORD(2048u + i), UNSIGNED(TC)));
     }
     barrier();
 }
@@ -158,8 +178,8 @@ void main() {
     MAT_B b1;
     MAT_B b2;
     coopMatLoad(a, sA, 0, K, ROW);
-    coopMatLoad(b1, sB1, 0, N, ROW);
-    coopMatLoad(b2, sB2, 0, N, ROW);
+    coopMatLoad(b1, sB1, 0, BS, ROW);
+    coopMatLoad(b2, sB2, 0, BS, ROW);
     uint sum = 0u, hash = 0u;
 #if LAT
     if (gl_SubgroupID != 0u) {
@@ -185,7 +205,7 @@ void main() {
 #else
     MAT_C c[ACC];
     [[unroll]] for (uint j = 0u; j < ACC; ++j) {
-        coopMatLoad(c[j], sC, j, N, ROW);
+        coopMatLoad(c[j], sC, j * N, N, ROW);
     }
     uint pairs = ITER * gl_SubgroupSize / 32u;
     [[dont_unroll]] for (uint i = 0u; i < pairs; ++i) {

@@ -54,8 +54,11 @@ layout(std430, set = 0, binding = 0) readonly buffer Source {
 shared A_T sA[M * K];
 shared B_T sB1[K * N];
 shared B_T sB2[K * N];
-// C on the way in, each accumulator on the way out.
-shared C_T sC[M * N + ACC];
+// C on the way in (accumulator j from row j on, 16-byte aligned), each accumulator on the
+// way out.
+shared C_T sC[(M + ACC) * N];
+// Word i of the input, wrapping at its 4096 words.
+#define WORD(i) words[(i) & 4095u]
 
 int small(uint w) { return int(w % 5u) - 2; }
 int smallC(uint w) { return int(w % 9u) - 4; }
@@ -63,16 +66,16 @@ int smallC(uint w) { return int(w % 9u) - 4; }
 void main() {
     uint t = gl_LocalInvocationIndex;
     for (uint i = t; i < M * K; i += W) {
-        sA[i] = A_T(small(words[i]));
+        sA[i] = A_T(small(WORD(i)));
     }
     for (uint i = t; i < K * N; i += W) {
-        int b = small(words[1024u + i]);
+        int b = small(WORD(1024u + i));
         uint k = i / N, j = i % N;
         sB1[i] = B_T(b);
         sB2[i] = B_T((k == j % K ? 1 : 0) - b);
     }
-    for (uint i = t; i < M * N + ACC; i += W) {
-        sC[i] = C_T(smallC(words[2048u + i]));
+    for (uint i = t; i < (M + ACC) * N; i += W) {
+        sC[i] = C_T(smallC(WORD(2048u + i)));
     }
     barrier();
     MAT_A a;
@@ -83,7 +86,7 @@ void main() {
     coopMatLoad(b1, sB1, 0, N, ROW);
     coopMatLoad(b2, sB2, 0, N, ROW);
     [[unroll]] for (uint j = 0u; j < ACC; ++j) {
-        coopMatLoad(c[j], sC, j, N, ROW);
+        coopMatLoad(c[j], sC, j * N, N, ROW);
     }
     [[dont_unroll]] for (uint i = 0u; i < ITER; ++i) {
         [[unroll]] for (uint j = 0u; j < ACC; ++j) {

@@ -24,6 +24,8 @@ pub struct Coopmat;
 const ACC: usize = 8;
 /// Pairs of multiply-adds per accumulator, for a subgroup of 32 (the kernel's `ITER`).
 const ITER: u64 = 128;
+/// Rows of C beyond M: accumulator j of either kernel starts from rows j… (at most 8).
+const ACC_ROWS: usize = 8;
 /// Dependent pairs per latency iteration (the kernel's `UNROLL`).
 const UNROLL: u32 = 4;
 
@@ -218,14 +220,16 @@ impl Config {
         }
     }
 
-    /// A, B1, B2 (row-major) and C (`M·N + ACC` elements) as the kernel fills them.
+    /// A, B1, B2 (row-major) and C (`(M + ACC)·N` elements) as the kernel fills them (words
+    /// wrap at the input's 4096).
     fn matrices(&self, input: &[u8]) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) {
         let small = |w: u32, u: bool| if u { (w % 3) as i64 } else { (w % 5) as i64 - 2 };
         let small_c = |w: u32, u: bool| if u { (w % 5) as i64 } else { (w % 9) as i64 - 4 };
         let (m, n, k) = (self.m as usize, self.n as usize, self.k as usize);
-        let a = (0..m * k).map(|i| small(word(input, i), self.a.unsigned())).collect();
+        let w = |i: usize| word(input, i & 4095);
+        let a = (0..m * k).map(|i| small(w(i), self.a.unsigned())).collect();
         let b1: Vec<i64> = (0..k * n)
-            .map(|i| small(word(input, 1024 + i), self.b.unsigned()))
+            .map(|i| small(w(1024 + i), self.b.unsigned()))
             .collect();
         let b2 = (0..k * n)
             .map(|i| match self.b.unsigned() {
@@ -233,8 +237,8 @@ impl Config {
                 false => ((i / n) == (i % n) % k) as i64 - b1[i],
             })
             .collect();
-        let c = (0..m * n + ACC)
-            .map(|i| small_c(word(input, 2048 + i), self.c.unsigned()))
+        let c = (0..(m + ACC_ROWS) * n)
+            .map(|i| small_c(w(2048 + i), self.c.unsigned()))
             .collect();
         (a, b1, b2, c)
     }
@@ -251,7 +255,7 @@ impl Config {
             .map(|e| {
                 let (i, col) = (e / n, e % n);
                 let step = product(&b1, i, col) + product(&b2, i, col);
-                (c[e + j] + pairs as i64 * step) as i32
+                (c[e + j * n] + pairs as i64 * step) as i32
             })
             .collect()
     }

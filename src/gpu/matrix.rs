@@ -267,12 +267,20 @@ pub(super) fn query(
     has: &dyn Fn(&CStr) -> bool,
     layer: Option<u32>,
 ) -> MatrixSupport {
-    let has_coopmat = has(ash::khr::cooperative_matrix::NAME);
+    // A validation layer that does not know a structure reports it in any chain (even a
+    // query's): under one too old, those extensions are not queried at all, only held back.
+    let layer_knows_coopmat = layer.is_none_or(|v| v >= LAYER_KNOWS_COOPMAT);
+    let new_types_ok = layer.is_none_or(|v| v >= LAYER_KNOWS_1_4_TYPES);
+    let offers_coopmat = has(ash::khr::cooperative_matrix::NAME);
+    let offers_new = [BFLOAT16_EXTENSION, FLOAT8_EXTENSION, COOPMAT2_EXTENSION]
+        .iter()
+        .any(|e| has(e));
+    let has_coopmat = offers_coopmat && layer_knows_coopmat;
     let has_dot =
         api_version >= vk::API_VERSION_1_3 || has(ash::khr::shader_integer_dot_product::NAME);
-    let has_bf16 = has(BFLOAT16_EXTENSION);
-    let has_fp8 = has(FLOAT8_EXTENSION);
-    let has_coopmat2 = has(COOPMAT2_EXTENSION);
+    let has_bf16 = has(BFLOAT16_EXTENSION) && new_types_ok;
+    let has_fp8 = has(FLOAT8_EXTENSION) && new_types_ok;
+    let has_coopmat2 = has(COOPMAT2_EXTENSION) && new_types_ok;
     let mut coopmat2 = Coopmat2Features::default();
     let mut coopmat = vk::PhysicalDeviceCooperativeMatrixFeaturesKHR::default();
     let mut dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default();
@@ -339,19 +347,15 @@ pub(super) fn query(
     };
     let layer_name = |v: u32| super::version_string(v);
     let mut held_back = None;
-    let coopmat_on = match layer {
-        Some(v) if coopmat_offered && v < LAYER_KNOWS_COOPMAT => {
-            held_back = Some(format!(
-                "the validation layer ({}) predates VK_KHR_cooperative_matrix (1.3.255), so \
-                 perftest leaves it off under --validation; run without --validation",
-                layer_name(v)
-            ));
-            false
-        }
-        _ => coopmat_offered,
-    };
-    let new_types_ok = layer.is_none_or(|v| v >= LAYER_KNOWS_1_4_TYPES);
-    let on = |offered: bool, flag: vk::Bool32| offered && flag == vk::TRUE && new_types_ok;
+    if offers_coopmat && !layer_knows_coopmat {
+        held_back = Some(format!(
+            "the validation layer ({}) predates VK_KHR_cooperative_matrix (1.3.255), so \
+             perftest leaves it off under --validation; run without --validation",
+            layer_name(layer.unwrap_or_default())
+        ));
+    }
+    let coopmat_on = coopmat_offered;
+    let on = |offered: bool, flag: vk::Bool32| offered && flag == vk::TRUE;
     let bfloat16 = (
         on(has_bf16, bf16.shader_bfloat16_type),
         on(has_bf16, bf16.shader_bfloat16_dot_product),
@@ -361,7 +365,7 @@ pub(super) fn query(
         on(has_fp8, fp8.shader_float8),
         on(has_fp8, fp8.shader_float8_cooperative_matrix) && coopmat_on,
     );
-    if !new_types_ok && (has_bf16 || has_fp8 || has_coopmat2) && held_back.is_none() {
+    if !new_types_ok && offers_new && held_back.is_none() {
         held_back = Some(format!(
             "the validation layer ({}) is older than 1.4, which perftest needs to know \
              VK_KHR_shader_bfloat16, VK_EXT_shader_float8 and VK_NV_cooperative_matrix2, so it \
@@ -373,7 +377,6 @@ pub(super) fn query(
         && coopmat2.workgroup_scope == vk::TRUE
         && coopmat2.flexible_dimensions == vk::TRUE
         && coopmat_on
-        && new_types_ok
         && api_version >= vk::API_VERSION_1_3;
     let coopmat2 = Coopmat2 {
         enabled: coopmat2_on,
@@ -389,13 +392,14 @@ pub(super) fn query(
     let p = &dot_props;
     let t = |b: vk::Bool32| b == vk::TRUE;
     MatrixSupport {
-        coopmat_offered,
+        // Offered, as far as perftest can tell: under an older layer the extension's name.
+        coopmat_offered: coopmat_offered || (offers_coopmat && !layer_knows_coopmat),
         coopmat: coopmat_on,
         held_back,
         entries,
         bfloat16,
         float8,
-        coopmat2_offered: has_coopmat2,
+        coopmat2_offered: has(COOPMAT2_EXTENSION),
         coopmat2,
         integer_dot: has_dot && dot.shader_integer_dot_product == vk::TRUE,
         dot4x8_accelerated: [
