@@ -44,6 +44,7 @@ fn the_matrix_suite_verifies_under_validation() {
         "matrix: coopmat2 flexible-dimension configurations",
         "matrix: dot 4x8-bit packed mixed accumulate-saturate",
         "matrix: dot f16vec2",
+        "matrix: peak int8 vec4 mul+add",
     ] {
         assert!(names.iter().any(|n| n == probe), "{probe} missing");
     }
@@ -64,8 +65,8 @@ fn the_matrix_suite_verifies_under_validation() {
             s => panic!("{name}: {s} {}", row["reason"]),
         }
     }
-    // The eight integer dot products and the half one.
-    assert_eq!(ok, 9, "{}", stdout(&o));
+    // The eight integer dot products, the half one, and the eight arithmetic peaks.
+    assert_eq!(ok, 17, "{}", stdout(&o));
     std::fs::remove_dir_all(dir).ok();
 }
 

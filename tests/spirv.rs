@@ -207,7 +207,10 @@ fn is_operation_kernel(name: &str) -> bool {
 
 /// Kernels of the matrix suite (see `matrix_kernels_hold_their_operations`).
 fn is_matrix_kernel(name: &str) -> bool {
-    name.starts_with("coopmat_") || name.starts_with("coopmat2_") || name.starts_with("dot_")
+    name.starts_with("coopmat_")
+        || name.starts_with("coopmat2_")
+        || name.starts_with("dot_")
+        || name.starts_with("peak_")
 }
 
 fn is_write_kernel(k: &Kernel) -> bool {
@@ -1236,6 +1239,41 @@ fn matrix_kernels_hold_their_operations() {
                 .filter(|l| l.split_whitespace().nth(2) == Some(op))
                 .count()
         };
+        // Nothing is read from memory in the loop: the operands live in registers (an array
+        // of accumulators stays a Function variable in SPIR-V, which the driver keeps there).
+        let private: Vec<&str> = k
+            .asm
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                (l.contains(" = OpVariable ") && l.ends_with(" Function"))
+                    || (l.contains(" = OpAccessChain %_ptr_Function_"))
+            })
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        for l in body
+            .iter()
+            .filter(|l| l.split_whitespace().nth(2) == Some("OpLoad"))
+        {
+            let pointer = l.split_whitespace().nth(4).unwrap();
+            assert!(
+                private.contains(&pointer),
+                "{name}: {l} reads memory in the timed loop"
+            );
+        }
+        if name.starts_with("peak_") {
+            // 16 chains × 16 rounds (throughput), or chain 0 256 times (latency): one fma, or
+            // one multiply and one add (and the loop's own add), each.
+            if name.starts_with("peak_fp") {
+                let fma = body.iter().filter(|l| l.contains(" Fma ")).count();
+                assert_eq!(fma, 256, "{name}: fma in the timed loop");
+            } else {
+                assert_eq!(ops("OpIMul"), 256, "{name}: multiplies in the timed loop");
+                assert_eq!(ops("OpIAdd"), 257, "{name}: adds in the timed loop");
+            }
+            checked += 1;
+            continue;
+        }
         let (op, want) = if name.starts_with("coopmat") {
             // Throughput: 8 accumulators × a pair (4 at workgroup scope); latency: 4 pairs.
             let want = if name.starts_with("coopmat2_") || name.ends_with("_latency") {
@@ -1266,30 +1304,8 @@ fn matrix_kernels_hold_their_operations() {
             (&*op.leak(), want)
         };
         assert_eq!(ops(op), want, "{name}: `{op}` in the timed loop");
-        // Nothing is read from memory in the loop: the operands live in registers (an array
-        // of accumulators stays a Function variable in SPIR-V, which the driver keeps there).
-        let private: Vec<&str> = k
-            .asm
-            .lines()
-            .map(str::trim)
-            .filter(|l| {
-                (l.contains(" = OpVariable ") && l.ends_with(" Function"))
-                    || (l.contains(" = OpAccessChain %_ptr_Function_"))
-            })
-            .map(|l| l.split_whitespace().next().unwrap())
-            .collect();
-        for l in body
-            .iter()
-            .filter(|l| l.split_whitespace().nth(2) == Some("OpLoad"))
-        {
-            let pointer = l.split_whitespace().nth(4).unwrap();
-            assert!(
-                private.contains(&pointer),
-                "{name}: {l} reads memory in the timed loop"
-            );
-        }
         checked += 1;
     }
-    // 24 configurations × 2, 14 workgroup-scope kernels, 10 dot products × 2.
-    assert_eq!(checked, 48 + 14 + 20);
+    // 24 configurations × 2, 14 workgroup-scope kernels, 10 dot products × 2, 8 peaks × 2.
+    assert_eq!(checked, 48 + 14 + 20 + 16);
 }

@@ -54,6 +54,7 @@ registry! {
     branch::Branch,
     pitfalls::Pitfalls,
     dot_product::DotProduct,
+    peak::Peak,
     coopmat::Coopmat,
     coopmat2::Coopmat2,
     bandwidth::Bandwidth,
