@@ -8,6 +8,7 @@ use super::coopmat::{cfg, describe, Config, Elem};
 use super::instructions::whole_waves;
 use super::{Columns, Shared, Spec, Unit};
 use crate::data::ThreadSum;
+use crate::gpu::FlexibleEntry;
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
 use anyhow::Result;
@@ -52,6 +53,22 @@ impl Variant {
             Variant::Listed => None,
         }
     }
+}
+
+/// Whether the driver's flexible-dimension entry `f` allows `c` at workgroup scope for `w`
+/// invocations: same types, not saturating, each dimension a multiple of its granularity.
+fn fits(c: &Config, w: u32, f: &FlexibleEntry) -> bool {
+    let e = &f.entry;
+    e.scope == vk::ScopeKHR::WORKGROUP.as_raw()
+        && f.invocations == w
+        && (e.a, e.b, e.c, e.result) == (c.a.vk(), c.b.vk(), c.c.vk(), c.c.vk())
+        && !e.saturating
+        && e.m > 0
+        && e.n > 0
+        && e.k > 0
+        && c.m % e.m == 0
+        && c.n % e.n == 0
+        && c.k % e.k == 0
 }
 
 impl Spec for Coopmat2 {
@@ -189,19 +206,7 @@ impl Spec for Coopmat2 {
                 c2.max_dimension
             ));
         }
-        let fits = c2.entries.iter().any(|f| {
-            let e = &f.entry;
-            e.scope == vk::ScopeKHR::WORKGROUP.as_raw()
-                && (f.invocations == w || f.invocations == 0)
-                && (e.a, e.b, e.c, e.result) == (c.a.vk(), c.b.vk(), c.c.vk(), c.c.vk())
-                && !e.saturating
-                && e.m > 0
-                && e.n > 0
-                && e.k > 0
-                && c.m % e.m == 0
-                && c.n % e.n == 0
-                && c.k % e.k == 0
-        });
+        let fits = c2.entries.iter().any(|f| fits(&c, w, f));
         if !fits {
             return Some(format!(
                 "the driver lists no workgroup-scope flexible-dimension configuration of these \
@@ -226,6 +231,40 @@ impl Spec for Coopmat2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::CoopMatEntry;
+
+    /// A workgroup-scope f16 × f16 + f32 granularity, as the H100's driver lists them.
+    fn h100(m: u32, n: u32, k: u32, invocations: u32) -> FlexibleEntry {
+        let f16 = Elem::F16.vk();
+        let f32 = Elem::F32.vk();
+        FlexibleEntry {
+            entry: CoopMatEntry {
+                m,
+                n,
+                k,
+                a: f16,
+                b: f16,
+                c: f32,
+                result: f32,
+                saturating: false,
+                scope: vk::ScopeKHR::WORKGROUP.as_raw(),
+            },
+            invocations,
+        }
+    }
+
+    #[test]
+    fn a_shape_fits_a_granularity_of_its_types_and_workgroup() {
+        let c = SHAPES[0]; // 64x64x16 f16*f16+f32
+        assert!(fits(&c, 128, &h100(32, 16, 16, 128)));
+        assert!(fits(&c, 256, &h100(32, 32, 16, 256)));
+        assert!(!fits(&c, 128, &h100(32, 32, 16, 256)), "another workgroup size");
+        assert!(!fits(&SHAPES[3], 128, &h100(32, 16, 16, 128)), "f16 accumulators");
+        assert!(!fits(&c, 128, &h100(48, 16, 16, 128)), "64 is no multiple of 48");
+        let mut subgroup = h100(16, 16, 16, 128);
+        subgroup.entry.scope = vk::ScopeKHR::SUBGROUP.as_raw();
+        assert!(!fits(&c, 128, &subgroup));
+    }
 
     #[test]
     fn every_shape_has_its_kernels_and_fits_shared_memory() {

@@ -12,7 +12,7 @@ pub(super) use config::{cfg, describe, Config, Elem, CONFIGS};
 use super::instructions::whole_waves;
 use super::{Columns, Latency, Shared, Spec, Unit};
 use crate::data::ThreadSum;
-use crate::gpu::DeviceInfo;
+use crate::gpu::CoopMatEntry;
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
 use anyhow::Result;
@@ -35,9 +35,8 @@ pub enum Variant {
 }
 
 /// The driver's entries that no row covers, as `16x16x16 f16*f16+f32=f32 subgroup` strings.
-fn unlisted(info: &DeviceInfo) -> Vec<String> {
-    info.matrix
-        .entries
+fn unlisted(entries: &[CoopMatEntry]) -> Vec<String> {
+    entries
         .iter()
         .filter(|e| !CONFIGS.iter().any(|c| c.is(e)))
         .map(describe)
@@ -187,7 +186,7 @@ impl Spec for Coopmat {
             return m.held_back.clone();
         }
         let Variant::Config(i) = v else {
-            let missing = unlisted(info);
+            let missing = unlisted(&info.matrix.entries);
             return Some(if missing.is_empty() {
                 format!(
                     "every configuration the driver lists ({}) has its own row",
@@ -229,6 +228,33 @@ impl Spec for Coopmat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_configurations_without_a_row_are_named() {
+        let entry = |m, c: Elem, saturating| CoopMatEntry {
+            m,
+            n: 16,
+            k: 16,
+            a: Elem::F16.vk(),
+            b: Elem::F16.vk(),
+            c: c.vk(),
+            result: c.vk(),
+            saturating,
+            scope: ash::vk::ScopeKHR::SUBGROUP.as_raw(),
+        };
+        let listed = [
+            entry(16, Elem::F32, false),
+            entry(32, Elem::F32, false),
+            entry(16, Elem::F16, true),
+        ];
+        assert_eq!(
+            unlisted(&listed),
+            [
+                "32x16x16 f16*f16+f32=f32 subgroup",
+                "16x16x16 f16*f16+f16=f16 subgroup saturating"
+            ]
+        );
+    }
 
     #[test]
     fn every_configuration_has_both_kernels() {
