@@ -66,9 +66,9 @@ fn fits(c: &Config, w: u32, f: &FlexibleEntry) -> bool {
         && e.m > 0
         && e.n > 0
         && e.k > 0
-        && c.m % e.m == 0
-        && c.n % e.n == 0
-        && c.k % e.k == 0
+        && c.m.is_multiple_of(e.m)
+        && c.n.is_multiple_of(e.n)
+        && c.k.is_multiple_of(e.k)
 }
 
 impl Spec for Coopmat2 {
