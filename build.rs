@@ -10,6 +10,9 @@ struct Permutation {
     name: String,
     file: PathBuf,
     defines: Vec<(String, String)>,
+    /// The template asks for Vulkan 1.3 / SPIR-V 1.6 (`// @target vulkan1.3`), for extensions
+    /// that glslang accepts only there (`GL_NV_cooperative_matrix2`).
+    vulkan13: bool,
 }
 
 fn main() {
@@ -44,7 +47,7 @@ fn main() {
     for kernel in &kernels {
         let source = std::fs::read_to_string(&kernel.file)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", kernel.file.display()));
-        let options = options(&glsl_dir, &kernel.defines);
+        let options = options(&glsl_dir, &kernel.defines, kernel.vulkan13);
         let file_name = kernel
             .file
             .file_name()
@@ -116,6 +119,7 @@ fn permutations(dir: &Path) -> Vec<Permutation> {
     let mut out = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
+        let vulkan13 = text.lines().any(|l| l.trim() == "// @target vulkan1.3");
         for line in text.lines().filter_map(|l| l.strip_prefix("// @kernels ")) {
             let (name, keys) = line.split_once(": ").unwrap_or_else(|| {
                 panic!(
@@ -167,6 +171,7 @@ fn permutations(dir: &Path) -> Vec<Permutation> {
                         .iter()
                         .map(|(k, _, v)| (k.to_string(), v.to_string()))
                         .collect(),
+                    vulkan13,
                 });
             }
         }
@@ -174,14 +179,21 @@ fn permutations(dir: &Path) -> Vec<Permutation> {
     out
 }
 
-/// Compile options shared by every kernel: Vulkan 1.1 / SPIR-V 1.3, optimised, template includes.
-fn options<'a>(glsl_dir: &'a Path, defines: &[(String, String)]) -> shaderc::CompileOptions<'a> {
+/// Compile options shared by every kernel: Vulkan 1.1 / SPIR-V 1.3 (Vulkan 1.3 / SPIR-V 1.6
+/// where the template asks), optimised, template includes.
+fn options<'a>(
+    glsl_dir: &'a Path,
+    defines: &[(String, String)],
+    vulkan13: bool,
+) -> shaderc::CompileOptions<'a> {
     let mut o = shaderc::CompileOptions::new().expect("shaderc options");
-    o.set_target_env(
-        shaderc::TargetEnv::Vulkan,
-        shaderc::EnvVersion::Vulkan1_1 as u32,
-    );
-    o.set_target_spirv(shaderc::SpirvVersion::V1_3);
+    let (env, spirv) = if vulkan13 {
+        (shaderc::EnvVersion::Vulkan1_3, shaderc::SpirvVersion::V1_6)
+    } else {
+        (shaderc::EnvVersion::Vulkan1_1, shaderc::SpirvVersion::V1_3)
+    };
+    o.set_target_env(shaderc::TargetEnv::Vulkan, env as u32);
+    o.set_target_spirv(spirv);
     o.set_optimization_level(shaderc::OptimizationLevel::Performance);
     o.set_warnings_as_errors();
     for (name, value) in defines {

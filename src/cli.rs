@@ -43,7 +43,8 @@ pub struct Args {
     /// latency), `ceiling` (the loads unrolled, without the loop), `branch` (two samples
     /// behind a coherent or divergent branch beside 0X–256X of ALU work), `pitfalls` (the
     /// same work done two or three ways: private arrays, struct fields, offsets, switch,
-    /// reads in flight, fast math), `bandwidth` (read bandwidth through each resource over
+    /// reads in flight, fast math), `matrix` (cooperative-matrix and dot-product
+    /// throughput per configuration the driver lists, and latency), `bandwidth` (read bandwidth through each resource over
     /// working sets from 4 KB to 1 GB: L1, L2, memory), `latency` (clocks per load of a
     /// dependent pointer chase
     /// through each resource, 4 KB to 256 MB), or `all` (every suite, in that order).
@@ -203,6 +204,7 @@ pub enum SuiteArg {
     Ceiling,
     Branch,
     Pitfalls,
+    Matrix,
     Bandwidth,
     Latency,
     All,
@@ -302,6 +304,7 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Ceiling => out.push(Suite::Ceiling),
             SuiteArg::Branch => out.push(Suite::Branch),
             SuiteArg::Pitfalls => out.push(Suite::Pitfalls),
+            SuiteArg::Matrix => out.push(Suite::Matrix),
             SuiteArg::Bandwidth => out.push(Suite::Bandwidth),
             SuiteArg::Latency => out.push(Suite::Latency),
             SuiteArg::All => out.extend(<Suite as clap::ValueEnum>::value_variants()),

@@ -105,6 +105,10 @@ pub enum Suite {
     /// two or three ways (private arrays, struct fields, offsets, switch, reads in flight,
     /// fast math).
     Pitfalls,
+    /// Matrix and dot-product throughput: every cooperative-matrix configuration the driver
+    /// lists, packed integer and half/bfloat16 dot products, in operations per clock per
+    /// compute unit and clocks per dependent operation.
+    Matrix,
     /// Read bandwidth per resource over working sets from 4 KB to 1 GB: L1, L2 and memory,
     /// in bytes per clock per compute unit and GB/s.
     Bandwidth,

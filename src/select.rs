@@ -212,6 +212,7 @@ mod tests {
             compute_units: None,
             features: Default::default(),
             subgroup_size: 32,
+            matrix: Default::default(),
         }
     }
 

@@ -304,8 +304,8 @@ fn list_tests_with_a_suite() {
     let end2 = end + instructions.len();
     assert_eq!(names[end..end2], instructions[..]);
     assert_eq!(instructions[0], "fp32 add");
-    // Then the ceiling suite, the branch suite, the pitfalls, bandwidth, and the latency suite
-    // last.
+    // Then the ceiling suite, the branch suite, the pitfalls, matrix, bandwidth, and the
+    // latency suite last.
     let ceiling = stdout(&run(&["--list-tests", "--suite", "ceiling"]));
     let ceiling: Vec<&str> = ceiling.lines().collect();
     let end3 = end2 + ceiling.len();
@@ -321,10 +321,16 @@ fn list_tests_with_a_suite() {
     let end5 = end4 + pitfalls.len();
     assert_eq!(names[end4..end5], pitfalls[..]);
     assert!(pitfalls.iter().all(|n| n.starts_with("Pitfall ")));
+    let matrix = stdout(&run(&["--list-tests", "--suite", "matrix"]));
+    let matrix: Vec<&str> = matrix.lines().collect();
+    let end_matrix = end5 + matrix.len();
+    assert_eq!(names[end5..end_matrix], matrix[..]);
+    assert!(matrix.iter().all(|n| n.starts_with("matrix: ")));
+    assert!(matrix.contains(&"matrix: coopmat 16x16x16 f16*f16+f32 subgroup"));
     let bandwidth = stdout(&run(&["--list-tests", "--suite", "bandwidth"]));
     let bandwidth: Vec<&str> = bandwidth.lines().collect();
-    let end6 = end5 + bandwidth.len();
-    assert_eq!(names[end5..end6], bandwidth[..]);
+    let end6 = end_matrix + bandwidth.len();
+    assert_eq!(names[end_matrix..end6], bandwidth[..]);
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
     let latency: Vec<&str> = latency.lines().collect();
     assert_eq!(names[end6..], latency[..]);

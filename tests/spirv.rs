@@ -205,6 +205,14 @@ fn is_operation_kernel(name: &str) -> bool {
         || name.starts_with("shared_bank_latency_")
 }
 
+/// Kernels of the matrix suite (see `matrix_kernels_hold_their_operations`).
+fn is_matrix_kernel(name: &str) -> bool {
+    name.starts_with("coopmat_")
+        || name.starts_with("coopmat2_")
+        || name.starts_with("dot_")
+        || name.starts_with("peak_")
+}
+
 fn is_write_kernel(k: &Kernel) -> bool {
     WRITE_KERNELS.iter().any(|p| k.name.starts_with(p))
 }
@@ -306,6 +314,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
             && !k.name.starts_with("dispatch_")
             && !is_write_kernel(k)
             && !is_operation_kernel(k.name)
+            && !is_matrix_kernel(k.name)
     }) {
         let asm = k.asm;
         let name = k.name;
@@ -1253,4 +1262,92 @@ fn the_empty_dispatch_has_no_loop_and_one_guarded_store() {
         asm.contains("PhysicalStorageBuffer"),
         "through a device address"
     );
+}
+
+#[test]
+fn matrix_kernels_hold_their_operations() {
+    let mut checked = 0;
+    for k in all().iter().filter(|k| is_matrix_kernel(k.name)) {
+        let name = k.name;
+        // One timed loop (DontUnroll); the fill and read-back loops around it are not timed.
+        let timed: Vec<Vec<&str>> = loops(k.asm)
+            .into_iter()
+            .filter(|l| l[0].contains("DontUnroll"))
+            .collect();
+        assert_eq!(timed.len(), 1, "{name}: timed loops");
+        let body = &timed[0];
+        let ops = |op: &str| {
+            body.iter()
+                .filter(|l| l.split_whitespace().nth(2) == Some(op))
+                .count()
+        };
+        // Nothing is read from memory in the loop: the operands live in registers (an array
+        // of accumulators stays a Function variable in SPIR-V, which the driver keeps there).
+        let private: Vec<&str> = k
+            .asm
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                (l.contains(" = OpVariable ") && l.ends_with(" Function"))
+                    || (l.contains(" = OpAccessChain %_ptr_Function_"))
+            })
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        for l in body
+            .iter()
+            .filter(|l| l.split_whitespace().nth(2) == Some("OpLoad"))
+        {
+            let pointer = l.split_whitespace().nth(4).unwrap();
+            assert!(
+                private.contains(&pointer),
+                "{name}: {l} reads memory in the timed loop"
+            );
+        }
+        if name.starts_with("peak_") {
+            // 16 chains × 16 rounds (throughput), or chain 0 256 times (latency): one fma, or
+            // one multiply and one add (and the loop's own add), each.
+            if name.starts_with("peak_fp") {
+                let fma = body.iter().filter(|l| l.contains(" Fma ")).count();
+                assert_eq!(fma, 256, "{name}: fma in the timed loop");
+            } else {
+                assert_eq!(ops("OpIMul"), 256, "{name}: multiplies in the timed loop");
+                assert_eq!(ops("OpIAdd"), 257, "{name}: adds in the timed loop");
+            }
+            checked += 1;
+            continue;
+        }
+        let (op, want) = if name.starts_with("coopmat") {
+            // Throughput: 8 accumulators × a pair (4 at workgroup scope); latency: 4 pairs.
+            let want = if name.starts_with("coopmat2_") || name.ends_with("_latency") {
+                8
+            } else {
+                16
+            };
+            ("OpCooperativeMatrixMulAddKHR", want)
+        } else {
+            let op = match name.split('_').nth(1).unwrap() {
+                "s8x4" | "s16x2" => "OpSDot",
+                "u8x4" | "u16x2" => "OpUDot",
+                "s8u8x4" => "OpSUDot",
+                "f16x2" | "bf16x2" => "OpDot",
+                other => panic!("{name}: {other}"),
+            };
+            let op = if name.contains("_sat_") {
+                format!("{op}AccSat")
+            } else {
+                op.to_string()
+            };
+            let float = name.contains("f16x2");
+            let want = if float && name.ends_with("_latency") {
+                16
+            } else {
+                256
+            };
+            (&*op.leak(), want)
+        };
+        assert_eq!(ops(op), want, "{name}: `{op}` in the timed loop");
+        checked += 1;
+    }
+    // 24 configurations × 2, 14 workgroup-scope kernels, 10 dot products × 2, 8 peaks × 2.
+    assert_eq!(checked, 48 + 14 + 20 + 16);
 }

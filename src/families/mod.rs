@@ -53,6 +53,10 @@ registry! {
     occupancy::Occupancy,
     branch::Branch,
     pitfalls::Pitfalls,
+    dot_product::DotProduct,
+    peak::Peak,
+    coopmat::Coopmat,
+    coopmat2::Coopmat2,
     bandwidth::Bandwidth,
     bandwidth_write::BandwidthWrite,
     transfer::Transfer,
@@ -123,8 +127,11 @@ pub type Checked = Result<std::result::Result<(), Mismatch>>;
 pub enum Unit {
     /// Loads (or loop iterations, for the control loops).
     Loads,
-    /// Arithmetic or subgroup operations (the instruction suite).
+    /// Arithmetic or subgroup operations (the instruction suite), integer operations of the
+    /// matrix suite (a multiply-add counts two).
     Ops,
+    /// Floating-point operations of the matrix suite (a multiply-add counts two).
+    Flops,
     /// Bytes copied or filled by a transfer command.
     Bytes,
     /// Dispatches recorded (what a dispatch costs).
@@ -141,6 +148,7 @@ impl Unit {
         match self {
             Unit::Loads => "loads",
             Unit::Ops => "ops",
+            Unit::Flops => "flops",
             Unit::Bytes => "bytes",
             Unit::Dispatches => "dispatches",
             Unit::Submits => "submits",

@@ -143,7 +143,8 @@ impl<'i> Gpu<'i> {
             .scalar_block_layout(f.scalar_block_layout)
             .buffer_device_address(f.buffer_device_address)
             .shader_buffer_int64_atomics(f.buffer_int64_atomics)
-            .shader_float16(f.shader_float16);
+            .shader_float16(f.shader_float16)
+            .shader_int8(f.shader_int8);
         let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);
         let mut create = vk::DeviceCreateInfo::default()
@@ -167,6 +168,31 @@ impl<'i> Gpu<'i> {
         if f.buffer_float32_atomic_add {
             ext_names.push(ash::ext::shader_atomic_float::NAME.as_ptr());
             create = create.push_next(&mut atomic_float);
+        }
+        // The matrix suite's features, where enabled (see gpu/matrix.rs).
+        let m = &info.matrix;
+        let mut matrix = m.enables();
+        if m.coopmat {
+            ext_names.push(ash::khr::cooperative_matrix::NAME.as_ptr());
+            create = create.push_next(&mut matrix.coopmat);
+        }
+        if m.integer_dot {
+            if info.api_version < vk::API_VERSION_1_3 {
+                ext_names.push(ash::khr::shader_integer_dot_product::NAME.as_ptr());
+            }
+            create = create.push_next(&mut matrix.integer_dot);
+        }
+        if m.bfloat16.0 {
+            ext_names.push(super::matrix::BFLOAT16_EXTENSION.as_ptr());
+            create = create.push_next(&mut matrix.bfloat16);
+        }
+        if m.coopmat2.enabled {
+            ext_names.push(super::matrix::COOPMAT2_EXTENSION.as_ptr());
+            create = create.push_next(&mut matrix.coopmat2);
+        }
+        if m.float8.0 {
+            ext_names.push(super::matrix::FLOAT8_EXTENSION.as_ptr());
+            create = create.push_next(&mut matrix.float8);
         }
         create = create.enabled_extension_names(&ext_names);
         // SAFETY: valid physical device and create info referring to locals.

@@ -10,7 +10,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 mod device;
+mod matrix;
 pub use device::{Gpu, Queue};
+pub use matrix::{
+    CoopMatEntry, Coopmat2, FlexibleEntry, MatrixSupport, COMPONENT_BFLOAT16,
+    COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
+};
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
@@ -94,6 +99,8 @@ pub struct DeviceInfo {
     pub features: Features,
     /// Default subgroup size.
     pub subgroup_size: u32,
+    /// Cooperative matrices, integer dot products, bfloat16 and float8 (the matrix suite).
+    pub matrix: MatrixSupport,
 }
 
 /// Optional device features perftest uses where present.
@@ -136,6 +143,8 @@ pub struct Features {
     pub shader_int64: bool,
     /// `shaderInt16`: 16-bit integer arithmetic in shaders (the 16-bit offsets pitfall).
     pub shader_int16: bool,
+    /// `shaderInt8` (Vulkan 1.2): 8-bit integer arithmetic in shaders (the matrix suite).
+    pub shader_int8: bool,
 }
 
 impl DeviceInfo {
@@ -203,6 +212,8 @@ pub struct Instance {
     _entry: ash::Entry,
     instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    /// The validation layer's spec version, where `--validation` enabled it.
+    layer_version: Option<u32>,
     /// Every physical device, in enumeration order.
     pub devices: Vec<DeviceInfo>,
 }
@@ -285,6 +296,11 @@ impl Instance {
             }
             layer_names.push(VALIDATION_LAYER.as_ptr());
         }
+        let layer_version = layers
+            .iter()
+            .find(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER))
+            .map(|l| l.spec_version)
+            .filter(|_| validation);
         let debug_utils = has_ext(ash::ext::debug_utils::NAME);
         let mut ext_names: Vec<*const i8> = Vec::new();
         if debug_utils {
@@ -347,6 +363,7 @@ impl Instance {
             _entry: entry,
             instance,
             debug,
+            layer_version,
             devices: Vec::new(),
         };
         this.devices = this.enumerate()?;
@@ -475,7 +492,16 @@ impl Instance {
                 shader_float64: core.shader_float64 == vk::TRUE,
                 shader_int64: core.shader_int64 == vk::TRUE,
                 shader_int16: core.shader_int16 == vk::TRUE,
+                shader_int8: is_12 && v12.shader_int8 == vk::TRUE,
             };
+            let matrix = matrix::query(
+                &self._entry,
+                &self.instance,
+                handle,
+                props.api_version,
+                &has,
+                self.layer_version,
+            );
             let (driver_name, driver_info) = if has_driver_props {
                 (
                     c_string(driver.driver_name_as_c_str()),
@@ -526,6 +552,7 @@ impl Instance {
                 compute_units,
                 features,
                 subgroup_size: subgroup.subgroup_size,
+                matrix,
             });
         }
         Ok(out)

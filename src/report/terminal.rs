@@ -36,7 +36,7 @@ pub struct Terminal<W: Write> {
 enum Table {
     /// Load tests: ms, ratio, Gloads/s, loads/clk/CU.
     Loads,
-    /// The instruction suite: ops/clk/CU, latency, Gops/s, ms.
+    /// The instruction and matrix suites: ops/clk/CU, latency, Gops/s, ms.
     Instructions,
 }
 
@@ -249,10 +249,11 @@ impl<W: Write> Reporter for Terminal<W> {
     }
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        // The latency suite's rows are read in clocks per load, as the instructions' latency.
+        // The latency suite's rows are read in clocks per load, as the instructions' latency;
+        // the matrix suite's in operations (flops) per clock and clocks per dependent one.
         let table = if matches!(
             row.measurement.test.suite(),
-            Suite::Instructions | Suite::Latency
+            Suite::Instructions | Suite::Latency | Suite::Matrix
         ) {
             Table::Instructions
         } else {
