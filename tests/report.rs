@@ -130,7 +130,7 @@ fn the_h100_report_draws_every_suite() {
     }
     assert!(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'"));
     // One run of the files, every suite a section.
-    assert!(html.contains("1 run from 8 files"), "{}", &html[..2000]);
+    assert!(html.contains("1 run from 9 files"), "{}", &html[..2000]);
     for suite in [
         "original",
         "control",
@@ -141,6 +141,7 @@ fn the_h100_report_draws_every_suite() {
         "ceiling",
         "branch",
         "pitfalls",
+        "matrix",
         "bandwidth",
         "latency",
     ] {
