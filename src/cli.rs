@@ -44,10 +44,11 @@ pub struct Args {
     /// behind a coherent or divergent branch beside 0X–256X of ALU work), `pitfalls` (the
     /// same work done two or three ways: private arrays, struct fields, offsets, switch,
     /// reads in flight, fast math), `matrix` (cooperative-matrix and dot-product
-    /// throughput per configuration the driver lists, and latency), `bandwidth` (read bandwidth through each resource over
-    /// working sets from 4 KB to 1 GB: L1, L2, memory), `latency` (clocks per load of a
-    /// dependent pointer chase
-    /// through each resource, 4 KB to 256 MB), or `all` (every suite, in that order).
+    /// throughput per configuration the driver lists, and latency), `bandwidth` (bandwidth
+    /// through each resource over working sets from 4 KB to 1 GB: L1, L2, memory, host;
+    /// reads, stores, copies; and copies, fills and what a dispatch costs), `latency` (clocks
+    /// per load of a dependent pointer chase through each resource, 4 KB to 256 MB), or `all`
+    /// (every suite, in that order).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
