@@ -636,3 +636,29 @@ fn a_missing_subgroup_shuffle_makes_the_shuffle_probes_unsupported() {
     assert!(out.contains("Buffer<R8>.Load uniform (elected lane + broadcast): ok"));
     assert!(out.contains("Buffer<R8>.Load uniform (wave-wide load + unrolled broadcast): ok"));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_listing_quietly() {
+    use std::io::Read;
+    // `perftest --list-tests --suite all | head -1`: the pipe closes after the first bytes.
+    let mut child = perftest()
+        .args(["--list-tests", "--suite", "all"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
