@@ -1,4 +1,4 @@
-// What a dispatch costs (see src/families/transfer.rs): a kernel that does nothing while
+// What a dispatch costs (see src/families/transfer/): a kernel that does nothing while
 // timed. For --verify the runner passes a device address, and invocation 0 of each dispatch
 // marks its own word there (readStart = the dispatch's index), so the CPU can count that
 // every recorded dispatch ran. The word is reached through a device address, not a

@@ -4,7 +4,7 @@ use super::{lacks_feature, Checked, Columns, Shared, Spec, Unit};
 use crate::data::{Mismatch, ThreadSum};
 use crate::gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
-use crate::pipeline::{record_compute_barrier, Binding, Pipeline, PushConstants};
+use crate::pipeline::{Binding, Pipeline};
 use crate::resources::{
     describe_memory_type, memory_type_heap_bytes, record_fill, record_transfer_copy,
     record_transfer_fill,
@@ -15,14 +15,15 @@ use anyhow::{Context as _, Result};
 use ash::vk;
 use std::sync::Mutex;
 
+mod commands;
+mod dispatch;
+use commands::{compare_words, time_commands};
+use dispatch::{Submission, DISPATCHES};
+
 /// Copy and fill sizes: small (what a command costs beside its bytes), an L2-sized set, and a
 /// set no cache holds.
 const SIZES: [u64; 3] = [1 << 20, 16 << 20, 1 << 30];
 
-/// Dispatches (or submissions) per sample of the dispatch-cost rows.
-const DISPATCHES: u32 = 1024;
-/// Submissions per sample of the one-submit-per-dispatch row (each is a host call).
-const SUBMITS: u32 = 256;
 /// Timestamps written back to back per sample of the timestamp row.
 const TIMESTAMPS: u32 = 1024;
 /// At most this many bytes move per submission, so no submission nears the hang timeout.
@@ -80,42 +81,6 @@ impl Place {
         match self {
             Place::Device => "device",
             Place::Host(h) => h.name(),
-        }
-    }
-}
-
-/// How the dispatch-cost rows submit their empty dispatches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Submission {
-    /// All in one command buffer, back to back, nothing between them.
-    BackToBack,
-    /// All in one command buffer, a compute-to-compute barrier after each.
-    Barriers,
-    /// One command buffer and one `vkQueueSubmit` each, submitted without waiting.
-    SubmitEach,
-}
-
-impl Submission {
-    const ALL: [Submission; 3] = [
-        Submission::BackToBack,
-        Submission::Barriers,
-        Submission::SubmitEach,
-    ];
-
-    fn name(self) -> String {
-        match self {
-            Submission::BackToBack => format!("{DISPATCHES} empty dispatches, one command buffer"),
-            Submission::Barriers => {
-                format!("{DISPATCHES} empty dispatches, one command buffer, a barrier after each")
-            }
-            Submission::SubmitEach => format!("{SUBMITS} empty dispatches, one submit each"),
-        }
-    }
-
-    fn count(self) -> u32 {
-        match self {
-            Submission::SubmitEach => SUBMITS,
-            _ => DISPATCHES,
         }
     }
 }
@@ -243,154 +208,6 @@ impl<'g> Resources<'g> {
             to,
         });
         Ok(held)
-    }
-}
-
-/// Runs `work` `warmup` times untimed, then `samples` times each between two timestamps, on
-/// `queue`, at most `per_submit` runs per submission; returns the timed durations in ms.
-fn time_commands<'g>(
-    gpu: &'g Gpu<'g>,
-    queue: Queue,
-    warmup: u32,
-    samples: u32,
-    per_submit: u32,
-    work: impl Fn(&ash::Device, vk::CommandBuffer),
-) -> Result<Vec<f64>> {
-    let timer = Timer::on(gpu, queue, samples.max(1))?;
-    // A transfer queue cannot reset queries (vkCmdResetQueryPool needs compute or graphics).
-    gpu.submit(|d, cmd| timer.record_reset(d, cmd))?;
-    let (mut warm, mut next) = (warmup, 0);
-    while warm > 0 || next < samples {
-        let w = warm.min(per_submit);
-        let n = (samples - next).min(per_submit.saturating_sub(w).max(1));
-        gpu.submit_to(queue, |d, cmd| {
-            (0..w).for_each(|_| work(d, cmd));
-            for i in next..next + n {
-                timer.record_start(d, cmd, i);
-                work(d, cmd);
-                timer.record_end(d, cmd, i);
-            }
-        })?;
-        warm -= w;
-        next += n;
-    }
-    Ok(if samples == 0 { Vec::new() } else { timer.read_ms()? })
-}
-
-/// The first word of `got` that differs from `want(i)`, as a mismatch.
-fn compare_words(got: &[u8], want: impl Fn(u32) -> u32) -> std::result::Result<(), Mismatch> {
-    let words = got
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-    let mut first = None;
-    let mut count = 0;
-    for (i, w) in words.enumerate() {
-        let expected = want(i as u32);
-        if w != expected {
-            count += 1;
-            first.get_or_insert((i, expected, w));
-        }
-    }
-    match first {
-        None => Ok(()),
-        Some((index, expected, got)) => Err(Mismatch {
-            unit: "word",
-            index,
-            component: 0,
-            expected: format!("{expected:#010x}"),
-            got: format!("{got:#010x}"),
-            count,
-        }),
-    }
-}
-
-impl Transfer {
-    /// Records the empty dispatches of one sample (marking words from `first` on where
-    /// `marks` is a device address; 0 while timed).
-    fn record_dispatches(
-        pipeline: &Pipeline<'_>,
-        d: &ash::Device,
-        cmd: vk::CommandBuffer,
-        s: Submission,
-        marks: u64,
-    ) {
-        for i in 0..s.count() {
-            let constants = PushConstants {
-                read_start: i,
-                address: marks,
-                ..Default::default()
-            };
-            pipeline.record_dispatch(d, cmd, &constants, 1);
-            if s == Submission::Barriers {
-                record_compute_barrier(d, cmd);
-            }
-        }
-    }
-
-    /// One sample of `s` (or of the round trip) with `marks` as the dispatches' device
-    /// address (0: nothing written); the sample's duration per dispatch in ms where `timer`.
-    fn run_dispatches(
-        r: &Resources<'_>,
-        v: Variant,
-        marks: u64,
-        timer: Option<(&Timer<'_>, u32)>,
-    ) -> Result<()> {
-        let pipeline = r.dispatch.as_ref().context("no dispatch pipeline")?;
-        let gpu = r.gpu;
-        let stamp = |d: &ash::Device, cmd, start: bool| {
-            if let Some((t, i)) = timer {
-                if start {
-                    t.record_start(d, cmd, i)
-                } else {
-                    t.record_end(d, cmd, i)
-                }
-            }
-        };
-        match v {
-            Variant::Dispatches(Submission::SubmitEach) => {
-                let last = SUBMITS - 1;
-                gpu.submit_each(Queue::Compute, SUBMITS, |i, d, cmd| {
-                    if i == 0 {
-                        stamp(d, cmd, true);
-                    }
-                    let constants = PushConstants {
-                        read_start: i,
-                        address: marks,
-                        ..Default::default()
-                    };
-                    pipeline.record_dispatch(d, cmd, &constants, 1);
-                    if i == last {
-                        stamp(d, cmd, false);
-                        record_compute_barrier(d, cmd);
-                    }
-                })
-            }
-            Variant::Dispatches(s) => gpu.submit(|d, cmd| {
-                stamp(d, cmd, true);
-                Self::record_dispatches(pipeline, d, cmd, s, marks);
-                stamp(d, cmd, false);
-                // The marks, visible to the host (after the timed interval).
-                record_compute_barrier(d, cmd);
-            }),
-            Variant::RoundTrip => {
-                // Submission k dispatches and stamps; the sample is the time between the
-                // stamps of two submissions, the host's wait and resubmission between them.
-                for k in 0..2u32 {
-                    gpu.submit(|d, cmd| {
-                        let constants = PushConstants {
-                            read_start: k,
-                            address: marks,
-                            ..Default::default()
-                        };
-                        pipeline.record_dispatch(d, cmd, &constants, 1);
-                        stamp(d, cmd, k == 0);
-                        record_compute_barrier(d, cmd);
-                    })?;
-                }
-                Ok(())
-            }
-            _ => anyhow::bail!("not a dispatch test"),
-        }
     }
 }
 
