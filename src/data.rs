@@ -183,6 +183,40 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
+/// The first of `pairs` (expected, got) of 32-bit words that differ, as a mismatch counting
+/// `unit`s (a group's checksum, a word of written memory): exact comparison.
+pub fn compare_exact(
+    unit: &'static str,
+    pairs: impl Iterator<Item = (u32, u32)>,
+) -> Result<(), Mismatch> {
+    let mut first = None;
+    let mut count = 0;
+    for (i, (want, got)) in pairs.enumerate() {
+        if want != got {
+            count += 1;
+            first.get_or_insert((i, want, got));
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some((index, want, got)) => Err(Mismatch {
+            unit,
+            index,
+            component: 0,
+            expected: format!("{want:#010x}"),
+            got: format!("{got:#010x}"),
+            count,
+        }),
+    }
+}
+
+/// The little-endian 32-bit words of `bytes`.
+pub fn le_words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+}
+
 /// Compares a dispatch's output (one vec4 per thread) with the per-group reference.
 /// `rel` is the tolerance as a fraction of each component's Σ|term|.
 pub fn compare(rel: f32, reference: &[ThreadSum], output: &[[f32; 4]]) -> Result<(), Mismatch> {

@@ -438,25 +438,16 @@ fn statistics(gpu: &Gpu<'_>, pipeline: vk::Pipeline) -> Result<Vec<ShaderStatist
 
 /// Records a compute→compute (and compute→transfer/host) barrier between dispatches.
 pub fn record_compute_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-        .dst_access_mask(
-            vk::AccessFlags::SHADER_READ
-                | vk::AccessFlags::SHADER_WRITE
-                | vk::AccessFlags::HOST_READ,
-        );
-    // SAFETY: the command buffer is recording.
-    unsafe {
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
+    crate::resources::record_memory_barrier(
+        d,
+        cmd,
+        (S::COMPUTE_SHADER, A::SHADER_WRITE),
+        (
+            S::COMPUTE_SHADER | S::HOST,
+            A::SHADER_READ | A::SHADER_WRITE | A::HOST_READ,
+        ),
+    );
 }
 
 /// Records a barrier whose access mask does not fit its stage: harmless to the driver, but

@@ -824,28 +824,45 @@ impl Image<'_> {
     }
 }
 
-/// Records a barrier that orders every earlier command (shaders, transfers) before every later
-/// one and the host's reads: for the steps around a verify dispatch, where speed does not count.
-pub fn record_full_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+/// Records one global memory barrier: what `src` (stages, accesses) wrote is made visible to
+/// `dst` (stages, accesses). Every barrier between buffer commands here is one of these.
+pub fn record_memory_barrier(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    src: (vk::PipelineStageFlags, vk::AccessFlags),
+    dst: (vk::PipelineStageFlags, vk::AccessFlags),
+) {
     let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
-        .dst_access_mask(
-            vk::AccessFlags::MEMORY_READ
-                | vk::AccessFlags::MEMORY_WRITE
-                | vk::AccessFlags::HOST_READ,
-        );
-    // SAFETY: the command buffer is recording.
+        .src_access_mask(src.1)
+        .dst_access_mask(dst.1);
+    // SAFETY: the command buffer is recording, outside a render pass; the stages are the
+    // caller's, valid on the queue it records for.
     unsafe {
         d.cmd_pipeline_barrier(
             cmd,
-            vk::PipelineStageFlags::ALL_COMMANDS,
-            vk::PipelineStageFlags::ALL_COMMANDS | vk::PipelineStageFlags::HOST,
+            src.0,
+            dst.0,
             vk::DependencyFlags::empty(),
             &[barrier],
             &[],
             &[],
         );
     }
+}
+
+/// Records a barrier that orders every earlier command (shaders, transfers) before every later
+/// one and the host's reads: for the steps around a verify dispatch, where speed does not count.
+pub fn record_full_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::ALL_COMMANDS, A::MEMORY_WRITE),
+        (
+            S::ALL_COMMANDS | S::HOST,
+            A::MEMORY_READ | A::MEMORY_WRITE | A::HOST_READ,
+        ),
+    );
 }
 
 /// Records, between full barriers, a copy of the first `size` bytes of `from` into `to`
@@ -951,22 +968,15 @@ impl Drop for Sampler<'_> {
 /// Records filling `buffer` with the 32-bit `value`, then a barrier that orders the fill
 /// before compute shaders write it.
 pub fn record_fill(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>, value: u32) {
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ);
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
     // SAFETY: the buffer was created with TRANSFER_DST; the whole range is filled.
-    unsafe {
-        d.cmd_fill_buffer(cmd, buffer.handle, 0, vk::WHOLE_SIZE, value);
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    unsafe { d.cmd_fill_buffer(cmd, buffer.handle, 0, vk::WHOLE_SIZE, value) };
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::TRANSFER, A::TRANSFER_WRITE),
+        (S::COMPUTE_SHADER, A::SHADER_WRITE | A::SHADER_READ),
+    );
 }
 
 /// Records a buffer-to-buffer copy of `size` bytes followed by a barrier that makes it
@@ -992,50 +1002,33 @@ pub fn record_copy_to_offset(
 ) {
     debug_assert!(size <= from.size && offset + size <= to.size);
     let region = vk::BufferCopy::default().dst_offset(offset).size(size);
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(
-            vk::AccessFlags::SHADER_READ
-                | vk::AccessFlags::TRANSFER_READ
-                | vk::AccessFlags::UNIFORM_READ,
-        );
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
     // SAFETY: `from` holds `size` bytes and `to` `offset + size`, with TRANSFER usages.
-    unsafe {
-        d.cmd_copy_buffer(cmd, from.handle, to.handle, &[region]);
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    unsafe { d.cmd_copy_buffer(cmd, from.handle, to.handle, &[region]) };
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::TRANSFER, A::TRANSFER_WRITE),
+        (
+            S::COMPUTE_SHADER | S::TRANSFER,
+            A::SHADER_READ | A::TRANSFER_READ | A::UNIFORM_READ,
+        ),
+    );
 }
 
 /// A barrier after transfer writes, before later transfers and the host touch the memory
 /// (valid on a transfer-only queue, unlike the barriers above that name compute stages).
 fn record_transfer_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(
-            vk::AccessFlags::TRANSFER_READ
-                | vk::AccessFlags::TRANSFER_WRITE
-                | vk::AccessFlags::HOST_READ,
-        );
-    // SAFETY: the command buffer is recording, outside a render pass.
-    unsafe {
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::TRANSFER, A::TRANSFER_WRITE),
+        (
+            S::TRANSFER | S::HOST,
+            A::TRANSFER_READ | A::TRANSFER_WRITE | A::HOST_READ,
+        ),
+    );
 }
 
 /// Records a copy of `size` bytes from the start of `from` to the start of `to`, then a
@@ -1080,20 +1073,13 @@ pub fn record_update(
 ) {
     debug_assert!(data.len() <= 65536 && data.len().is_multiple_of(4) && offset.is_multiple_of(4));
     debug_assert!(offset + data.len() as u64 <= buffer.size);
-    let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE);
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
     // SAFETY: the buffer is alive and the range lies inside it (checked above in debug).
-    unsafe {
-        d.cmd_update_buffer(cmd, buffer.handle, offset, data);
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::DependencyFlags::empty(),
-            &[barrier],
-            &[],
-            &[],
-        );
-    }
+    unsafe { d.cmd_update_buffer(cmd, buffer.handle, offset, data) };
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::TRANSFER, A::TRANSFER_WRITE),
+        (S::COMPUTE_SHADER, A::SHADER_READ | A::SHADER_WRITE),
+    );
 }

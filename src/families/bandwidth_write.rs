@@ -1,16 +1,16 @@
 //! The bandwidth suite's stores, shader copies and reads of host memory: the read sweep's access over the same working sets, 4 KB to 1 GB.
 
 use super::bandwidth::{
-    blocks, bytes_of, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word, HEAP_SHARE,
-    LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES, STAGING_BYTES,
+    blocks, bytes_of, upload_words, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word, HEAP_SHARE,
+    LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
 };
 use super::{Checked, Columns, Dispatch, Shared, Spec};
-use crate::data::{Mismatch, ThreadSum};
+use crate::data::{compare_exact, ThreadSum};
 use crate::gpu::Gpu;
 use crate::model::{size_name, Fault, Pattern, Suite};
 use crate::pipeline::Binding;
 use crate::resources::{
-    device_local_heap_bytes, memory_type_heap_bytes, record_copy_to_offset, record_fill,
+    device_local_heap_bytes, memory_type_heap_bytes, record_fill,
     record_readback, Buffer, Image, Memory, Residence,
 };
 use anyhow::{Context as _, Result};
@@ -164,23 +164,7 @@ impl<'g> Resources<'g> {
             }
             Role::Source => {
                 let data = Buffer::new(gpu, "bandwidth copy source", bytes, usage, Memory::DeviceLocal)?;
-                let chunk = bytes.min(STAGING_BYTES);
-                let mut staging = Buffer::new(
-                    gpu,
-                    "bandwidth staging",
-                    chunk,
-                    vk::BufferUsageFlags::TRANSFER_SRC,
-                    Memory::Upload,
-                )?;
-                let mut at = 0;
-                while at < bytes {
-                    let len = chunk.min(bytes - at);
-                    let words = bytes_of(at / 4..(at + len) / 4, |i| word(i).to_le_bytes());
-                    staging.write(&words)?;
-                    gpu.submit(|d, cmd| record_copy_to_offset(d, cmd, &staging, &data, at, len))
-                        .context("uploading the copy source")?;
-                    at += len;
-                }
+                upload_words(gpu, &data).context("uploading the copy source")?;
                 Ok(data)
             }
         }
@@ -420,7 +404,7 @@ impl Spec for BandwidthWrite {
                 let element = |e: u32| {
                     (0..4).fold(skew, |s, c| s.wrapping_add(word(4 * e as u64 + c)))
                 };
-                return Ok(compare(
+                return Ok(compare_exact(
                     "group",
                     (0..groups).map(|g| (sum_of_group(n, g, &element), got[g as usize])),
                 ));
@@ -482,34 +466,8 @@ impl Spec for BandwidthWrite {
                     pairs.push((want ^ skew, got[at + c as usize]));
                 }
             }
-            Ok(compare("word", pairs.into_iter()))
+            Ok(compare_exact("word", pairs.into_iter()))
         })())
-    }
-}
-
-/// The first of `pairs` (expected, got) that differ, as a mismatch of `unit`s.
-fn compare(
-    unit: &'static str,
-    pairs: impl Iterator<Item = (u32, u32)>,
-) -> std::result::Result<(), Mismatch> {
-    let mut first = None;
-    let mut count = 0;
-    for (i, (want, got)) in pairs.enumerate() {
-        if want != got {
-            count += 1;
-            first.get_or_insert((i, want, got));
-        }
-    }
-    match first {
-        None => Ok(()),
-        Some((index, want, got)) => Err(Mismatch {
-            unit,
-            index,
-            component: 0,
-            expected: format!("{want:#010x}"),
-            got: format!("{got:#010x}"),
-            count,
-        }),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The bandwidth suite's reads: how fast each resource delivers a working set of 4 KB to 1 GB to every compute unit, from L1, L2 or memory.
 
 use super::{lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
-use crate::data::{Mismatch, ThreadSum};
+use crate::data::{compare_exact, ThreadSum};
 use crate::gpu::{Gpu, Instance};
 use crate::model::{quarter_octave_kb, size_name, Fault, Pattern, Suite};
 use crate::pipeline::Binding;
@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 mod pool;
 mod sets;
+pub(in crate::families) use pool::upload_words;
 use pool::{filled_image, Pool};
 pub(in crate::families) use sets::{
     blocks, bytes_of, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word,
@@ -35,7 +36,7 @@ pub(in crate::families) const MAX_CHECK_GROUPS: u32 = 65536;
 /// large pool.
 const CHECK_HEADER: u64 = 16;
 /// Bytes uploaded per staging copy.
-pub(in crate::families) const STAGING_BYTES: u64 = 64 << 20;
+const STAGING_BYTES: u64 = 64 << 20;
 
 /// What the loads go through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -504,26 +505,10 @@ impl Spec for Bandwidth {
                 };
                 sum ^ corrupted
             };
-            let mut first = None;
-            let mut count = 0;
-            for g in 0..groups {
-                let want = group_sum(v, g, &element);
-                if got[g as usize] != want {
-                    count += 1;
-                    first.get_or_insert((g, want, got[g as usize]));
-                }
-            }
-            Ok(match first {
-                None => Ok(()),
-                Some((g, want, got)) => Err(Mismatch {
-                    unit: "group",
-                    index: g as usize,
-                    component: 0,
-                    expected: want.to_string(),
-                    got: got.to_string(),
-                    count,
-                }),
-            })
+            Ok(compare_exact(
+                "group",
+                (0..groups).map(|g| (group_sum(v, g, &element), got[g as usize])),
+            ))
         })())
     }
 }

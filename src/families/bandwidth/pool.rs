@@ -51,23 +51,7 @@ impl<'g> Pool<'g> {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }
         let data = Buffer::new(gpu, "bandwidth data", bytes, usage, Memory::DeviceLocal)?;
-        let chunk = bytes.min(STAGING_BYTES);
-        let mut staging = Buffer::new(
-            gpu,
-            "bandwidth staging",
-            chunk,
-            vk::BufferUsageFlags::TRANSFER_SRC,
-            Memory::Upload,
-        )?;
-        let mut at = 0;
-        while at < bytes {
-            let len = chunk.min(bytes - at);
-            let words = bytes_of(at / 4..(at + len) / 4, |i| word(i).to_le_bytes());
-            staging.write(&words)?;
-            gpu.submit(|d, cmd| record_copy_to_offset(d, cmd, &staging, &data, at, len))
-                .context("uploading the bandwidth data")?;
-            at += len;
-        }
+        upload_words(gpu, &data).context("uploading the bandwidth data")?;
         let limits = &gpu.info.limits;
         let views = sizes
             .map(|size| {
@@ -97,6 +81,28 @@ impl<'g> Pool<'g> {
         }
         Ok(Pool { data, views })
     }
+}
+
+/// Fills the device-local `data` (with TRANSFER_DST usage) with the data's [`word`]s, through
+/// a staging buffer of at most [`STAGING_BYTES`].
+pub(in crate::families) fn upload_words<'g>(gpu: &'g Gpu<'g>, data: &Buffer<'g>) -> Result<()> {
+    let bytes = data.size;
+    let chunk = bytes.min(STAGING_BYTES);
+    let mut staging = Buffer::new(
+        gpu,
+        "bandwidth staging",
+        chunk,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        Memory::Upload,
+    )?;
+    let mut at = 0;
+    while at < bytes {
+        let len = chunk.min(bytes - at);
+        staging.write(&bytes_of(at / 4..(at + len) / 4, |i| word(i).to_le_bytes()))?;
+        gpu.submit(|d, cmd| record_copy_to_offset(d, cmd, &staging, data, at, len))?;
+        at += len;
+    }
+    Ok(())
 }
 
 /// An image of `texels` holding the sets of `sizes` that `limit` allows (the largest region

@@ -1,6 +1,5 @@
-//! Timing recorded commands between timestamps on any queue, and comparing what they wrote word by word.
+//! Timing recorded commands between timestamps on any queue.
 
-use crate::data::Mismatch;
 use crate::gpu::{Gpu, Queue};
 use crate::timer::Timer;
 use anyhow::Result;
@@ -35,31 +34,4 @@ pub(super) fn time_commands<'g>(
         next += n;
     }
     Ok(if samples == 0 { Vec::new() } else { timer.read_ms()? })
-}
-
-/// The first word of `got` that differs from `want(i)`, as a mismatch.
-pub(super) fn compare_words(got: &[u8], want: impl Fn(u32) -> u32) -> std::result::Result<(), Mismatch> {
-    let words = got
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-    let mut first = None;
-    let mut count = 0;
-    for (i, w) in words.enumerate() {
-        let expected = want(i as u32);
-        if w != expected {
-            count += 1;
-            first.get_or_insert((i, expected, w));
-        }
-    }
-    match first {
-        None => Ok(()),
-        Some((index, expected, got)) => Err(Mismatch {
-            unit: "word",
-            index,
-            component: 0,
-            expected: format!("{expected:#010x}"),
-            got: format!("{got:#010x}"),
-            count,
-        }),
-    }
 }

@@ -1,7 +1,7 @@
 //! What moving data costs outside a kernel: buffer copies and fills (device, host, BAR; on the compute and a transfer queue), empty dispatches, a submit round trip, timestamps.
 
 use super::{lacks_feature, Checked, Columns, Shared, Spec, Unit};
-use crate::data::{Mismatch, ThreadSum};
+use crate::data::{compare_exact, le_words, Mismatch, ThreadSum};
 use crate::gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
 use crate::pipeline::{Binding, Pipeline};
@@ -17,7 +17,7 @@ use std::sync::Mutex;
 
 mod commands;
 mod dispatch;
-use commands::{compare_words, time_commands};
+use commands::time_commands;
 use dispatch::{Submission, DISPATCHES};
 
 /// Copy and fill sizes: small (what a command costs beside its bytes), an L2-sized set, and a
@@ -133,6 +133,28 @@ impl Variant {
 fn pattern(seed: u32, i: u32) -> u32 {
     let x = (i ^ seed).wrapping_mul(0x9E37_79B1);
     x ^ (x >> 15)
+}
+
+/// [`TIMESTAMPS`] timestamps written back to back in one submission, in ms after the first.
+fn timestamps(gpu: &Gpu<'_>) -> Result<Vec<f64>> {
+    let stamps = Timer::new(gpu, TIMESTAMPS / 2)?;
+    gpu.submit(|d, cmd| {
+        stamps.record_reset(d, cmd);
+        for i in 0..TIMESTAMPS / 2 {
+            stamps.record_start(d, cmd, i);
+            stamps.record_end(d, cmd, i);
+        }
+    })?;
+    Ok(stamps
+        .read_intervals()?
+        .into_iter()
+        .flat_map(|(s, e)| [s, e])
+        .collect())
+}
+
+/// Word i of `got` against `want(i)`, exactly.
+fn compare_words(got: &[u8], want: impl Fn(u32) -> u32) -> std::result::Result<(), Mismatch> {
+    compare_exact("word", le_words(got).zip(0..).map(|(w, i)| (want(i), w)))
 }
 
 /// The family: copies and fills of the bandwidth suite, and what a dispatch costs.
@@ -440,17 +462,10 @@ impl Spec for Transfer {
                 })
             }
             Variant::Timestamps => {
-                let stamps = Timer::new(gpu, TIMESTAMPS / 2)?;
                 let mut times = Vec::new();
                 for _ in 0..warmup.min(1) + samples {
-                    gpu.submit(|d, cmd| {
-                        stamps.record_reset(d, cmd);
-                        for i in 0..TIMESTAMPS / 2 {
-                            stamps.record_start(d, cmd, i);
-                            stamps.record_end(d, cmd, i);
-                        }
-                    })?;
-                    let (_, span) = stamps.read()?;
+                    let stamps = timestamps(gpu)?;
+                    let span = stamps.last().unwrap_or(&0.0) - stamps.first().unwrap_or(&0.0);
                     times.push(span / (TIMESTAMPS - 1) as f64);
                 }
                 Ok(times.split_off(warmup.min(1) as usize))
@@ -518,19 +533,7 @@ impl Spec for Transfer {
                 })
             }
             Variant::Timestamps => {
-                let stamps = Timer::new(gpu, TIMESTAMPS / 2)?;
-                gpu.submit(|d, cmd| {
-                    stamps.record_reset(d, cmd);
-                    for i in 0..TIMESTAMPS / 2 {
-                        stamps.record_start(d, cmd, i);
-                        stamps.record_end(d, cmd, i);
-                    }
-                })?;
-                let flat: Vec<f64> = stamps
-                    .read_intervals()?
-                    .into_iter()
-                    .flat_map(|(s, e)| [s, e])
-                    .collect();
+                let flat = timestamps(gpu)?;
                 // Each timestamp is written once all earlier work is done: never earlier
                 // (--fault reference expects the opposite, so the row must fail).
                 let back = flat
