@@ -1,7 +1,7 @@
 //! The bandwidth suite's stores, shader copies and reads of host memory: the read sweep's access over the same working sets, 4 KB to 1 GB.
 
 use super::bandwidth::{
-    blocks, bytes_of, upload_words, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word, HEAP_SHARE,
+    blocks, bytes_of, upload_words, group_start, size_bytes, small_sizes, sums_of_groups, texel_of, word, HEAP_SHARE,
     LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
 };
 use super::{Checked, Columns, Dispatch, Shared, Spec};
@@ -404,10 +404,8 @@ impl Spec for BandwidthWrite {
                 let element = |e: u32| {
                     (0..4).fold(skew, |s, c| s.wrapping_add(word(4 * e as u64 + c)))
                 };
-                return Ok(compare_exact(
-                    "group",
-                    (0..groups).map(|g| (sum_of_group(n, g, &element), got[g as usize])),
-                ));
+                let sums = sums_of_groups(n, groups, &element);
+                return Ok(compare_exact("group", sums.into_iter().zip(got)));
             }
             // An image is read back whole (it holds the pool's largest set).
             let readback_bytes = match v.op {

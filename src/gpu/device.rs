@@ -19,6 +19,22 @@ pub struct Gpu<'i> {
     /// Timestamp bits the compute queue family writes.
     pub timestamp_valid_bits: u32,
     pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
+    /// `VK_EXT_calibrated_timestamps`, where the device reads its timer and the host's
+    /// monotonic clock together: what checks the timer's rate against the host's clock.
+    calibrated: Option<ash::ext::calibrated_timestamps::Device>,
+    /// The host clock the calibrated timestamps pair the device's timer with.
+    host_domain: Option<vk::TimeDomainEXT>,
+}
+
+/// The device's timer and the host's monotonic clock, read together.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibrated {
+    /// The device's timestamp, in ticks (masked to the compute queue's valid bits).
+    pub device_ticks: u64,
+    /// The host's CLOCK_MONOTONIC (Linux) or QueryPerformanceCounter (Windows), ns.
+    pub host_ns: f64,
+    /// How far apart the two reads may be, ns (the driver's bound).
+    pub deviation_ns: f64,
 }
 
 /// Which of the device's queues a submission goes to.
@@ -194,6 +210,10 @@ impl<'i> Gpu<'i> {
             ext_names.push(super::matrix::FLOAT8_EXTENSION.as_ptr());
             create = create.push_next(&mut matrix.float8);
         }
+        let host_domain = calibration_domain(instance, info);
+        if host_domain.is_some() {
+            ext_names.push(ash::ext::calibrated_timestamps::NAME.as_ptr());
+        }
         create = create.enabled_extension_names(&ext_names);
         // SAFETY: valid physical device and create info referring to locals.
         let device = unsafe { instance.instance.create_device(info.handle, &create, None) }
@@ -227,7 +247,16 @@ impl<'i> Gpu<'i> {
             transfer,
             timestamp_valid_bits: valid_bits,
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
+            calibrated: None,
+            host_domain: None,
         };
+        if host_domain.is_some() {
+            gpu.calibrated = Some(ash::ext::calibrated_timestamps::Device::new(
+                &instance.instance,
+                &gpu.device,
+            ));
+        }
+        gpu.host_domain = host_domain;
         gpu.compute.init(&gpu.device, family)?;
         if let (Some(lane), Some((family, _))) = (gpu.transfer.as_mut(), info.transfer_queue) {
             lane.init(&gpu.device, family)?;
@@ -249,6 +278,29 @@ impl<'i> Gpu<'i> {
     /// completion.
     pub fn submit(&self, record: impl FnOnce(&ash::Device, vk::CommandBuffer)) -> Result<()> {
         self.submit_to(Queue::Compute, record)
+    }
+
+    /// The device's timer and the host's clock read together, where the device can
+    /// (`VK_EXT_calibrated_timestamps` with the device and a host time domain); `None` else.
+    pub fn calibrated(&self) -> Option<Calibrated> {
+        let (ext, host) = (self.calibrated.as_ref()?, self.host_domain?);
+        let infos = [
+            vk::CalibratedTimestampInfoEXT::default().time_domain(vk::TimeDomainEXT::DEVICE),
+            vk::CalibratedTimestampInfoEXT::default().time_domain(host),
+        ];
+        // SAFETY: the extension is enabled and both domains were reported calibrateable.
+        let (t, deviation) = unsafe { ext.get_calibrated_timestamps(&infos) }.ok()?;
+        let mask = match self.timestamp_valid_bits {
+            64 => u64::MAX,
+            bits => (1u64 << bits) - 1,
+        };
+        // QueryPerformanceCounter ticks are not ns: scaled by its frequency on Windows.
+        let host_ns = host_ticks_to_ns(host, t[1])?;
+        Some(Calibrated {
+            device_ticks: t[0] & mask,
+            host_ns,
+            deviation_ns: deviation as f64,
+        })
     }
 
     /// Whether the device has `queue` (a transfer-only queue with valid timestamps is optional).
@@ -370,6 +422,50 @@ impl<'i> Gpu<'i> {
         unsafe { d.reset_fences(&[lane.fence]) }.context("vkResetFences")?;
         Ok(())
     }
+}
+
+/// The host time domain this device's timer can be read together with, where the device
+/// offers `VK_EXT_calibrated_timestamps` with its own domain and a host one.
+fn calibration_domain(instance: &Instance, info: &DeviceInfo) -> Option<vk::TimeDomainEXT> {
+    let name = ash::ext::calibrated_timestamps::NAME.to_string_lossy();
+    if !info.extensions.iter().any(|e| *e == name) {
+        return None;
+    }
+    let ext = ash::ext::calibrated_timestamps::Instance::new(&instance.entry, &instance.instance);
+    // SAFETY: valid physical device of this instance, which offers the extension.
+    let domains =
+        unsafe { ext.get_physical_device_calibrateable_time_domains(info.handle) }.ok()?;
+    if !domains.contains(&vk::TimeDomainEXT::DEVICE) {
+        return None;
+    }
+    [
+        vk::TimeDomainEXT::CLOCK_MONOTONIC,
+        vk::TimeDomainEXT::QUERY_PERFORMANCE_COUNTER,
+    ]
+    .into_iter()
+    .find(|d| domains.contains(d))
+}
+
+/// A host timestamp of `domain` in ns.
+fn host_ticks_to_ns(domain: vk::TimeDomainEXT, ticks: u64) -> Option<f64> {
+    if domain == vk::TimeDomainEXT::CLOCK_MONOTONIC {
+        return Some(ticks as f64);
+    }
+    #[cfg(windows)]
+    {
+        let mut frequency = 0i64;
+        // SAFETY: writes one i64.
+        if unsafe { QueryPerformanceFrequency(&mut frequency) } != 0 && frequency > 0 {
+            return Some(ticks as f64 * 1e9 / frequency as f64);
+        }
+    }
+    None
+}
+
+#[cfg(windows)]
+#[link(name = "kernel32")]
+extern "system" {
+    fn QueryPerformanceFrequency(frequency: *mut i64) -> i32;
 }
 
 impl Drop for Gpu<'_> {

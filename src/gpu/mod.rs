@@ -11,7 +11,7 @@ pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 mod device;
 mod matrix;
-pub use device::{Gpu, Queue};
+pub use device::{Calibrated, Gpu, Queue};
 pub use matrix::{
     CoopMatEntry, Coopmat2, FlexibleEntry, MatrixSupport, COMPONENT_BFLOAT16,
     COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
@@ -209,7 +209,7 @@ pub fn decode_driver_version(vendor_id: u32, v: u32) -> String {
 
 /// The loader, the instance and the physical devices it sees.
 pub struct Instance {
-    _entry: ash::Entry,
+    pub(crate) entry: ash::Entry,
     instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     /// The validation layer's spec version, where `--validation` enabled it.
@@ -360,7 +360,7 @@ impl Instance {
             None
         };
         let mut this = Instance {
-            _entry: entry,
+            entry,
             instance,
             debug,
             layer_version,
@@ -495,7 +495,7 @@ impl Instance {
                 shader_int8: is_12 && v12.shader_int8 == vk::TRUE,
             };
             let matrix = matrix::query(
-                &self._entry,
+                &self.entry,
                 &self.instance,
                 handle,
                 props.api_version,

@@ -77,6 +77,19 @@ pub fn warmup_done(windows: &[f64], elapsed: Duration, open: Option<f64>) -> boo
         || elapsed >= MAX_WARMUP
 }
 
+/// A row whose clock is above the steady clock by more than this fraction was timed in a
+/// spell faster than the steady state (an H100 runs ~5 % faster for about half a second of
+/// tensor-core work): it is timed again once the clock is back, unless its own load is what
+/// raises the clock.
+pub const CLOCK_CEILING: f64 = 1.02;
+/// How long the GPU is kept busy at most for a clock above the ceiling to come back down.
+pub const MAX_COOL_DOWN: Duration = Duration::from_millis(1500);
+
+/// Whether `clock` (MHz) is above the ceiling over `steady`.
+pub fn is_high(clock: f64, steady: f64) -> bool {
+    clock > CLOCK_CEILING * steady
+}
+
 /// Whether `clock` (MHz) is below the floor of `steady`.
 pub fn is_low(clock: f64, steady: f64) -> bool {
     // A NaN clock is low: it says nothing about the steady state.
@@ -250,6 +263,52 @@ impl Simulated {
 }
 
 impl Runner<'_> {
+    /// How fast the device's timer ran against the host's clock since the last call (1 =
+    /// at the rate `timestampPeriod` claims), where calibrated timestamps exist and at least
+    /// 50 ms passed; the anchor moves on at each call that measures.
+    pub(super) fn timer_rate(&self) -> Option<f64> {
+        let now = self.gpu.calibrated()?;
+        let mut anchor = self.timer_anchor.lock().ok()?;
+        let Some(then) = *anchor else {
+            *anchor = Some(now);
+            return None;
+        };
+        let host = now.host_ns - then.host_ns;
+        if host < 50e6 {
+            return None;
+        }
+        *anchor = Some(now);
+        let bits = self.gpu.timestamp_valid_bits;
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let ticks = now.device_ticks.wrapping_sub(then.device_ticks) & mask;
+        let device = ticks as f64 * self.gpu.info.timestamp_period as f64;
+        Some(device / host)
+    }
+
+    /// The probes' raw readings (subgroup-clock and real-time ticks, before and after), for
+    /// the trace.
+    pub(super) fn probe_raw(&self) -> Vec<(&'static str, String)> {
+        let Some(p) = self.probe.as_ref().filter(|p| !p.pipelines.is_empty()) else {
+            return Vec::new();
+        };
+        let (a, b) = (
+            p.ticks(0).unwrap_or_default(),
+            p.ticks(1).unwrap_or_default(),
+        );
+        vec![
+            ("probe_ticks", format!("{},{}", a.0, b.0)),
+            ("probe_realtime", format!("{},{}", a.1, b.1)),
+            (
+                "probe_iterations",
+                p.iterations.load(Ordering::Relaxed).to_string(),
+            ),
+        ]
+    }
+
     /// Applies a simulated clock to a batch's durations and clocks: at level l the clock reads
     /// l × the real one and every dispatch takes 1/l as long.
     pub(super) fn simulate(&self, times: &mut [f64], clocks: &mut [f64]) {
@@ -474,6 +533,25 @@ impl Runner<'_> {
         })
     }
 
+    /// Keeps the GPU busy with the baseline, at the steady state rather than idle (an idle GPU
+    /// drops its clock, and a CPU device parks its threads), for `pause`: the wait for another
+    /// process or a passing spell to end. Returns the last clock seen (NaN without one).
+    pub(super) fn hold(&self, pause: Duration) -> Result<f64> {
+        let start = Instant::now();
+        let windows = self.busy_until(REWARM_WINDOW_MS, |_| start.elapsed() >= pause)?;
+        Ok(windows.last().copied().unwrap_or(f64::NAN))
+    }
+
+    /// Keeps the GPU busy until the clock is back at or below the ceiling over the steady
+    /// clock, at most [`MAX_COOL_DOWN`]; returns the last clock seen.
+    pub(super) fn cool_down(&self, steady: f64) -> Result<f64> {
+        let start = Instant::now();
+        let windows = self.busy_until(REWARM_WINDOW_MS, |w| {
+            w.last().is_some_and(|c| !is_high(*c, steady)) || start.elapsed() >= MAX_COOL_DOWN
+        })?;
+        Ok(windows.last().copied().unwrap_or(f64::NAN))
+    }
+
     /// Keeps the GPU busy until the clock is back within the floor of the steady clock, at
     /// most [`MAX_REWARM`]; returns the last clock seen.
     pub(super) fn rewarm(&self, steady: f64) -> Result<f64> {
@@ -524,6 +602,14 @@ mod tests {
         let swinging = [1000.0, 1980.0, 1000.0, 1980.0, 1000.0];
         assert!(!warmup_done(&swinging, ms(2000), Some(1980.0)));
         assert!(warmup_done(&swinging, ms(3000), Some(1980.0)));
+    }
+
+    #[test]
+    fn the_ceiling_is_a_fraction_above_the_steady_clock() {
+        assert!(!is_high(1978.0, 1978.0) && !is_high(2010.0, 1978.0));
+        // The H100's spell after tensor-core work.
+        assert!(is_high(2053.0, 1978.0) && is_high(2097.0, 1978.0));
+        assert!(!is_high(f64::NAN, 1978.0));
     }
 
     #[test]

@@ -3,14 +3,27 @@
 //! power state changing, a CPU device under CPU load) are caught, re-measured, and where they
 //! cannot be, flagged with the cause the clock tells.
 
-use super::clock::is_low;
+use super::clock::{is_high, is_low};
 use super::{Cause, Conditions, Fault, Measurement, Runner, Stats, Status};
 use crate::pipeline::PushConstants;
 use anyhow::Result;
 use std::sync::atomic::Ordering;
 
-/// Baseline dispatches per check (their median is the check's value).
+/// Baseline dispatches per check (their median is the check's value), at least …
 const SAMPLES: u32 = 9;
+/// … and enough to span this much GPU time, at most [`MAX_SAMPLES`]: a GPU shared with
+/// another process switches to it every few ms (2 ms on an H100), and a check shorter than
+/// that can fall between two of its turns and see nothing.
+const CHECK_SPAN_MS: f64 = 10.0;
+const MAX_SAMPLES: u32 = 64;
+/// A check whose dispatches lie further apart than this, relative to their median (a quiet
+/// GPU: 1 % on an H100, 2 % on lavapipe), or one of whose dispatches took more than
+/// [`PREEMPTED`] times the median, had another process's work between or inside its
+/// dispatches: a reference is not taken from it.
+const QUIET_SPAN_RATIO: f64 = 1.05;
+const PREEMPTED: f64 = 1.5;
+/// How often the reference is measured again while it looks contended.
+const CONTENDED_RETRIES: u32 = 8;
 /// Checks that make up the reference at the start.
 const REFERENCE_CHECKS: usize = 5;
 /// A reference whose checks spread further than this (%) is not trusted: it is measured
@@ -49,6 +62,31 @@ pub struct Drift {
     pub fixed_limit: Option<f64>,
     /// Times the reference was measured again because its checks spread too widely.
     pub retaken: u32,
+    /// Whether another process's work still showed in the reference's dispatches after
+    /// waiting for it (its span is then held to a quiet GPU's).
+    pub contended: bool,
+    /// The shader clock while the reference was measured, MHz, where known.
+    pub clock_mhz: Option<f64>,
+}
+
+/// What one timing of the baseline read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Reading {
+    /// Median time per dispatch, ms.
+    median_ms: f64,
+    /// First start to last end, per dispatch, ms.
+    span_ms: f64,
+    /// The shader clock around the dispatches, MHz, where known.
+    clock_mhz: Option<f64>,
+    /// Whether a dispatch took more than [`PREEMPTED`] times the median.
+    preempted: bool,
+}
+
+impl Reading {
+    /// Whether another process's work shows between or inside the dispatches.
+    fn contended(&self) -> bool {
+        self.preempted || self.span_ms > QUIET_SPAN_RATIO * self.median_ms
+    }
 }
 
 /// One check of the baseline.
@@ -103,27 +141,77 @@ impl Runner<'_> {
     /// GPU shared with another process switches to it between short dispatches, which leaves
     /// their own times (and the median) untouched while longer dispatches of the tests are
     /// slowed.
-    fn check_ms(&self) -> Result<(f64, f64, Option<f64>)> {
+    fn check_ms(&self) -> Result<Reading> {
         let test = self.reference_test();
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
         let work = (&*pipeline, &constants, self.calibration.groups);
-        let batch = self.submit_dispatches(Some(work), 1, SAMPLES, true)?;
+        let batch = self.submit_dispatches(Some(work), 1, self.check_samples(), true)?;
         let median = Stats::from_times(&batch.times)
             .map(|s| s.median_ms)
             .filter(|_| batch.span > 0.0)
             .ok_or_else(|| anyhow::anyhow!("the drift check's timestamps gave no duration"))?;
-        Ok((median, batch.span / SAMPLES as f64, batch.clock()))
+        let reading = Reading {
+            median_ms: median,
+            span_ms: batch.span / batch.times.len() as f64,
+            clock_mhz: batch.clock(),
+            preempted: batch.times.iter().any(|t| *t > PREEMPTED * median),
+        };
+        if self.trace.on() {
+            let rate = self.timer_rate();
+            let mut fields = vec![
+                ("median_ms", format!("{median:.5}")),
+                ("span_ms", format!("{:.5}", reading.span_ms)),
+                (
+                    "max_ms",
+                    format!("{:.5}", batch.times.iter().copied().fold(0.0, f64::max)),
+                ),
+                ("samples", batch.times.len().to_string()),
+                ("clocks", format!("{:?}", batch.clocks)),
+                ("timer_rate", rate.map_or("-".into(), |r| format!("{r:.6}"))),
+            ];
+            fields.extend(self.probe_raw());
+            self.trace.line("check", &fields);
+        }
+        Ok(reading)
+    }
+
+    /// Dispatches per check: [`SAMPLES`], or as many as span [`CHECK_SPAN_MS`] at the
+    /// baseline's calibrated time, at most [`MAX_SAMPLES`].
+    fn check_samples(&self) -> u32 {
+        let cal = &self.calibration;
+        let per = cal.baseline_full_ms * cal.groups as f64 / super::timing::FULL_GROUPS as f64;
+        if per > 0.0 {
+            ((CHECK_SPAN_MS / per).ceil() as u32).clamp(SAMPLES, MAX_SAMPLES)
+        } else {
+            SAMPLES
+        }
     }
 
     /// The reference at the start of the run; `limit_pct` overrides the automatic limit. A
     /// reference whose checks spread beyond [`TRUSTED_SPREAD_PCT`] is measured again (the
-    /// narrowest attempt is kept).
+    /// narrowest attempt is kept); so is one taken while another process's work showed in its
+    /// dispatches, or at a clock off the steady one (after keeping the GPU busy a moment),
+    /// up to [`CONTENDED_RETRIES`] times: a GPU still shared then gets a reference whose span
+    /// is held to that of a quiet one, so that the checks see the other process.
     pub fn drift_reference(&self, limit_pct: Option<f64>) -> Result<Drift> {
         let mut best: Option<Drift> = None;
         let mut retaken = 0;
+        let mut waited = 0;
         loop {
             let d = self.reference_once(limit_pct)?;
+            let (contended, off_clock) = (d.contended, self.off_steady_clock(&d));
+            if (contended || off_clock) && waited < CONTENDED_RETRIES {
+                waited += 1;
+                match (off_clock, self.steady_mhz()) {
+                    (true, Some(steady)) if d.clock_mhz.is_some_and(|c| is_high(c, steady)) => {
+                        self.cool_down(steady)?
+                    }
+                    (true, Some(steady)) => self.rewarm(steady)?,
+                    _ => self.hold(RECHECK_PAUSE)?,
+                };
+                continue;
+            }
             if best.is_none_or(|b| d.spread_pct < b.spread_pct) {
                 best = Some(d);
             }
@@ -132,24 +220,40 @@ impl Runner<'_> {
             }
             retaken += 1;
         }
-        let best = best.expect("measured at least once");
+        let mut best = best.expect("measured at least once");
+        if best.contended {
+            best.reference_span_ms = best
+                .reference_span_ms
+                .min(QUIET_SPAN_RATIO * best.reference_ms);
+        }
         Ok(Drift { retaken, ..best })
     }
 
-    /// One reference: [`REFERENCE_CHECKS`] checks, their medians and spread.
+    /// Whether the reference `d` was measured at a clock off the steady one.
+    fn off_steady_clock(&self, d: &Drift) -> bool {
+        match (self.steady_mhz(), d.clock_mhz) {
+            (Some(steady), Some(clock)) => is_low(clock, steady) || is_high(clock, steady),
+            _ => false,
+        }
+    }
+
+    /// One reference: [`REFERENCE_CHECKS`] checks, their medians and spread; contended
+    /// where most of them saw another process's work.
     fn reference_once(&self, limit_pct: Option<f64>) -> Result<Drift> {
         let checks = (0..REFERENCE_CHECKS)
-            .map(|_| self.check_ms().map(|(m, s, _)| (m, s)))
-            .collect::<Result<Vec<(f64, f64)>>>()?;
-        let middle = |pick: fn(&(f64, f64)) -> f64| {
+            .map(|_| self.check_ms())
+            .collect::<Result<Vec<Reading>>>()?;
+        let middle = |pick: fn(&Reading) -> f64| {
             let mut v: Vec<f64> = checks.iter().map(pick).collect();
             v.sort_by(f64::total_cmp);
             let median = v[v.len() / 2];
             (median, 100.0 * (v[v.len() - 1] - v[0]) / median)
         };
-        let (reference_ms, spread) = middle(|c| c.0);
-        let (reference_span_ms, span_spread) = middle(|c| c.1);
+        let (reference_ms, spread) = middle(|c| c.median_ms);
+        let (reference_span_ms, span_spread) = middle(|c| c.span_ms);
         let spread_pct = spread.max(span_spread);
+        let contended = 2 * checks.iter().filter(|c| c.contended()).count() > checks.len();
+        let clocks: Vec<f64> = checks.iter().filter_map(|c| c.clock_mhz).collect();
         Ok(Drift {
             reference_ms,
             reference_span_ms,
@@ -157,13 +261,20 @@ impl Runner<'_> {
             limit_pct: limit_pct.unwrap_or_else(|| limit_for(spread_pct)),
             fixed_limit: limit_pct,
             retaken: 0,
+            contended,
+            clock_mhz: super::timing::mean(&clocks),
         })
     }
 
     /// How far the baseline is from the reference now (positive = slower): the larger
     /// deviation of its median and of its span per dispatch, and the clock.
     pub fn check(&self, drift: &Drift) -> Result<Check> {
-        let (median, span, clock_mhz) = self.check_ms()?;
+        let Reading {
+            median_ms: median,
+            span_ms: span,
+            clock_mhz,
+            ..
+        } = self.check_ms()?;
         let by_median = 100.0 * (median / drift.reference_ms - 1.0);
         let by_span = 100.0 * (span / drift.reference_span_ms - 1.0);
         let pct = if by_span.abs() > by_median.abs() {
@@ -191,7 +302,7 @@ impl Runner<'_> {
         if check.pct < 0.0 {
             return Verdict::Faster;
         }
-        match (self.calibration.clock_mhz, check.clock_mhz) {
+        match (self.steady_mhz(), check.clock_mhz) {
             (Some(steady), Some(clock)) if is_low(clock, steady) => Verdict::LowClock,
             (Some(_), Some(_)) => Verdict::Contended,
             _ => Verdict::Slower,
@@ -199,14 +310,15 @@ impl Runner<'_> {
     }
 
     /// The check after a block of tests whose rows are `rows`, `before` being the check
-    /// before it. A check faster than the reference re-bases the reference (it was taken
-    /// while something held the GPU back) instead of flagging rows. Where either check is
-    /// slow, brings the clock back or waits for the baseline, times the block again and
-    /// checks once more (up to [`ROUNDS`] times); marks every timed row steady, re-measured,
-    /// throttled, contended or disturbed (a row's own finding from its clock is kept). A row
-    /// whose own samples spread beyond the limit while the baseline held is timed once more
-    /// (a disturbance may have come and gone between two checks); a spread that stays is the
-    /// test's own. Returns the last check.
+    /// before it. Where either check is off the reference — slower, or faster: a spell the
+    /// GPU does not hold (an H100 runs ~5 % faster for half a second of tensor-core work) —
+    /// brings the clock back or waits, busy, for the baseline, times the block again and
+    /// checks once more (up to [`ROUNDS`] times); only a faster baseline that holds through
+    /// every re-check re-bases the reference (it was taken while something held the GPU
+    /// back). Marks every timed row steady, re-measured, throttled, contended or disturbed (a
+    /// row's own finding from its clock is kept). A row whose own samples spread beyond the
+    /// limit while the baseline held is timed once more (a disturbance may have come and gone
+    /// between two checks); a spread that stays is the test's own. Returns the last check.
     pub fn settle(
         &self,
         drift: &mut Drift,
@@ -214,15 +326,7 @@ impl Runner<'_> {
         rows: &mut [Measurement],
         note: impl Fn(&str),
     ) -> Result<Check> {
-        let mut before = before;
-        let mut first = self.check(drift)?;
-        let mut rebases = 0;
-        while self.verdict(drift, &first) == Verdict::Faster && rebases < MAX_REBASES {
-            self.rebase(drift, &first, &note)?;
-            rebases += 1;
-            before = Check::NONE;
-            first = self.check(drift)?;
-        }
+        let first = self.check(drift)?;
         let within = |c: &Check| self.verdict(drift, c) == Verdict::Within;
         if within(&first) && within(&before) {
             let noisy = |m: &Measurement| m.stats.is_some_and(|s| drift.is_off(s.cv_pct));
@@ -298,10 +402,14 @@ impl Runner<'_> {
         Ok(())
     }
 
-    /// The baseline was slow (`first`): brings the clock back (when it was low) or waits for
-    /// the baseline to come back, and times the block again, up to [`ROUNDS`] times; marks
-    /// the rows re-measured, or throttled, contended or disturbed (by what the last slow check
-    /// saw) where it did not come back for long enough. Returns the last check.
+    /// The baseline was off (`first`): brings the clock back (when it was low or high) or
+    /// waits for the baseline to come back, keeping the GPU busy at the steady state (an idle
+    /// GPU drops its clock, which the next check would blame on the block), and times the
+    /// block again, up to [`ROUNDS`] times. A baseline faster than the reference through every
+    /// re-check is the steady state: the reference is re-based. Marks the rows re-measured,
+    /// or throttled, contended or disturbed (by what the last off check saw, whose deviation
+    /// the rows carry) where conditions did not come back for long enough. Returns the last
+    /// check.
     fn wait_and_retime(
         &self,
         drift: &mut Drift,
@@ -316,37 +424,49 @@ impl Runner<'_> {
         let mut why = why
             .unwrap_or_else(|| format!("the baseline was {:+.1} % off its reference", first.pct));
         let mut rebased = 0;
-        let settled =
-            |d: &Drift, c: &Check| matches!(self.verdict(d, c), Verdict::Within | Verdict::Faster);
+        let within = |d: &Drift, c: &Check| self.verdict(d, c) == Verdict::Within;
+        let steady = self.steady_mhz();
         for _ in 0..ROUNDS {
             let mut tries = 0;
             loop {
-                match self.verdict(drift, &check) {
+                let verdict = self.verdict(drift, &check);
+                if verdict != Verdict::Within {
+                    worst = check;
+                }
+                match verdict {
                     Verdict::Within => break,
-                    Verdict::Faster if rebased < MAX_REBASES => {
+                    Verdict::Faster if tries == RECHECKS && rebased < MAX_REBASES => {
                         self.rebase(drift, &check, &note)?;
                         rebased += 1;
                         check = self.check(drift)?;
+                        tries = 0;
                         continue;
                     }
-                    Verdict::Faster => break,
                     _ if tries == RECHECKS => break,
                     Verdict::LowClock => {
-                        let steady = self.calibration.clock_mhz.unwrap_or(f64::NAN);
-                        self.rewarm(steady)?;
+                        self.rewarm(steady.unwrap_or(f64::NAN))?;
                     }
-                    Verdict::Contended | Verdict::Slower => std::thread::sleep(RECHECK_PAUSE),
+                    Verdict::Faster => match (steady, check.clock_mhz) {
+                        (Some(s), Some(c)) if super::clock::is_high(c, s) => {
+                            self.cool_down(s)?;
+                        }
+                        _ => {
+                            self.hold(RECHECK_PAUSE)?;
+                        }
+                    },
+                    Verdict::Contended | Verdict::Slower => {
+                        self.hold(RECHECK_PAUSE)?;
+                    }
                 }
-                worst = check;
                 check = self.recheck(drift)?;
                 tries += 1;
             }
-            if !settled(drift, &check) {
+            if !within(drift, &check) {
                 break;
             }
             note(&format!(
                 "{why}{} (limit ±{:.1} %); timing {} test(s) from {} on again",
-                if self.verdict(drift, &worst) == Verdict::Within {
+                if within(drift, &worst) {
                     String::new()
                 } else {
                     clock_note(&worst)
@@ -359,25 +479,21 @@ impl Runner<'_> {
                 *m = self.measure(&m.test);
             }
             check = self.check(drift)?;
-            if settled(drift, &check) {
+            if within(drift, &check) {
                 mark(rows, Conditions::Remeasured(Cause::Drift), check.pct);
                 return Ok(check);
             }
             worst = check;
             why = format!("the baseline was {:+.1} % off again", check.pct);
         }
-        // Conditions did not come back, or not for long enough to time the block.
+        // Conditions did not come back, or not for long enough to time the block: the rows
+        // carry what the last off check saw (its cause and its deviation).
         let flagged = match self.verdict(drift, &worst) {
             Verdict::LowClock => Conditions::Throttled,
             Verdict::Contended => Conditions::Contended,
             _ => Conditions::Disturbed,
         };
-        let pct = if first.pct.abs() > check.pct.abs() {
-            first.pct
-        } else {
-            check.pct
-        };
-        mark(rows, flagged, pct);
+        mark(rows, flagged, worst.pct);
         Ok(check)
     }
 
@@ -441,6 +557,8 @@ mod tests {
             limit_pct: 2.0,
             fixed_limit: None,
             retaken: 0,
+            contended: false,
+            clock_mhz: None,
         };
         assert!(!d.is_off(1.9) && !d.is_off(-1.9));
         assert!(d.is_off(2.1) && d.is_off(-2.1) && d.is_off(f64::NAN));

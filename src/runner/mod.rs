@@ -17,6 +17,7 @@ mod latency;
 mod measurement;
 pub mod session;
 mod timing;
+mod trace;
 pub use clock::{CLOCK_FLOOR, MAX_RETIMES};
 pub use drift::Drift;
 pub use latency::LATENCY_GROUP_SIZE;
@@ -72,6 +73,14 @@ pub struct Runner<'g> {
     position: std::sync::atomic::AtomicUsize,
     /// The shader clock right after the device was opened, MHz.
     open_mhz: Option<f64>,
+    /// Diagnostic lines (`PERFTEST_TRACE`).
+    trace: trace::Trace,
+    /// The device's timer and the host's clock at the last drift check, where calibrated
+    /// timestamps exist: the timer's rate over the next interval is measured from it.
+    timer_anchor: std::sync::Mutex<Option<crate::gpu::Calibrated>>,
+    /// The steady clock rows are held to, MHz (f64 bits; 0 = none): the warm-up's, raised
+    /// where the GPU later holds a higher clock through the baseline itself.
+    steady: std::sync::atomic::AtomicU64,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -114,6 +123,9 @@ impl<'g> Runner<'g> {
             warm_dispatch: (1, 1.0),
             position: 0.into(),
             open_mhz: None,
+            trace: trace::Trace::from_env(),
+            timer_anchor: std::sync::Mutex::new(None),
+            steady: 0.into(),
         };
         // Before the pipelines are built, which may idle the GPU for seconds: the clock the
         // driver raised when the device was opened is what the warm-up waits for.
@@ -135,6 +147,7 @@ impl<'g> Runner<'g> {
         runner.calibration = runner
             .calibrate(measured)
             .context("calibrating the dispatch size")?;
+        runner.set_steady(runner.calibration.clock_mhz.unwrap_or(0.0));
         Ok(runner)
     }
 
@@ -235,6 +248,7 @@ impl<'g> Runner<'g> {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
         self.before_test(test, position);
+        self.trace.line("test", &[("name", test.name())]);
         self.measure(test)
     }
 
@@ -365,20 +379,24 @@ impl<'g> Runner<'g> {
         Ok(())
     }
 
-    /// Sizes and times `test`, and where its clock was below the floor of the steady clock,
-    /// brings the clock back and does both again (after a recovery pause from the second
-    /// time on), up to [`MAX_RETIMES`] times: the row is then re-measured, or throttled when
-    /// its clock stayed low. A test during which the clock falls although it came back
-    /// between tries twice is drawing the power itself: it is not tried further.
+    /// Sizes and times `test`, and where its clock was off the steady clock, does both again
+    /// once the clock is back, up to [`MAX_RETIMES`] times: the row is then re-measured, or
+    /// throttled when its clock stayed low. Below the floor, the clock is brought back (after
+    /// a recovery pause from the second time on); a test during which the clock falls although
+    /// it came back between tries twice is drawing the power itself, and is not tried further.
+    /// Above the ceiling (a spell faster than the steady state), the GPU is kept busy until
+    /// the clock comes down; a test during which it rises again twice raises it itself: its
+    /// row is kept at the clock it ran at, and says so.
     fn time_at_steady_clock(
         &self,
         test: &TestCase,
         pipeline: &Pipeline<'g>,
         m: &mut Measurement,
     ) -> Result<()> {
-        let steady = self.calibration.clock_mhz;
-        let mut first_low = None;
+        let mut first_off = None;
         let mut fell_while_running = 0;
+        let mut rose_while_running = 0;
+        let mut came_down = false;
         for tries in 0.. {
             let timing::Sizing {
                 groups,
@@ -386,6 +404,7 @@ impl<'g> Runner<'g> {
                 note,
             } = self.size_dispatch(test, pipeline)?;
             let (stats, clocks) = self.time(test, pipeline, groups, estimate_ms)?;
+            let steady = self.steady_mhz();
             (m.groups, m.reason, m.stats) = (groups, note, stats);
             m.clock_mhz = timing::mean(&clocks);
             if m.stats.is_none() {
@@ -400,20 +419,67 @@ impl<'g> Runner<'g> {
                 "{:.0} % of the steady {steady:.0} MHz",
                 100.0 * clock::CLOCK_FLOOR
             );
-            if !clock::is_low(clock, steady) {
-                if let Some(low) = first_low {
+            let ceiling = format!(
+                "{:.0} % of the steady {steady:.0} MHz",
+                100.0 * clock::CLOCK_CEILING
+            );
+            let (low, high) = (clock::is_low(clock, steady), clock::is_high(clock, steady));
+            if !low && !high {
+                if let Some((off, was_high)) = first_off {
                     m.conditions = Conditions::Remeasured(Cause::Clock);
+                    let side = if was_high {
+                        format!("above {ceiling}")
+                    } else {
+                        format!("below {floor}")
+                    };
                     m.reason = join(
                         &m.reason,
                         &format!(
-                            "timed {} times: the clock was {low:.0} MHz at the first, below {floor}",
+                            "timed {} times: the clock was {off:.0} MHz at the first, {side}",
                             tries + 1
                         ),
                     );
                 }
                 return Ok(());
             }
-            first_low.get_or_insert(clock);
+            first_off.get_or_insert((clock, high));
+            if high {
+                if came_down {
+                    rose_while_running += 1;
+                }
+                if tries == clock::MAX_RETIMES || rose_while_running >= 2 {
+                    let why = if rose_while_running >= 2 {
+                        "the clock came back down between tries but rose while this test ran: \
+                         its own load raises it"
+                    } else {
+                        "the clock did not come back down"
+                    };
+                    m.reason = join(
+                        &m.reason,
+                        &format!(
+                            "timed at {clock:.0} MHz, above {ceiling}, after {} tries: {why}",
+                            tries + 1
+                        ),
+                    );
+                    return Ok(());
+                }
+                let back = self.cool_down(steady)?;
+                came_down = !clock::is_high(back, steady);
+                if !came_down && back.is_finite() {
+                    // Held through the baseline itself: no spell, the clock the GPU sustains
+                    // (the warm-up settled below it). Every row is held to it from here on.
+                    self.set_steady(back);
+                    m.reason = join(
+                        &m.reason,
+                        &format!(
+                            "the GPU held {back:.0} MHz through {:.1} s of the baseline, above \
+                             {ceiling}: the steady clock is {back:.0} MHz from here on",
+                            clock::MAX_COOL_DOWN.as_secs_f64()
+                        ),
+                    );
+                }
+                continue;
+            }
             if tries == clock::MAX_RETIMES || fell_while_running >= 2 {
                 m.conditions = Conditions::Throttled;
                 let why = if fell_while_running >= 2 {
@@ -440,6 +506,18 @@ impl<'g> Runner<'g> {
             }
         }
         unreachable!("the loop returns")
+    }
+
+    /// The steady clock every row is held to, MHz: the warm-up's, or higher where the GPU
+    /// later held a higher clock through the baseline (see [`Runner::time_at_steady_clock`]).
+    pub fn steady_mhz(&self) -> Option<f64> {
+        let s = f64::from_bits(self.steady.load(std::sync::atomic::Ordering::Relaxed));
+        Some(s).filter(|s| *s > 0.0)
+    }
+
+    fn set_steady(&self, mhz: f64) {
+        self.steady
+            .store(mhz.to_bits(), std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The test's pipeline: the one built up front, else built now.

@@ -273,7 +273,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
             }
         }
         done += rows.len();
-        if let (Some(steady), false) = (runner.calibration.clock_mhz, rose) {
+        if let (Some(steady), false) = (runner.steady_mhz(), rose) {
             if let Some(m) = rows
                 .iter()
                 .map(|(_, m)| m)
@@ -281,9 +281,9 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
             {
                 rose = true;
                 sink.note(&format!(
-                    "the shader clock rose to {:.0} MHz during {}, {:.1} % above the steady \
-                     {steady:.0} MHz the warm-up settled at: rows are held to a floor below \
-                     what the GPU sustains",
+                    "the shader clock stayed at {:.0} MHz during {}, {:.1} % above the \
+                     steady {steady:.0} MHz, however long the GPU was kept busy: its row says \
+                     why it was kept at that clock",
                     m.clock_mhz.unwrap_or_default(),
                     m.test.name(),
                     100.0 * (m.clock_mhz.unwrap_or_default() / steady - 1.0)

@@ -15,9 +15,11 @@ mod sets;
 pub(in crate::families) use pool::upload_words;
 use pool::{filled_image, Pool};
 pub(in crate::families) use sets::{
-    blocks, bytes_of, group_start, size_bytes, small_sizes, sum_of_group, texel_of, word,
+    blocks, bytes_of, group_start, size_bytes, small_sizes, sums_of_groups, texel_of, word,
 };
 use sets::Texels;
+#[cfg(test)]
+use sets::sum_of_group;
 
 /// Working sets: four per octave from 4 KB to 1 GB.
 pub(in crate::families) const SIZES: usize = 4 * 18 + 1;
@@ -182,7 +184,8 @@ impl Variant {
 
 /// What group `g` of a dispatch writes in `--verify`: the wrapping sum, over its 65536 loads,
 /// of `element(e)`, what the kernel sums for element e of the set (mirrors
-/// `glsl/bandwidth.comp`).
+/// `glsl/bandwidth.comp`); the tests' reference for [`sums_of_groups`].
+#[cfg(test)]
 fn group_sum(v: Variant, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
     sum_of_group(v.loads(), g, element)
 }
@@ -505,10 +508,8 @@ impl Spec for Bandwidth {
                 };
                 sum ^ corrupted
             };
-            Ok(compare_exact(
-                "group",
-                (0..groups).map(|g| (group_sum(v, g, &element), got[g as usize])),
-            ))
+            let sums = sums_of_groups(v.loads(), groups, &element);
+            Ok(compare_exact("group", sums.into_iter().zip(got.iter().copied())))
         })())
     }
 }

@@ -117,7 +117,9 @@ pub(in crate::families) fn group_start(g: u32, n: u32) -> u32 {
 }
 
 /// What group `g` sums over a set of `n` elements, `element(e)` for element e (mirrors the
-/// access of `glsl/bandwidth.comp` and `glsl/bandwidth_write.comp`).
+/// access of `glsl/bandwidth.comp` and `glsl/bandwidth_write.comp`): the tests' reference for
+/// [`sums_of_groups`].
+#[cfg(test)]
 pub(in crate::families) fn sum_of_group(n: u32, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
     let mut sum = 0u32;
     for t in 0..THREADS_PER_GROUP as u32 {
@@ -136,10 +138,103 @@ pub(in crate::families) fn sum_of_group(n: u32, g: u32, element: &impl Fn(u32) -
     sum
 }
 
+/// Every group's sum as [`sum_of_group`] gives it, for groups `0..groups`, from one pass over
+/// the set on all the host's cores instead of 65536 loads per group: a group reads the 65536
+/// elements from its start on, wrapping (every element `65536 / n` times, and the first
+/// `65536 % n` once more), so its sum is that many whole sets plus a window of prefix sums.
+pub(in crate::families) fn sums_of_groups(
+    n: u32,
+    groups: u32,
+    element: &(impl Fn(u32) -> u32 + Sync),
+) -> Vec<u32> {
+    let window = THREADS_PER_GROUP * LOADS_PER_THREAD;
+    let (whole, rest) = ((window / n as u64) as u32, (window % n as u64) as u32);
+    let starts: Vec<u32> = (0..groups).map(|g| group_start(g, n)).collect();
+    // The prefix sums (of the elements before p) needed: at each start and rest past it.
+    let mut points: Vec<u32> = starts
+        .iter()
+        .flat_map(|&s| [s, if s + rest <= n { s + rest } else { s + rest - n }])
+        .chain([n])
+        .collect();
+    points.sort_unstable();
+    points.dedup();
+    let prefix = prefix_sums(n, &points, element);
+    let at = |p: u32| prefix[points.binary_search(&p).expect("a point asked for")];
+    let total = at(n);
+    starts
+        .iter()
+        .map(|&s| {
+            let part = if s + rest <= n {
+                at(s + rest).wrapping_sub(at(s))
+            } else {
+                total.wrapping_sub(at(s)).wrapping_add(at(s + rest - n))
+            };
+            whole.wrapping_mul(total).wrapping_add(part)
+        })
+        .collect()
+}
+
+/// The wrapping sum of `element(e)` for e < p, at every p of `points` (sorted, each ≤ n):
+/// the set split among the host's cores, each summing its part and noting its points.
+fn prefix_sums(n: u32, points: &[u32], element: &(impl Fn(u32) -> u32 + Sync)) -> Vec<u32> {
+    let threads = std::thread::available_parallelism().map_or(4, |t| t.get()) as u32;
+    let per = n.div_ceil(threads).max(1 << 16);
+    // Each part's total and, for the points inside it, the sum from the part's start.
+    let parts: Vec<(u32, Vec<u32>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n.div_ceil(per))
+            .map(|k| {
+                let (lo, hi) = (k * per, (k * per).saturating_add(per).min(n));
+                s.spawn(move || {
+                    let mine = points.partition_point(|&p| p < lo)..points.partition_point(|&p| p <= hi);
+                    let mut local = Vec::with_capacity(mine.len());
+                    let mut want = points[mine].iter().peekable();
+                    let mut sum = 0u32;
+                    for e in lo..hi {
+                        while want.next_if(|&&p| p == e).is_some() {
+                            local.push(sum);
+                        }
+                        sum = sum.wrapping_add(element(e));
+                    }
+                    while want.next_if(|&&p| p == hi).is_some() {
+                        local.push(sum);
+                    }
+                    (sum, local)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a summing thread")).collect()
+    });
+    // Points on a part's end are noted by that part and the next (as its start): keep one.
+    let mut out = Vec::with_capacity(points.len());
+    let mut before = 0u32;
+    for (k, (total, local)) in parts.iter().enumerate() {
+        let lo = k as u32 * per;
+        let skip = usize::from(k > 0 && points.binary_search(&lo).is_ok());
+        out.extend(local.iter().skip(skip).map(|l| before.wrapping_add(*l)));
+        before = before.wrapping_add(*total);
+    }
+    if n == 0 {
+        out.extend(points.iter().map(|_| 0));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::families::bandwidth::SIZES;
+
+    #[test]
+    fn one_pass_sums_are_the_groups_own() {
+        // Sets smaller and larger than a group's 65536 loads, split among threads or not.
+        let element = |e: u32| hash32(e as u64).wrapping_mul(3);
+        for n in [256u32, 320, 1000, 65536, 70_000, 300_000, 1 << 20] {
+            let groups = 37;
+            let fast = sums_of_groups(n, groups, &element);
+            let slow: Vec<u32> = (0..groups).map(|g| sum_of_group(n, g, &element)).collect();
+            assert_eq!(fast, slow, "{n} elements");
+        }
+    }
 
     #[test]
     fn an_image_set_is_whole_blocks_each_texel_once() {
