@@ -210,6 +210,52 @@ pub fn compare_exact(
     }
 }
 
+/// As [`compare_exact`], over the `len` pairs `pair(i)` gives, on all the host's cores: a
+/// gigabyte of written memory is 256M words, seconds of one core's time.
+pub fn compare_exact_par(
+    unit: &'static str,
+    len: usize,
+    pair: impl Fn(usize) -> (u32, u32) + Sync,
+) -> Result<(), Mismatch> {
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+    let per = len.div_ceil(threads).max(1 << 16);
+    let pair = &pair;
+    // Each part's count of differing pairs and its first one (index, expected, got).
+    let parts: Vec<(usize, Option<(usize, u32, u32)>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..len.div_ceil(per))
+            .map(|k| {
+                s.spawn(move || {
+                    let (mut count, mut first) = (0, None);
+                    for i in k * per..((k + 1) * per).min(len) {
+                        let (want, got) = pair(i);
+                        if want != got {
+                            count += 1;
+                            first.get_or_insert((i, want, got));
+                        }
+                    }
+                    (count, first)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a comparing thread"))
+            .collect()
+    });
+    let count = parts.iter().map(|p| p.0).sum();
+    match parts.iter().find_map(|p| p.1) {
+        None => Ok(()),
+        Some((index, want, got)) => Err(Mismatch {
+            unit,
+            index,
+            component: 0,
+            expected: format!("{want:#010x}"),
+            got: format!("{got:#010x}"),
+            count,
+        }),
+    }
+}
+
 /// The little-endian 32-bit words of `bytes`.
 pub fn le_words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     bytes
@@ -253,6 +299,16 @@ pub fn compare(rel: f32, reference: &[ThreadSum], output: &[[f32; 4]]) -> Result
 mod tests {
     use super::*;
     use crate::format::ChannelType;
+
+    #[test]
+    fn the_parallel_comparison_finds_what_the_serial_one_does() {
+        for len in [0usize, 5, 70_000, 1 << 20] {
+            let pair = |i: usize| (i as u32, if i % 99_991 == 7 { 1 } else { i as u32 });
+            let serial = compare_exact("word", (0..len).map(pair));
+            let parallel = compare_exact_par("word", len, pair);
+            assert_eq!(format!("{serial:?}"), format!("{parallel:?}"), "{len}");
+        }
+    }
 
     #[test]
     fn every_view_of_the_input_is_finite_and_normal() {

@@ -187,3 +187,41 @@ fn the_baseline_reads_exactly_1_when_the_check_times_it_again() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
+    // From the second block on every timing runs 2× faster until the run waits for it to pass
+    // (as an H100 does for half a second of tensor-core work): the reference must stay, and
+    // the block timed in the spell be timed again once it has passed.
+    let dir = tempdir("drift");
+    let csv = dir.join("spell.csv");
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "fast-spell", "--strict"],
+    ));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.contains("re-based"),
+        "the reference followed the spell: {err}"
+    );
+    assert_eq!(err.matches("drift check: baseline").count(), 1, "{err}");
+    for (name, conditions, drift) in rows(&csv) {
+        let pct: f64 = drift.parse().unwrap();
+        if name.starts_with("cbuffer") {
+            assert_eq!(conditions, "re-measured", "{name}\n{err}");
+        } else {
+            assert!(
+                ["steady", "re-measured"].contains(&conditions.as_str()),
+                "{name}: {conditions}"
+            );
+        }
+        // Judged against the reference of the start: the spell's -50 % is gone.
+        assert!(pct.abs() < 40.0, "{name}: drift {pct}\n{err}");
+    }
+    assert!(
+        err.contains("timing 3 test(s) from cbuffer{float4} load uniform on again"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -5,7 +5,7 @@ use super::bandwidth::{
     LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
 };
 use super::{Checked, Columns, Dispatch, Shared, Spec};
-use crate::data::{compare_exact, ThreadSum};
+use crate::data::{compare_exact, compare_exact_par, ThreadSum};
 use crate::gpu::Gpu;
 use crate::model::{size_name, Fault, Pattern, Suite};
 use crate::pipeline::Binding;
@@ -209,14 +209,29 @@ fn touched(n: u32, groups: u32) -> Vec<bool> {
     if n <= GROUP_ELEMENTS {
         return vec![true; n as usize];
     }
-    let mut seen = vec![false; n as usize];
+    // Each group covers [start, start + GROUP_ELEMENTS) wrapping at n: +1 where a range
+    // begins, -1 past its end, and a running sum (groups × 65536 marks otherwise).
+    let mut edges = vec![0i32; n as usize + 1];
     for g in 0..groups {
-        let start = group_start(g, n);
-        for e in 0..GROUP_ELEMENTS {
-            seen[((start + e) % n) as usize] = true;
+        let start = group_start(g, n) as usize;
+        let end = start + GROUP_ELEMENTS as usize;
+        edges[start] += 1;
+        if end <= n as usize {
+            edges[end] -= 1;
+        } else {
+            edges[n as usize] -= 1;
+            edges[0] += 1;
+            edges[end - n as usize] -= 1;
         }
     }
-    seen
+    let mut covered = 0;
+    edges[..n as usize]
+        .iter()
+        .map(|d| {
+            covered += d;
+            covered > 0
+        })
+        .collect()
 }
 
 /// Word `c` of element `e` after a store (the kernel's `4e + c + 1`).
@@ -444,27 +459,27 @@ impl Spec for BandwidthWrite {
                 Op::StoreImage => r.image(v).map_err(err)?.shape.extent.width,
                 _ => 0,
             };
-            let mut pairs = Vec::with_capacity(4 * n as usize);
-            for e in 0..n {
+            let (op, got) = (v.op, &got);
+            let touched = &touched;
+            let pair = |i: usize| {
+                let (e, c) = ((i / 4) as u32, (i % 4) as u32);
                 // Where element e's four words are in what was read back.
-                let at = match v.op {
+                let at = match op {
                     Op::StoreImage => {
                         let (x, y) = texel_of(e, n);
                         4 * (y as usize * width as usize + x as usize)
                     }
                     _ => 4 * e as usize,
                 };
-                for c in 0..4 {
-                    let want = match (touched[e as usize], v.op) {
-                        (false, _) => 0,
-                        (true, Op::StoreImage) => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
-                        (true, Op::StoreBuffer) => stored(e, c),
-                        (true, _) => word(4 * e as u64 + c as u64),
-                    };
-                    pairs.push((want ^ skew, got[at + c as usize]));
-                }
-            }
-            Ok(compare_exact("word", pairs.into_iter()))
+                let want = match (touched[e as usize], op) {
+                    (false, _) => 0,
+                    (true, Op::StoreImage) => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
+                    (true, Op::StoreBuffer) => stored(e, c),
+                    (true, _) => word(4 * e as u64 + c as u64),
+                };
+                (want ^ skew, got[at + c as usize])
+            };
+            Ok(compare_exact_par("word", 4 * n as usize, pair))
         })())
     }
 }
@@ -488,6 +503,20 @@ mod tests {
             name(2 * SIZES + 1),
             "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory 8 KB"
         );
+    }
+
+    #[test]
+    fn touched_marks_what_the_groups_cover() {
+        for (n, groups) in [(262_144u32, 7u32), (70_000, 3), (1 << 20, 64)] {
+            let mut seen = vec![false; n as usize];
+            for g in 0..groups {
+                let start = group_start(g, n);
+                for e in 0..GROUP_ELEMENTS {
+                    seen[((start + e) % n) as usize] = true;
+                }
+            }
+            assert_eq!(touched(n, groups), seen, "{n} elements, {groups} groups");
+        }
     }
 
     #[test]

@@ -172,6 +172,13 @@ fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Op
                 "drift check: baseline {:.4} ms, {:.4} ms apart (spread {:.2} %), limit ±{:.1} %{retaken}",
                 d.reference_ms, d.reference_span_ms, d.spread_pct, d.limit_pct
             ));
+            if d.contended {
+                sink.note(
+                    "drift check: another process's work shows between the baseline's \
+                     dispatches however long the run waits: its checks are held to a quiet \
+                     GPU's spacing, so rows timed while it runs are flagged contended",
+                );
+            }
             if d.spread_pct > super::drift::TRUSTED_SPREAD_PCT {
                 sink.note(&format!(
                     "drift check: the baseline repeats only within {:.1} % here, however often \

@@ -1,7 +1,8 @@
 //! What moving data costs outside a kernel: buffer copies and fills (device, host, BAR; on the compute and a transfer queue), empty dispatches, a submit round trip, timestamps.
 
 use super::{lacks_feature, Checked, Columns, Shared, Spec, Unit};
-use crate::data::{compare_exact, le_words, Mismatch, ThreadSum};
+use super::bandwidth::bytes_of;
+use crate::data::{compare_exact_par, Mismatch, ThreadSum};
 use crate::gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
 use crate::pipeline::{Binding, Pipeline};
@@ -153,8 +154,14 @@ fn timestamps(gpu: &Gpu<'_>) -> Result<Vec<f64>> {
 }
 
 /// Word i of `got` against `want(i)`, exactly.
-fn compare_words(got: &[u8], want: impl Fn(u32) -> u32) -> std::result::Result<(), Mismatch> {
-    compare_exact("word", le_words(got).zip(0..).map(|(w, i)| (want(i), w)))
+fn compare_words(
+    got: &[u8],
+    want: impl Fn(u32) -> u32 + Sync,
+) -> std::result::Result<(), Mismatch> {
+    compare_exact_par("word", got.len() / 4, |i| {
+        let w = &got[4 * i..4 * i + 4];
+        (want(i as u32), u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    })
 }
 
 /// The family: copies and fills of the bandwidth suite, and what a dispatch costs.
@@ -511,7 +518,7 @@ impl Spec for Transfer {
                 // The source gets the pattern, the destination other words first.
                 if let Some(from) = &h.from {
                     let mut upload = staging("copy pattern")?;
-                    let data: Vec<u8> = (0..words).flat_map(|i| pattern(seed, i).to_le_bytes()).collect();
+                    let data = bytes_of(0..words as u64, |i| pattern(seed, i as u32).to_le_bytes());
                     upload.write(&data)?;
                     gpu.submit_to(queue, |d, cmd| {
                         record_transfer_copy(d, cmd, &upload, from, bytes);
