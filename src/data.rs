@@ -221,7 +221,8 @@ pub fn compare_exact_par(
     let per = len.div_ceil(threads).max(1 << 16);
     let pair = &pair;
     // Each part's count of differing pairs and its first one (index, expected, got).
-    let parts: Vec<(usize, Option<(usize, u32, u32)>)> = std::thread::scope(|s| {
+    type Part = (usize, Option<(usize, u32, u32)>);
+    let parts: Vec<Part> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..len.div_ceil(per))
             .map(|k| {
                 s.spawn(move || {
