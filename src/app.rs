@@ -210,13 +210,19 @@ pub fn run(args: cli::Args) -> Result<i32> {
         );
         return Ok(128 + signal);
     }
-    let failed = tally.failed
-        + if args.strict {
-            tally.unsupported + tally.flagged()
-        } else {
-            0
-        }
-        + usize::from(outputs_failed);
+    let strict = if args.strict {
+        tally.unsupported + tally.flagged()
+    } else {
+        0
+    };
+    if strict > 0 {
+        eprintln!(
+            "perftest: --strict: {} unsupported and {} flagged row(s) fail the run (exit 1)",
+            tally.unsupported,
+            tally.flagged()
+        );
+    }
+    let failed = tally.failed + strict + usize::from(outputs_failed);
     Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
 }
 

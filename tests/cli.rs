@@ -606,7 +606,15 @@ fn unsupported_tests_get_rows_with_a_reason_and_strict_fails_them() {
     }
     let mut strict = args.to_vec();
     strict.push("--strict");
-    assert_eq!(run(&strict).status.code(), Some(1));
+    let o = run(&strict);
+    assert_eq!(o.status.code(), Some(1));
+    // The run says why it failed (a CPU busy with other tests may flag rows too).
+    let err = stderr(&o);
+    assert!(
+        err.contains("--strict: 3 unsupported and ")
+            && err.contains(" flagged row(s) fail the run"),
+        "{err}"
+    );
 }
 
 #[test]

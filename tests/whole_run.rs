@@ -51,7 +51,10 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
     for (suite, test) in [
         ("original", "Buffer<RGBA8>.Load uniform"),
         ("control", "Control: loop 1D"),
-        ("extended", "Buffer<RGBA8>.Load uniform (elected lane + broadcast)"),
+        (
+            "extended",
+            "Buffer<RGBA8>.Load uniform (elected lane + broadcast)",
+        ),
         ("write", "RWStructuredBuffer<uint>.Store uniform"),
         ("formats", "Texture1D<RGBA8>.Load uniform"),
         ("instructions", "fp32 add"),

@@ -91,9 +91,25 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
     // Another file's first line (a CSV of another tool, any text) is told before its rows.
     check_columns(source, &columns)?;
     let mut rows = Vec::new();
+    // Lines are counted here, from each record's byte offset: the csv crate's own count is
+    // one short per line in a file with CRLF line ends (as spreadsheets on Windows save).
+    let (mut counted_to, mut line) = (0usize, 1usize);
     for record in reader.records() {
         let record = record.with_context(|| format!("{source}: malformed CSV"))?;
-        let line = record.position().map_or(0, |p| p.line() as usize);
+        let mut start = record.position().map_or(counted_to, |p| p.byte() as usize);
+        // (After a CR the crate's record starts at the LF that ends the line before.)
+        while text
+            .as_bytes()
+            .get(start)
+            .is_some_and(|b| *b == b'\r' || *b == b'\n')
+        {
+            start += 1;
+        }
+        line += text.as_bytes()[counted_to..start.min(text.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count();
+        counted_to = start.max(counted_to);
         let cells = (0..columns.len())
             .map(|i| record.get(i).unwrap_or("").trim().to_string())
             .collect();
@@ -178,6 +194,18 @@ mod tests {
             );
         }
         assert!(b.json.is_some() && a.json.is_none());
+    }
+
+    #[test]
+    fn rows_carry_their_line_in_the_file_whatever_the_line_ends() {
+        let lf = "device_index,device_name,test,ms_median,status\n0,GPU,A,0.5,ok\n\n0,GPU,B,x,ok\n";
+        let crlf = lf.replace('\n', "\r\n");
+        for text in [lf.to_string(), crlf] {
+            let t = read_text("f", &text).unwrap();
+            let lines: Vec<usize> = t.rows.iter().map(|r| r.0).collect();
+            // The header is line 1; an empty line 3 is skipped but counted.
+            assert_eq!(lines, [2, 4], "{text:?}");
+        }
     }
 
     #[test]
