@@ -236,7 +236,7 @@ fn list_tests(args: &cli::Args) -> Result<i32> {
     let suites = cli::selected_suites(&args.suite);
     let tests = catalog::filter(&catalog::suites(&suites), &args.filters);
     if tests.is_empty() {
-        return Err(Failure::Usage(format!("--filter {:?} matches no test", args.filters)).into());
+        return Err(Failure::Usage(cli::no_match(args)).into());
     }
     let mut out = std::io::stdout().lock();
     for t in tests {

@@ -56,20 +56,20 @@ pub struct Args {
     /// Workgroups of 256 threads per dispatch (each thread performs 256 loads). Default:
     /// calibrated per device, the original's 4096 where the baseline dispatch takes ≤ 20 ms,
     /// fewer on slower devices. Any dispatch estimated over 50 ms is cut (watchdog safety).
-    #[arg(long, value_name = "N",
+    #[arg(long, allow_negative_numbers = true, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=65535))]
     pub groups: Option<u32>,
 
     /// Timed dispatches per test (the median is reported). Default: as many as fit 0.25 s of
     /// GPU time per test, between 5 and 20, and up to 200 for a test whose samples vary by
     /// more than 0.5 % (CV).
-    #[arg(long, value_name = "N",
+    #[arg(long, allow_negative_numbers = true, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub samples: Option<u32>,
 
     /// Untimed dispatches before the timed ones, per test (after a global warm-up of 0.2 to
     /// 1 s that brings the clocks up before the first test).
-    #[arg(long, value_name = "N", default_value_t = 3,
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub warmup: u32,
 
@@ -82,7 +82,7 @@ pub struct Args {
     /// rows around it are timed again or flagged `disturbed` (it is re-timed after every block
     /// of tests). Default: five times its spread at the start, between 2 and 50 %; `off`
     /// disables the check.
-    #[arg(long, value_name = "PCT|off", value_parser = parse_drift_limit)]
+    #[arg(long, allow_negative_numbers = true, value_name = "PCT|off", value_parser = parse_drift_limit)]
     pub drift_limit: Option<DriftLimit>,
 
     /// Seed for `--shuffle`.
@@ -226,14 +226,7 @@ impl Config {
         let suite = catalog::suites(&selected_suites(&args.suite));
         let selected = catalog::filter(&suite, &args.filters);
         if selected.is_empty() {
-            return Err(Failure::Usage(format!(
-                "--filter {} matches no test; see `perftest --list-tests`",
-                args.filters
-                    .iter()
-                    .map(|f| format!("{f:?}"))
-                    .collect::<Vec<_>>()
-                    .join(" --filter ")
-            )));
+            return Err(Failure::Usage(no_match(&args)));
         }
         let all = catalog::all_tests();
         let tests = selected
@@ -292,6 +285,35 @@ impl Config {
 
 /// The suites named by `--suite` (the original suite when none is given, so that a plain
 /// run and `--list-tests` stay exactly the original's list).
+/// Why the filters select nothing, as one sentence: where another suite holds tests they
+/// match, which (with the `--suite` that runs them).
+pub fn no_match(args: &Args) -> String {
+    let filters = args
+        .filters
+        .iter()
+        .map(|f| format!("{f:?}"))
+        .collect::<Vec<_>>()
+        .join(" --filter ");
+    let elsewhere: Vec<String> = <Suite as clap::ValueEnum>::value_variants()
+        .iter()
+        .filter_map(|s| {
+            let n = catalog::filter(&catalog::suite(*s), &args.filters).len();
+            let name = clap::ValueEnum::to_possible_value(s)?
+                .get_name()
+                .to_string();
+            (n > 0).then(|| format!("{n} in --suite {name}"))
+        })
+        .collect();
+    if elsewhere.is_empty() {
+        format!("--filter {filters} matches no test of any suite; see `perftest --suite all --list-tests`")
+    } else {
+        format!(
+            "--filter {filters} matches no test of the suites selected, but {} (--suite all runs every suite)",
+            elsewhere.join(", ")
+        )
+    }
+}
+
 pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
     let mut out = Vec::new();
     for a in args {

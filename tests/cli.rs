@@ -59,6 +59,18 @@ fn filter_that_matches_nothing_exits_2() {
     let o = run(&["--filter", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("matches no test"), "{}", stderr(&o));
+    // A test of another suite: the message says which suite holds it, listing or running.
+    for list in [&[][..], &["--list-tests"][..]] {
+        let mut args = vec!["--filter", "ETC2"];
+        args.extend_from_slice(list);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(r#"--filter "ETC2" matches no test of the suites selected, but 9 in --suite formats"#),
+            "{}",
+            stderr(&o)
+        );
+    }
 }
 
 #[test]
@@ -410,6 +422,11 @@ fn bad_numbers_are_usage_errors_before_any_gpu_work() {
         ["--groups", "1000000"],
         ["--warmup", "abc"],
         ["--suite", "nosuch"],
+        // A negative number is a bad value of its option, not an unknown argument.
+        ["--groups", "-3"],
+        ["--warmup", "-1"],
+        ["--samples", "-2"],
+        ["--drift-limit", "-3"],
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
