@@ -223,6 +223,27 @@ pub struct Config {
 impl Config {
     /// Checks the arguments that need no GPU.
     pub fn from_args(args: Args) -> Result<Self, Failure> {
+        if args.filters.iter().any(|f| f.trim().is_empty()) {
+            return Err(Failure::Usage(
+                "--filter needs a text: an empty one would select every test (leave --filter \
+                 out for that)"
+                    .into(),
+            ));
+        }
+        if args.list_devices {
+            if let Some(flag) = [
+                ("--csv", args.csv.is_some()),
+                ("--json", args.json.is_some()),
+            ]
+            .into_iter()
+            .find_map(|(flag, given)| given.then_some(flag))
+            {
+                return Err(Failure::Usage(format!(
+                    "{flag} writes a run's rows; --list-devices runs nothing and prints the \
+                     device list on stdout (redirect it to keep it)"
+                )));
+            }
+        }
         let suite = catalog::suites(&selected_suites(&args.suite));
         let selected = catalog::filter(&suite, &args.filters);
         if selected.is_empty() {

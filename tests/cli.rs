@@ -74,6 +74,30 @@ fn filter_that_matches_nothing_exits_2() {
 }
 
 #[test]
+fn an_empty_filter_and_outputs_without_a_run_are_usage_errors() {
+    let o = run(&["--filter", ""]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--filter needs a text"),
+        "{}",
+        stderr(&o)
+    );
+    for flag in ["--csv", "--json"] {
+        let o = run(&["--list-devices", flag, "devices.out"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "{flag} writes a run's rows; --list-devices runs nothing"
+            )),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty());
+        assert!(!std::path::Path::new("devices.out").exists());
+    }
+}
+
+#[test]
 fn zero_groups_is_a_usage_error() {
     let o = run(&["--groups", "0"]);
     assert_eq!(o.status.code(), Some(2));
