@@ -154,7 +154,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     let choices = select::choose(&instance.devices, &args.device)?;
     // Opened after every usage check (so a typo never truncates a results file) and before
     // the first test (so an unwritable path fails fast).
-    let mut reporters = open_outputs(args)?;
+    let mut reporters = open_outputs(args, choices.len())?;
 
     handle_signals();
 
@@ -259,7 +259,7 @@ fn progress_bar(total: u64) -> ProgressBar {
 }
 
 /// Creates the outputs; files are opened now, so a bad path fails before the first test.
-fn open_outputs(args: &cli::Args) -> Result<Reporters> {
+fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
     let csv_to_stdout = args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-");
     let human: Box<dyn Write> = if csv_to_stdout {
         Box::new(std::io::stderr())
@@ -268,7 +268,10 @@ fn open_outputs(args: &cli::Args) -> Result<Reporters> {
     };
     let mut reporters = Reporters::new();
     let name = if csv_to_stdout { "stderr" } else { "stdout" };
-    reporters.push(name, Box::new(Terminal::new(human, args.format)));
+    reporters.push(
+        name,
+        Box::new(Terminal::new(human, args.format).labelled(devices > 1)),
+    );
     if let Some(path) = &args.csv {
         let out: Box<dyn Write> = if csv_to_stdout {
             Box::new(std::io::stdout())

@@ -147,6 +147,35 @@ pub struct Features {
     pub shader_int8: bool,
 }
 
+#[cfg(test)]
+impl DeviceInfo {
+    /// A device that was never enumerated, for tests of what is printed about one.
+    pub(crate) fn for_tests(index: usize, name: &str) -> DeviceInfo {
+        DeviceInfo {
+            index,
+            handle: vk::PhysicalDevice::null(),
+            name: name.into(),
+            device_type: DeviceType::Discrete,
+            vendor_id: 0x10de,
+            device_id: 0x2330,
+            driver_name: String::new(),
+            driver_info: String::new(),
+            driver_version: 0,
+            api_version: vk::API_VERSION_1_3,
+            uuid: [0; 16],
+            timestamp_period: 1.0,
+            compute_queue: Some((0, 64)),
+            transfer_queue: None,
+            limits: Default::default(),
+            extensions: Vec::new(),
+            compute_units: None,
+            features: Default::default(),
+            subgroup_size: 32,
+            matrix: Default::default(),
+        }
+    }
+}
+
 impl DeviceInfo {
     /// `major.minor.patch` of the device's Vulkan version.
     pub fn api_version_string(&self) -> String {

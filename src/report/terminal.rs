@@ -29,6 +29,8 @@ pub struct Terminal<W: Write> {
     common_groups: u32,
     /// The table whose header was printed last on this device (tables only).
     table: Option<Table>,
+    /// Whether `--format table` names each device above its tables.
+    labelled: bool,
 }
 
 /// The two tables of the table layouts.
@@ -47,7 +49,14 @@ impl<W: Write> Terminal<W> {
             format,
             common_groups: 0,
             table: None,
+            labelled: false,
         }
+    }
+
+    /// Whether `--format table` names each device above its tables (a run of several
+    /// devices; Markdown always does).
+    pub fn labelled(self, labelled: bool) -> Self {
+        Terminal { labelled, ..self }
     }
 
     /// Prints `table`'s header before its first row (and again after the other table's rows).
@@ -244,6 +253,14 @@ impl<W: Write> Reporter for Terminal<W> {
         self.table = None;
         if self.format == TerminalFormat::Markdown {
             writeln!(self.out, "\n**{}** ({})\n", device.name, device.driver())?;
+        } else if self.format == TerminalFormat::Table && self.labelled {
+            writeln!(
+                self.out,
+                "\ndevice {}: {} ({})",
+                device.index,
+                device.name,
+                device.driver()
+            )?;
         }
         Ok(())
     }
@@ -283,5 +300,35 @@ impl<W: Write> Reporter for Terminal<W> {
         }
         self.out.flush()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `format` prints when two devices begin (labelled as for a run of several).
+    fn two_devices(format: TerminalFormat, labelled: bool) -> String {
+        let mut out = Vec::new();
+        {
+            let mut t = Terminal::new(&mut out, format).labelled(labelled);
+            for (i, name) in ["GPU A", "GPU B"].into_iter().enumerate() {
+                t.begin_device(&DeviceInfo::for_tests(i, name), None)
+                    .unwrap();
+            }
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn tables_of_several_devices_say_whose_they_are() {
+        let out = two_devices(TerminalFormat::Table, true);
+        assert!(
+            out.contains("device 0: GPU A") && out.contains("device 1: GPU B"),
+            "{out}"
+        );
+        // One device: the table starts at once, as before.
+        assert!(two_devices(TerminalFormat::Table, false).is_empty());
+        assert!(two_devices(TerminalFormat::Markdown, false).contains("**GPU B**"));
     }
 }
