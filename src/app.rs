@@ -286,10 +286,11 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
                 Failure::Usage(format!("cannot write --csv {}: {e}", path.display()))
             })?)
         };
-        reporters.push(
-            format!("--csv {}", path.display()),
-            Box::new(Csv::new(out)?),
-        );
+        // A file that opens but takes no bytes (a full disk, /dev/full) fails on its header:
+        // a usage error naming it, before the first test, as a path that cannot be opened.
+        let csv = Csv::new(out)
+            .map_err(|e| Failure::Usage(format!("cannot write --csv {}: {e:#}", path.display())))?;
+        reporters.push(format!("--csv {}", path.display()), Box::new(csv));
     }
     if let Some(path) = &args.json {
         if path.is_dir() {

@@ -257,3 +257,38 @@ fn the_null_device_may_take_both_outputs() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_csv_that_takes_no_bytes_is_named_before_the_first_test() {
+    // /dev/full opens but fails every write: the header's failure is a usage error naming the
+    // file (exit 2), before any test runs, as for a path that cannot be opened.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempdir("outputs");
+    let json = dir.join("out.json");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--csv",
+        "/dev/full",
+        "--json",
+        json.to_str().unwrap(),
+        "--filter",
+        "cbuffer",
+        "--groups",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write --csv /dev/full: writing the CSV header"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stdout(&o).contains("cbuffer"),
+        "no test ran: {}",
+        stdout(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
