@@ -132,3 +132,35 @@ fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let default = stdout(&run(&["--list-tests"]));
     assert!(!default.contains("latency: "));
 }
+
+#[test]
+fn a_chase_keeps_its_one_workgroup_under_an_explicit_groups() {
+    // A latency row is one workgroup's chase: `--groups 8` (as the README suggests on
+    // lavapipe) sizes the other tests, not this one, and the row says so.
+    let dir = tempdir("latency");
+    let csv = dir.join("groups.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "latency",
+        "--filter",
+        "ByteAddressBuffer 4 KB",
+        "--groups",
+        "8",
+        "--samples",
+        "3",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["groups"], "1", "{:?}", rows[0]);
+    assert!(
+        rows[0]["reason"].contains("ran 1 group(s) whatever --groups"),
+        "{:?}",
+        rows[0]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -345,6 +345,16 @@ impl<'g> Runner<'g> {
         if let Some(note) = note.filter(|_| m.status == Status::Ok) {
             m.reason = join(&m.reason, &note);
         }
+        let cal = &self.calibration;
+        if !cal.auto && m.status == Status::Ok && m.full_groups != cal.groups {
+            m.reason = join(
+                &m.reason,
+                &format!(
+                    "ran {} group(s) whatever --groups: what it measures needs that size",
+                    m.full_groups
+                ),
+            );
+        }
         Ok(())
     }
 

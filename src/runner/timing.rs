@@ -8,6 +8,8 @@ use crate::resources::record_fill;
 use crate::timer::Timer;
 use anyhow::Result;
 
+/// Two sizes offered to a family to tell a size it fixes from one it follows.
+const FIXED_PROBE: [u32; 2] = [65_535, 65_535 - 1_009];
 /// The original's dispatch: 4096 groups of 256 threads, 2^28 loads.
 pub const FULL_GROUPS: u32 = 4096;
 /// A device whose baseline dispatch of [`FULL_GROUPS`] takes at most this runs the full size.
@@ -484,6 +486,14 @@ impl<'g> Runner<'g> {
     /// family asks (e.g. to whole waves of compute units); an explicit --groups as given.
     pub(super) fn full_groups(&self, test: &TestCase) -> u32 {
         let cal = &self.calibration;
+        let units = self.gpu.info.compute_units.map(|(n, _)| n);
+        // A test whose family fixes its size (one workgroup for a latency chase, one group per
+        // compute unit) answers the same whatever size it is offered: its meaning depends on
+        // that size, which it keeps, also under an explicit --groups.
+        let own = test.dispatch_groups(FIXED_PROBE[0], units);
+        if own == test.dispatch_groups(FIXED_PROBE[1], units) {
+            return own.max(1);
+        }
         if cal.auto {
             test.dispatch_groups(cal.groups, self.gpu.info.compute_units.map(|(n, _)| n))
                 .clamp(1, cal.groups)
