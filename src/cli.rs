@@ -244,6 +244,16 @@ impl Config {
                 )));
             }
         }
+        // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
+        // GPU work, not lost silently.
+        if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
+            if let Err(e) = std::fs::File::create(&path) {
+                return Err(Failure::Usage(format!(
+                    "cannot write PERFTEST_TRACE={}: {e}",
+                    std::path::Path::new(&path).display()
+                )));
+            }
+        }
         let suite = catalog::suites(&selected_suites(&args.suite));
         let selected = catalog::filter(&suite, &args.filters);
         if selected.is_empty() {

@@ -189,14 +189,42 @@ pub fn compare_exact(
     unit: &'static str,
     pairs: impl Iterator<Item = (u32, u32)>,
 ) -> Result<(), Mismatch> {
-    let mut first = None;
-    let mut count = 0;
-    for (i, (want, got)) in pairs.enumerate() {
+    let (count, first) = first_difference(pairs.enumerate());
+    exact_mismatch(unit, count, first)
+}
+
+/// As [`compare_exact`], over the `len` pairs `pair(i)` gives, on all the host's cores: a
+/// gigabyte of written memory is 256M words, seconds of one core's time.
+pub fn compare_exact_par(
+    unit: &'static str,
+    len: usize,
+    pair: impl Fn(usize) -> (u32, u32) + Sync,
+) -> Result<(), Mismatch> {
+    let parts = in_parts(len, |range| first_difference(range.map(|i| (i, pair(i)))));
+    let count = parts.iter().map(|p| p.0).sum();
+    exact_mismatch(unit, count, parts.iter().find_map(|p| p.1))
+}
+
+/// How many of the indexed (expected, got) pairs differ, and the first that does.
+fn first_difference(
+    pairs: impl Iterator<Item = (usize, (u32, u32))>,
+) -> (usize, Option<(usize, u32, u32)>) {
+    let (mut count, mut first) = (0, None);
+    for (i, (want, got)) in pairs {
         if want != got {
             count += 1;
             first.get_or_insert((i, want, got));
         }
     }
+    (count, first)
+}
+
+/// The mismatch of `count` differing words, the first at `first` (index, expected, got).
+fn exact_mismatch(
+    unit: &'static str,
+    count: usize,
+    first: Option<(usize, u32, u32)>,
+) -> Result<(), Mismatch> {
     match first {
         None => Ok(()),
         Some((index, want, got)) => Err(Mismatch {
@@ -210,51 +238,21 @@ pub fn compare_exact(
     }
 }
 
-/// As [`compare_exact`], over the `len` pairs `pair(i)` gives, on all the host's cores: a
-/// gigabyte of written memory is 256M words, seconds of one core's time.
-pub fn compare_exact_par(
-    unit: &'static str,
-    len: usize,
-    pair: impl Fn(usize) -> (u32, u32) + Sync,
-) -> Result<(), Mismatch> {
+/// `part(range)` for consecutive ranges that split `0..len` among the host's cores (none
+/// shorter than 65536, so small inputs stay on one thread), in order.
+pub fn in_parts<R: Send>(len: usize, part: impl Fn(std::ops::Range<usize>) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
     let per = len.div_ceil(threads).max(1 << 16);
-    let pair = &pair;
-    // Each part's count of differing pairs and its first one (index, expected, got).
-    type Part = (usize, Option<(usize, u32, u32)>);
-    let parts: Vec<Part> = std::thread::scope(|s| {
+    let part = &part;
+    std::thread::scope(|s| {
         let handles: Vec<_> = (0..len.div_ceil(per))
-            .map(|k| {
-                s.spawn(move || {
-                    let (mut count, mut first) = (0, None);
-                    for i in k * per..((k + 1) * per).min(len) {
-                        let (want, got) = pair(i);
-                        if want != got {
-                            count += 1;
-                            first.get_or_insert((i, want, got));
-                        }
-                    }
-                    (count, first)
-                })
-            })
+            .map(|k| s.spawn(move || part(k * per..((k + 1) * per).min(len))))
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a comparing thread"))
+            .map(|h| h.join().expect("a worker thread"))
             .collect()
-    });
-    let count = parts.iter().map(|p| p.0).sum();
-    match parts.iter().find_map(|p| p.1) {
-        None => Ok(()),
-        Some((index, want, got)) => Err(Mismatch {
-            unit,
-            index,
-            component: 0,
-            expected: format!("{want:#010x}"),
-            got: format!("{got:#010x}"),
-            count,
-        }),
-    }
+    })
 }
 
 /// The little-endian 32-bit words of `bytes`.

@@ -180,7 +180,6 @@ fn name_or_uuid(devices: &[DeviceInfo], sel: &str) -> Result<Vec<usize>, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ash::vk;
 
     fn device(
         index: usize,
@@ -193,26 +192,11 @@ mod tests {
         let mut uuid = [0u8; 16];
         uuid[0] = uuid0;
         DeviceInfo {
-            index,
-            handle: vk::PhysicalDevice::null(),
-            name: name.into(),
             device_type: t,
             vendor_id: vendor,
             device_id: id,
-            driver_name: String::new(),
-            driver_info: String::new(),
-            driver_version: 0,
-            api_version: vk::API_VERSION_1_3,
             uuid,
-            timestamp_period: 1.0,
-            compute_queue: Some((0, 64)),
-            transfer_queue: None,
-            limits: Default::default(),
-            extensions: Vec::new(),
-            compute_units: None,
-            features: Default::default(),
-            subgroup_size: 32,
-            matrix: Default::default(),
+            ..DeviceInfo::for_tests(index, name)
         }
     }
 

@@ -225,3 +225,45 @@ fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_trace_has_a_line_per_check_and_test_and_a_bad_path_is_said() {
+    let dir = tempdir("drift");
+    let (csv, trace) = (dir.join("trace.csv"), dir.join("trace.tsv"));
+    let o = perftest()
+        .args(args(csv.to_str().unwrap(), &[]))
+        .env("PERFTEST_TRACE", &trace)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let kind = |k: &str| {
+        text.lines()
+            .filter(|l| l.split('\t').nth(1) == Some(k))
+            .count()
+    };
+    // Six tests, and at least the five reference checks and one check per block.
+    assert_eq!(kind("test"), 6, "{text}");
+    assert!(kind("check") >= 7, "{text}");
+    // lavapipe reads its timer and the host's clock together: the rate is about 1.
+    let rates: Vec<f64> = text
+        .lines()
+        .flat_map(|l| l.split('\t'))
+        .filter_map(|f| f.strip_prefix("timer_rate="))
+        .filter_map(|r| r.parse().ok())
+        .collect();
+    assert!(!rates.is_empty(), "{text}");
+    assert!(rates.iter().all(|r| (r - 1.0).abs() < 0.01), "{rates:?}");
+    let o = perftest()
+        .args(["--filter", "cbuffer"])
+        .env("PERFTEST_TRACE", dir.join("no/such/dir/t.tsv"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write PERFTEST_TRACE="),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

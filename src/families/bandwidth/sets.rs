@@ -177,44 +177,32 @@ pub(in crate::families) fn sums_of_groups(
 /// The wrapping sum of `element(e)` for e < p, at every p of `points` (sorted, each ≤ n):
 /// the set split among the host's cores, each summing its part and noting its points.
 fn prefix_sums(n: u32, points: &[u32], element: &(impl Fn(u32) -> u32 + Sync)) -> Vec<u32> {
-    let threads = std::thread::available_parallelism().map_or(4, |t| t.get()) as u32;
-    let per = n.div_ceil(threads).max(1 << 16);
-    // Each part's total and, for the points inside it, the sum from the part's start.
-    let parts: Vec<(u32, Vec<u32>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n.div_ceil(per))
-            .map(|k| {
-                let (lo, hi) = (k * per, (k * per).saturating_add(per).min(n));
-                s.spawn(move || {
-                    let mine = points.partition_point(|&p| p < lo)..points.partition_point(|&p| p <= hi);
-                    let mut local = Vec::with_capacity(mine.len());
-                    let mut want = points[mine].iter().peekable();
-                    let mut sum = 0u32;
-                    for e in lo..hi {
-                        while want.next_if(|&&p| p == e).is_some() {
-                            local.push(sum);
-                        }
-                        sum = sum.wrapping_add(element(e));
-                    }
-                    while want.next_if(|&&p| p == hi).is_some() {
-                        local.push(sum);
-                    }
-                    (sum, local)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("a summing thread")).collect()
+    // Each part's total and, for the points inside it (its end included), the sum from the
+    // part's start.
+    let parts = crate::data::in_parts(n as usize, |range| {
+        let (lo, hi) = (range.start as u32, range.end as u32);
+        let mine = points.partition_point(|&p| p < lo)..points.partition_point(|&p| p <= hi);
+        let mut local = Vec::with_capacity(mine.len());
+        let mut want = points[mine].iter().peekable();
+        let mut sum = 0u32;
+        for e in lo..hi {
+            while want.next_if(|&&p| p == e).is_some() {
+                local.push(sum);
+            }
+            sum = sum.wrapping_add(element(e));
+        }
+        while want.next_if(|&&p| p == hi).is_some() {
+            local.push(sum);
+        }
+        (lo, sum, local)
     });
-    // Points on a part's end are noted by that part and the next (as its start): keep one.
+    // A point on a part's end is noted by that part and the next (as its start): keep one.
     let mut out = Vec::with_capacity(points.len());
     let mut before = 0u32;
-    for (k, (total, local)) in parts.iter().enumerate() {
-        let lo = k as u32 * per;
-        let skip = usize::from(k > 0 && points.binary_search(&lo).is_ok());
+    for (k, (lo, total, local)) in parts.iter().enumerate() {
+        let skip = usize::from(k > 0 && points.binary_search(lo).is_ok());
         out.extend(local.iter().skip(skip).map(|l| before.wrapping_add(*l)));
         before = before.wrapping_add(*total);
-    }
-    if n == 0 {
-        out.extend(points.iter().map(|_| 0));
     }
     out
 }
