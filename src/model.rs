@@ -201,7 +201,7 @@ pub enum Fault {
     /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
     /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
     NoSubgroupShuffle,
-    /// Make every timing 2× faster from the second block of tests on, until the run waits for
+    /// Make every timing 4× faster (beyond any drift limit) from the second block of tests on, until the run waits for
     /// it to pass (a spell the GPU does not hold, as an H100's after tensor-core work): the
     /// drift reference must not follow it, and the block timed in it must be timed again.
     FastSpell,

@@ -190,7 +190,7 @@ fn the_baseline_reads_exactly_1_when_the_check_times_it_again() {
 
 #[test]
 fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
-    // From the second block on every timing runs 2× faster until the run waits for it to pass
+    // From the second block on every timing runs 4× faster until the run waits for it to pass
     // (as an H100 does for half a second of tensor-core work): the reference must stay, and
     // the block timed in the spell be timed again once it has passed.
     let dir = tempdir("drift");
@@ -201,10 +201,16 @@ fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
     ));
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
-    assert!(
-        !err.contains("re-based"),
-        "the reference followed the spell: {err}"
-    );
+    // A CPU busy with the other tests may slow the reference and earn it a genuine re-base
+    // once the spell is over; never one onto the spell (a quarter of the reference).
+    for line in err.lines().filter(|l| l.contains("re-based to ")) {
+        let ms = |after: &str| -> f64 {
+            let rest = &line[line.find(after).unwrap() + after.len()..];
+            rest.split(' ').next().unwrap().parse().unwrap()
+        };
+        let (old, new) = (ms("reference of "), ms("re-based to "));
+        assert!(new > 0.7 * old, "the reference followed the spell: {err}");
+    }
     assert_eq!(err.matches("drift check: baseline").count(), 1, "{err}");
     for (name, conditions, drift) in rows(&csv) {
         let pct: f64 = drift.parse().unwrap();
@@ -216,8 +222,8 @@ fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
                 "{name}: {conditions}"
             );
         }
-        // Judged against the reference of the start: the spell's -50 % is gone.
-        assert!(pct.abs() < 40.0, "{name}: drift {pct}\n{err}");
+        // Judged against the reference of the start: the spell's -75 % is gone.
+        assert!(pct.abs() < 60.0, "{name}: drift {pct}\n{err}");
     }
     assert!(
         err.contains("timing 3 test(s) from cbuffer{float4} load uniform on again"),

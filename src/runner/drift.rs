@@ -47,7 +47,7 @@ const RECHECK_PAUSE: std::time::Duration = std::time::Duration::from_millis(250)
 /// the noise of a CPU device busy with other work, so that tests of the check are not flaky).
 const INJECTED_SLOWDOWN: f64 = 10.0;
 /// Factor by which `--fault fast-spell` speeds every timing up while the spell lasts.
-const INJECTED_SPEEDUP: f64 = 2.0;
+const INJECTED_SPEEDUP: f64 = 4.0;
 
 /// The baseline's time at the start of the run and how far it may drift.
 #[derive(Clone, Copy, Debug, PartialEq)]
