@@ -265,30 +265,47 @@ pub fn le_words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 /// Compares a dispatch's output (one vec4 per thread) with the per-group reference.
 /// `rel` is the tolerance as a fraction of each component's Σ|term|.
 pub fn compare(rel: f32, reference: &[ThreadSum], output: &[[f32; 4]]) -> Result<(), Mismatch> {
-    let mut first: Option<Mismatch> = None;
-    let mut count = 0;
-    for (thread, got) in output.iter().enumerate() {
-        let want = &reference[thread % reference.len()];
-        let bad = (0..4).find(|&c| {
-            let tol = rel * want.magnitude[c].max(1.0);
-            // Written so that a NaN from the GPU counts as a mismatch.
-            #[allow(clippy::neg_cmp_op_on_partial_ord)]
-            let bad = !((got[c] - want.sum[c]).abs() <= tol);
-            bad
-        });
-        if let Some(c) = bad {
-            count += 1;
-            first.get_or_insert(Mismatch {
-                unit: "thread",
-                index: thread,
-                component: c,
-                expected: want.sum[c].to_string(),
-                got: got[c].to_string(),
-                count: 0,
+    compare_with(rel, reference, output.len(), |i| output[i])
+}
+
+/// As [`compare`], over the `len` threads whose output `got(thread)` reads (e.g. straight
+/// from mapped memory), on all the host's cores: a verify of millions of threads per test,
+/// thousands of tests.
+pub fn compare_with(
+    rel: f32,
+    reference: &[ThreadSum],
+    len: usize,
+    got: impl Fn(usize) -> [f32; 4] + Sync,
+) -> Result<(), Mismatch> {
+    let parts = in_parts(len, |range| {
+        let mut first: Option<Mismatch> = None;
+        let mut count = 0;
+        for thread in range {
+            let got = got(thread);
+            let want = &reference[thread % reference.len()];
+            let bad = (0..4).find(|&c| {
+                let tol = rel * want.magnitude[c].max(1.0);
+                // Written so that a NaN from the GPU counts as a mismatch.
+                #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                let bad = !((got[c] - want.sum[c]).abs() <= tol);
+                bad
             });
+            if let Some(c) = bad {
+                count += 1;
+                first.get_or_insert(Mismatch {
+                    unit: "thread",
+                    index: thread,
+                    component: c,
+                    expected: want.sum[c].to_string(),
+                    got: got[c].to_string(),
+                    count: 0,
+                });
+            }
         }
-    }
-    match first {
+        (count, first)
+    });
+    let count = parts.iter().map(|p| p.0).sum();
+    match parts.into_iter().find_map(|p| p.1) {
         None => Ok(()),
         Some(m) => Err(Mismatch { count, ..m }),
     }

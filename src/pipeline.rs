@@ -229,7 +229,7 @@ impl<'g> Pipeline<'g> {
                 .stage(stage)
                 .layout(p.layout)];
             p.pipeline = d
-                .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
+                .create_compute_pipelines(gpu.pipeline_cache(), &info, None)
                 .map_err(|(_, e)| e)
                 .context("vkCreateComputePipelines")?[0];
             let sizes: Vec<_> = bindings

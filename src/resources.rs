@@ -224,23 +224,30 @@ impl<'g> Buffer<'g> {
 
     /// Copies `data` into a host-visible buffer.
     pub fn write(&mut self, data: &[u8]) -> Result<()> {
-        let slice = self
-            .allocation
+        self.mapped_mut()?[..data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    /// The mapped bytes of a host-visible buffer, to write in place.
+    pub fn mapped_mut(&mut self) -> Result<&mut [u8]> {
+        self.allocation
             .as_mut()
             .and_then(|a| a.mapped_slice_mut())
-            .context("buffer is not host-visible")?;
-        slice[..data.len()].copy_from_slice(data);
-        Ok(())
+            .context("buffer is not host-visible")
+    }
+
+    /// The mapped bytes of a host-visible buffer (read in place: a gigabyte copied out first
+    /// costs as long as checking it).
+    pub fn mapped(&self) -> Result<&[u8]> {
+        self.allocation
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+            .context("buffer is not host-visible")
     }
 
     /// Reads the first `count` little-endian 32-bit words of a host-visible buffer.
     pub fn read_u32(&self, count: usize) -> Result<Vec<u32>> {
-        let slice = self
-            .allocation
-            .as_ref()
-            .and_then(|a| a.mapped_slice())
-            .context("buffer is not host-visible")?;
-        Ok(slice[..count * 4]
+        Ok(self.mapped()?[..count * 4]
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
@@ -248,29 +255,21 @@ impl<'g> Buffer<'g> {
 
     /// The first `count` bytes of a host-visible buffer.
     pub fn read_bytes(&self, count: usize) -> Result<Vec<u8>> {
-        let slice = self
-            .allocation
-            .as_ref()
-            .and_then(|a| a.mapped_slice())
-            .context("buffer is not host-visible")?;
-        Ok(slice[..count].to_vec())
+        Ok(self.mapped()?[..count].to_vec())
     }
 
     /// Reads a host-visible buffer as little-endian vec4s.
     pub fn read_vec4(&self, count: usize) -> Result<Vec<[f32; 4]>> {
-        let slice = self
-            .allocation
-            .as_ref()
-            .and_then(|a| a.mapped_slice())
-            .context("buffer is not host-visible")?;
-        Ok(slice[..count * 16]
-            .chunks_exact(16)
-            .map(|c| {
-                let f = |i: usize| f32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
-                [f(0), f(4), f(8), f(12)]
-            })
-            .collect())
+        let slice = self.mapped()?;
+        Ok((0..count).map(|i| vec4_at(slice, i)).collect())
     }
+}
+
+/// The `i`th little-endian vec4 of `bytes`.
+pub fn vec4_at(bytes: &[u8], i: usize) -> [f32; 4] {
+    let c = &bytes[16 * i..16 * i + 16];
+    let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+    [f(0), f(4), f(8), f(12)]
 }
 
 impl Drop for Buffer<'_> {

@@ -97,6 +97,9 @@ pub struct Resources<'g> {
     buffers: [[OnceLock<std::result::Result<Buffer<'g>, String>>; 2]; 3],
     images: [OnceLock<std::result::Result<Image<'g>, String>>; 2],
     check: Buffer<'g>,
+    /// `--verify`'s host copy of what a store wrote, kept for the next row (a gigabyte of
+    /// pinned memory takes longer to allocate than to check), grown when a row needs more.
+    readback: std::sync::Mutex<Option<Buffer<'g>>>,
 }
 
 /// Where the host-memory reads' data lives: host-coherent system memory, or where a device
@@ -234,6 +237,10 @@ fn touched(n: u32, groups: u32) -> Vec<bool> {
         .collect()
 }
 
+/// What the kept readback buffer holds before each copy back (no store, copy or image word
+/// is ever this): a copy back that never happened cannot pass on an earlier row's words.
+const NOT_READ_BACK: u32 = 0xDEAD_BEEF;
+
 /// Word `c` of element `e` after a store (the kernel's `4e + c + 1`).
 fn stored(e: u32, c: u32) -> u32 {
     4 * e + c + 1
@@ -310,6 +317,7 @@ impl Spec for BandwidthWrite {
             buffers: Default::default(),
             images: Default::default(),
             check,
+            readback: Default::default(),
         })
     }
 
@@ -430,36 +438,47 @@ impl Spec for BandwidthWrite {
                 }
                 _ => v.bytes(),
             };
-            let readback = Buffer::new(
-                gpu,
-                "bandwidth readback",
-                readback_bytes,
-                vk::BufferUsageFlags::TRANSFER_DST,
-                Memory::Readback,
-            )?;
+            let mut kept = r.readback.lock().map_err(|_| anyhow::anyhow!("a verify panicked"))?;
+            if kept.as_ref().is_none_or(|b| b.size < readback_bytes) {
+                *kept = None;
+                *kept = Some(Buffer::new(
+                    r.gpu,
+                    "bandwidth readback",
+                    readback_bytes,
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    Memory::Readback,
+                )?);
+            }
+            let readback = kept.as_ref().context("no readback buffer")?;
             let err = |e: String| anyhow::anyhow!(e);
             match v.op {
                 Op::StoreImage => {
                     let image = r.image(v).map_err(err)?;
-                    gpu.submit(|d, cmd| image.record_clear(d, cmd, false))?;
+                    gpu.submit(|d, cmd| {
+                        image.record_clear(d, cmd, false);
+                        record_fill(d, cmd, readback, NOT_READ_BACK);
+                    })?;
                     dispatch()?;
-                    gpu.submit(|d, cmd| image.record_copy_to(d, cmd, &readback))
+                    gpu.submit(|d, cmd| image.record_copy_to(d, cmd, readback))
                         .context("reading the image back")?;
                 }
                 _ => {
                     let destination = r.buffer(Role::Destination, v).map_err(err)?;
-                    gpu.submit(|d, cmd| record_fill(d, cmd, destination, 0))?;
+                    gpu.submit(|d, cmd| {
+                        record_fill(d, cmd, destination, 0);
+                        record_fill(d, cmd, readback, NOT_READ_BACK);
+                    })?;
                     dispatch()?;
-                    gpu.submit(|d, cmd| record_readback(d, cmd, destination, &readback, v.bytes()))?;
+                    gpu.submit(|d, cmd| record_readback(d, cmd, destination, readback, v.bytes()))?;
                 }
             }
-            let got = readback.read_u32(readback.size as usize / 4)?;
+            let got = &readback.mapped()?[..readback_bytes as usize];
             let touched = touched(n, groups);
             let width = match v.op {
                 Op::StoreImage => r.image(v).map_err(err)?.shape.extent.width,
                 _ => 0,
             };
-            let (op, got) = (v.op, &got);
+            let op = v.op;
             let touched = &touched;
             let pair = |i: usize| {
                 let (e, c) = ((i / 4) as u32, (i % 4) as u32);
@@ -477,7 +496,8 @@ impl Spec for BandwidthWrite {
                     (true, Op::StoreBuffer) => stored(e, c),
                     (true, _) => word(4 * e as u64 + c as u64),
                 };
-                (want ^ skew, got[at + c as usize])
+                let w = 4 * (at + c as usize);
+                (want ^ skew, u32::from_le_bytes([got[w], got[w + 1], got[w + 2], got[w + 3]]))
             };
             Ok(compare_exact_par("word", 4 * n as usize, pair))
         })())

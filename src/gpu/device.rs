@@ -24,6 +24,9 @@ pub struct Gpu<'i> {
     calibrated: Option<ash::ext::calibrated_timestamps::Device>,
     /// The host clock the calibrated timestamps pair the device's timer with.
     host_domain: Option<vk::TimeDomainEXT>,
+    /// One cache for every pipeline this device builds: tests that run the same kernel with
+    /// the same layout (sizes of one resource, a pattern's variants) compile it once.
+    pipeline_cache: vk::PipelineCache,
 }
 
 /// The device's timer and the host's monotonic clock, read together.
@@ -249,7 +252,15 @@ impl<'i> Gpu<'i> {
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
             calibrated: None,
             host_domain: None,
+            pipeline_cache: vk::PipelineCache::null(),
         };
+        // SAFETY: valid device; an empty cache (internally synchronized: the pipelines are
+        // built on several threads).
+        gpu.pipeline_cache = unsafe {
+            gpu.device
+                .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+        }
+        .context("vkCreatePipelineCache")?;
         if host_domain.is_some() {
             gpu.calibrated = Some(ash::ext::calibrated_timestamps::Device::new(
                 &instance.instance,
@@ -272,6 +283,11 @@ impl<'i> Gpu<'i> {
     /// The raw device, for the other GPU-layer modules.
     pub(crate) fn device(&self) -> &ash::Device {
         &self.device
+    }
+
+    /// The device's pipeline cache, shared by every pipeline built on it.
+    pub(crate) fn pipeline_cache(&self) -> vk::PipelineCache {
+        self.pipeline_cache
     }
 
     /// Records commands with `record`, submits them to the compute queue and waits for
@@ -479,6 +495,8 @@ impl Drop for Gpu<'_> {
                 lane.destroy(&self.device);
             }
             self.compute.destroy(&self.device);
+            self.device
+                .destroy_pipeline_cache(self.pipeline_cache, None);
             ManuallyDrop::drop(&mut self.allocator);
             self.device.destroy_device(None);
         }

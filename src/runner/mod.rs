@@ -96,18 +96,21 @@ impl<'g> Runner<'g> {
         settings: Settings,
         tests: &[TestCase],
     ) -> Result<Self> {
+        let trace = trace::Trace::from_env();
         let output = Self::output_buffer(gpu, &settings)?;
         let shared = Self::upload_input(gpu, instance, &settings)?;
         let bound = REGISTRY
             .iter()
             .map(|family| family.bind(&shared))
             .collect::<Result<Vec<_>>>()?;
+        trace.line("phase", &[("done", "resources".into())]);
         gpu.submit(|d, cmd| {
             for b in &bound {
                 b.record_upload(&shared, d, cmd);
             }
         })
         .context("filling the views and images from the input")?;
+        trace.line("phase", &[("done", "upload".into())]);
         let mut runner = Runner {
             gpu,
             settings,
@@ -123,7 +126,7 @@ impl<'g> Runner<'g> {
             warm_dispatch: (1, 1.0),
             position: 0.into(),
             open_mhz: None,
-            trace: trace::Trace::from_env(),
+            trace,
             timer_anchor: std::sync::Mutex::new(None),
             steady: 0.into(),
         };
@@ -138,15 +141,23 @@ impl<'g> Runner<'g> {
             wanted.push(reference);
         }
         runner.pipelines = runner.build_pipelines(&wanted);
+        runner.trace.line("phase", &[("done", "pipelines".into())]);
         runner.latency_pipelines = runner.build_latency_pipelines(tests);
+        runner
+            .trace
+            .line("phase", &[("done", "latency pipelines".into())]);
         runner.after_build();
         let (warm, measured) = runner
             .warm_dispatch()
             .context("timing the reference kernel")?;
+        runner.trace.line("phase", &[("done", "warm-up".into())]);
         runner.warm_dispatch = warm;
         runner.calibration = runner
             .calibrate(measured)
             .context("calibrating the dispatch size")?;
+        runner
+            .trace
+            .line("phase", &[("done", "calibration".into())]);
         runner.set_steady(runner.calibration.clock_mhz.unwrap_or(0.0));
         Ok(runner)
     }
@@ -332,6 +343,7 @@ impl<'g> Runner<'g> {
             }
             Mode::Verify => {
                 let timing::Sizing { groups, note, .. } = self.size_dispatch(test, pipeline)?;
+                self.trace.line("phase", &[("done", "sizing".into())]);
                 (m.groups, m.reason) = (groups, note);
                 if let Err(mismatch) = self.verify(test, pipeline, groups)? {
                     m.status = Status::Mismatch;
@@ -557,7 +569,7 @@ impl<'g> Runner<'g> {
         .collect()
     }
 
-    /// `build` applied to every item of `todo`, on up to 8 threads.
+    /// `build` applied to every item of `todo`, on up to 16 threads.
     fn build_parallel<T: Sync, R: Send>(
         &self,
         todo: &[T],
@@ -565,7 +577,7 @@ impl<'g> Runner<'g> {
     ) -> Vec<R> {
         let threads = std::thread::available_parallelism()
             .map_or(4, |n| n.get())
-            .min(8);
+            .min(16);
         let chunk = todo.len().div_ceil(threads).max(1);
         let build = &build;
         std::thread::scope(|s| {

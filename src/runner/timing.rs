@@ -591,7 +591,8 @@ impl<'g> Runner<'g> {
             return checked;
         }
         dispatch()?;
-        let output = self.output.read_vec4(groups as usize * 256)?;
+        let threads = groups as usize * 256;
+        let output = &self.output.mapped()?[..threads * 16];
         let reference = match self.settings.fault {
             Some(Fault::Reference) => {
                 let mut corrupted = self.shared.data.clone();
@@ -600,7 +601,12 @@ impl<'g> Runner<'g> {
             }
             _ => test.reference_for(&self.shared.data, self.gpu.info.subgroup_size),
         };
-        Ok(data::compare(test.tolerance(), &reference, &output))
+        Ok(data::compare_with(
+            test.tolerance(),
+            &reference,
+            threads,
+            |i| crate::resources::vec4_at(output, i),
+        ))
     }
 }
 

@@ -15,7 +15,7 @@ mod sets;
 pub(in crate::families) use pool::upload_words;
 use pool::{filled_image, Pool};
 pub(in crate::families) use sets::{
-    blocks, bytes_of, group_start, size_bytes, small_sizes, sums_of_groups, texel_of, word,
+    blocks, bytes_of, fill_with, group_start, size_bytes, small_sizes, sums_of_groups, texel_of, word,
 };
 use sets::Texels;
 #[cfg(test)]

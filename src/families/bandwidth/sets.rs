@@ -29,13 +29,24 @@ pub(in crate::families) fn bytes_of<const N: usize>(
     range: std::ops::Range<u64>,
     f: impl Fn(u64) -> [u8; N] + Sync,
 ) -> Vec<u8> {
-    let len = (range.end - range.start) as usize;
-    let mut out = vec![0u8; len * N];
+    let mut out = vec![0u8; (range.end - range.start) as usize * N];
+    fill_with(&mut out, range.start, f);
+    out
+}
+
+/// Writes the bytes of `f(first + j)` to the `j`th `N` bytes of `out` (e.g. mapped memory,
+/// in place), on all the host's cores.
+pub(in crate::families) fn fill_with<const N: usize>(
+    out: &mut [u8],
+    first: u64,
+    f: impl Fn(u64) -> [u8; N] + Sync,
+) {
+    let len = out.len() / N;
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
     let per = len.div_ceil(threads).max(1 << 16);
     std::thread::scope(|s| {
         for (k, part) in out.chunks_mut(per * N).enumerate() {
-            let (f, first) = (&f, range.start + (k * per) as u64);
+            let (f, first) = (&f, first + (k * per) as u64);
             s.spawn(move || {
                 for (j, bytes) in part.chunks_exact_mut(N).enumerate() {
                     bytes.copy_from_slice(&f(first + j as u64));
@@ -43,7 +54,6 @@ pub(in crate::families) fn bytes_of<const N: usize>(
             });
         }
     });
-    out
 }
 
 /// 32 bits of splitmix64's finaliser of `i` (an RGBA8 texel's four bytes).

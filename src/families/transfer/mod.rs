@@ -1,7 +1,7 @@
 //! What moving data costs outside a kernel: buffer copies and fills (device, host, BAR; on the compute and a transfer queue), empty dispatches, a submit round trip, timestamps.
 
 use super::{lacks_feature, Checked, Columns, Shared, Spec, Unit};
-use super::bandwidth::bytes_of;
+use super::bandwidth::fill_with;
 use crate::data::{compare_exact_par, Mismatch, ThreadSum};
 use crate::gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
@@ -505,38 +505,36 @@ impl Spec for Transfer {
                 let held = r.held(v)?;
                 let h = held.as_ref().context("no buffers")?;
                 let (bytes, seed, queue) = (v.bytes(), v.seed(), v.queue());
-                let words = (bytes / 4) as u32;
-                let staging = |name| {
-                    Buffer::new(
-                        gpu,
-                        name,
-                        bytes,
-                        vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-                        Memory::Readback,
-                    )
-                };
-                // The source gets the pattern, the destination other words first.
+                // One host buffer carries the pattern up and the result back: written in
+                // place, then overwritten with other words before the copy back, so that a
+                // copy that never happened cannot pass.
+                let mut staging = Buffer::new(
+                    gpu,
+                    "copy check",
+                    bytes,
+                    vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+                    Memory::Readback,
+                )?;
                 if let Some(from) = &h.from {
-                    let mut upload = staging("copy pattern")?;
-                    let data = bytes_of(0..words as u64, |i| pattern(seed, i as u32).to_le_bytes());
-                    upload.write(&data)?;
-                    gpu.submit_to(queue, |d, cmd| {
-                        record_transfer_copy(d, cmd, &upload, from, bytes);
-                        record_transfer_fill(d, cmd, &h.to, bytes, !seed);
-                    })?;
-                } else {
-                    gpu.submit_to(queue, |d, cmd| record_transfer_fill(d, cmd, &h.to, bytes, !seed))?;
+                    fill_with(&mut staging.mapped_mut()?[..bytes as usize], 0, |i| {
+                        pattern(seed, i as u32).to_le_bytes()
+                    });
+                    gpu.submit_to(queue, |d, cmd| record_transfer_copy(d, cmd, &staging, from, bytes))?;
                 }
+                // The destination and the check buffer other words first.
+                gpu.submit_to(queue, |d, cmd| {
+                    record_transfer_fill(d, cmd, &h.to, bytes, !seed);
+                    record_transfer_fill(d, cmd, &staging, bytes, !seed);
+                })?;
                 gpu.submit_to(queue, |d, cmd| match &h.from {
                     Some(from) => record_transfer_copy(d, cmd, from, &h.to, bytes),
                     None => record_transfer_fill(d, cmd, &h.to, bytes, seed),
                 })?;
-                let readback = staging("copy readback")?;
-                gpu.submit_to(queue, |d, cmd| record_transfer_copy(d, cmd, &h.to, &readback, bytes))?;
-                let got = readback.read_bytes(bytes as usize)?;
+                gpu.submit_to(queue, |d, cmd| record_transfer_copy(d, cmd, &h.to, &staging, bytes))?;
+                let got = &staging.mapped()?[..bytes as usize];
                 Ok(match &h.from {
-                    Some(_) => compare_words(&got, |i| pattern(seed, i) ^ skew),
-                    None => compare_words(&got, |_| seed ^ skew),
+                    Some(_) => compare_words(got, |i| pattern(seed, i) ^ skew),
+                    None => compare_words(got, |_| seed ^ skew),
                 })
             }
             Variant::Timestamps => {
