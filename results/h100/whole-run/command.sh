@@ -27,7 +27,7 @@ case $what in
     fi
     ;;
   verify)
-    step all-verify "${X[@]}" --suite all --verify --csv "$out/all-verify.csv"
+    PERFTEST_TRACE=$out/all-verify.tsv step all-verify "${X[@]}" --suite all --verify --csv "$out/all-verify.csv"
     ;;
   neighbour)
     BW=(--suite bandwidth --filter " 64 KB" --filter " 16 MB" --filter " 1 GB")
