@@ -255,9 +255,31 @@ impl Config {
             }
         }
         let suite = catalog::suites(&selected_suites(&args.suite));
-        let selected = catalog::filter(&suite, &args.filters);
+        let mut selected = catalog::filter(&suite, &args.filters);
         if selected.is_empty() {
             return Err(Failure::Usage(no_match(&args)));
+        }
+        // A rehearsal (docs/testing.md): the documented commands run in CI as written, each
+        // cut to the first tests of its selection (and the baseline, where selected), so that
+        // every option and output is exercised in seconds on a CPU driver.
+        if let Some(first) = std::env::var_os("PERFTEST_FIRST_TESTS") {
+            let n = first
+                .to_str()
+                .and_then(|s| s.parse::<usize>().ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    Failure::Usage(format!(
+                        "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more)",
+                        first.to_string_lossy()
+                    ))
+                })?;
+            // The baseline stays where it was selected: every ratio is relative to it.
+            let baseline = catalog::baseline();
+            let keep_baseline = selected[n.min(selected.len())..].contains(&baseline);
+            selected.truncate(n);
+            if keep_baseline {
+                selected.push(baseline);
+            }
         }
         let all = catalog::all_tests();
         let tests = selected

@@ -1,0 +1,396 @@
+//! Every perftest command the README and docs/ show, run as written on lavapipe (a run cut to
+//! its first tests), and every test name and table header their shown outputs hold, checked
+//! against the tool's own.
+
+mod common;
+
+use common::{assert_no_validation_messages, lavapipe, perftest, stderr, stdout, tempdir};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The README and every manual under docs/, relative to the repository root.
+fn manuals() -> Vec<PathBuf> {
+    let mut files = vec![PathBuf::from("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| PathBuf::from("docs").join(e.unwrap().file_name()))
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
+/// A command or an output as a manual shows it.
+#[derive(Debug, Clone)]
+struct Shown {
+    file: String,
+    line: usize,
+    text: String,
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: `{}`", self.file, self.line, self.text)
+    }
+}
+
+/// A fenced block: its info string and numbered lines (continuations joined).
+struct Block {
+    info: String,
+    lines: Vec<(usize, String)>,
+}
+
+/// The fenced blocks of `text`, and the lines outside them with their numbers.
+fn split(text: &str) -> (Vec<Block>, Vec<(usize, &str)>) {
+    let (mut blocks, mut prose) = (Vec::new(), Vec::new());
+    let mut open: Option<Block> = None;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if let Some(info) = line.trim_start().strip_prefix("```") {
+            match open.take() {
+                Some(b) => blocks.push(b),
+                None => {
+                    open = Some(Block {
+                        info: info.trim().to_string(),
+                        lines: Vec::new(),
+                    })
+                }
+            }
+        } else if let Some(b) = &mut open {
+            match b.lines.last_mut() {
+                Some((_, last)) if last.ends_with('\\') => {
+                    last.pop();
+                    last.push_str(line.trim_start());
+                }
+                _ => b.lines.push((n, line.to_string())),
+            }
+        } else {
+            prose.push((n, line));
+        }
+    }
+    (blocks, prose)
+}
+
+/// The inline code spans of a line.
+fn code_spans(line: &str) -> Vec<&str> {
+    line.split('`').skip(1).step_by(2).collect()
+}
+
+/// The perftest command a piece of shell runs, where it runs one: `perftest …` or
+/// `cargo run --release [-- …]`, the comment after ` # ` left out.
+fn as_perftest(segment: &str) -> Option<String> {
+    let segment = match segment.find(" # ") {
+        Some(at) => &segment[..at],
+        None => segment,
+    }
+    .trim();
+    if segment == "perftest" || segment.starts_with("perftest ") {
+        return Some(segment.to_string());
+    }
+    let rest = segment.strip_prefix("cargo run --release")?;
+    let args = rest.trim_start().strip_prefix("--").unwrap_or(rest).trim();
+    Some(format!("perftest {args}").trim_end().to_string())
+}
+
+/// Every perftest command the manuals show: in shell blocks (each `;`/`&&` part), on lines of
+/// other blocks that start with one, and in inline code.
+fn shown_commands() -> Vec<Shown> {
+    let mut found = Vec::new();
+    for path in manuals() {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(root().join(&path)).unwrap();
+        let (blocks, prose) = split(&text);
+        for b in &blocks {
+            let shell = matches!(b.info.as_str(), "sh" | "bash" | "shell" | "console");
+            for (n, line) in &b.lines {
+                let parts: Vec<&str> = if shell {
+                    line.split(" && ").flat_map(|p| p.split(" ; ")).collect()
+                } else {
+                    vec![line.as_str()]
+                };
+                for part in parts {
+                    if let Some(text) = as_perftest(part) {
+                        found.push(Shown {
+                            file: file.clone(),
+                            line: *n,
+                            text,
+                        });
+                    }
+                }
+            }
+        }
+        for (n, line) in prose {
+            for span in code_spans(line) {
+                if let Some(text) = as_perftest(span) {
+                    found.push(Shown {
+                        file: file.clone(),
+                        line: n,
+                        text,
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// What a placeholder of the manuals stands for when the command is run: the words a reader
+/// replaces, and the optional or repeated parts (`[…]`, `…`), which are left out.
+const PLACEHOLDERS: &[(&str, &str)] = &[
+    ("--reference NAME", "--reference 3090"),
+    ("--suite S", "--suite pitfalls"),
+    ("--filter <name>", "--filter \"Pitfall switch\""),
+];
+
+/// Input files the commands name, present in the directory they run in (an H100 run of the
+/// original suite; commands that write them replace them).
+const INPUTS: &[&str] = &[
+    "RUN.csv",
+    "run.csv",
+    "A.csv",
+    "B.csv",
+    "before.csv",
+    "after.csv",
+];
+
+/// The shell text that runs `shown`, or why it is not run here.
+fn runnable(shown: &Shown) -> Result<String, &'static str> {
+    let mut text = shown.text.clone();
+    for (from, to) in PLACEHOLDERS {
+        text = text.replace(from, to);
+    }
+    // Optional parts: `[MORE.csv|RUN.json …]`, `[--reference NAME]…`.
+    while let (Some(a), Some(b)) = (text.find('['), text.find(']')) {
+        if b < a {
+            break;
+        }
+        let end = if text[b + 1..].starts_with('…') {
+            b + 1 + '…'.len_utf8()
+        } else {
+            b + 1
+        };
+        text.replace_range(a..end, "");
+    }
+    let text = text.replace('…', "");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words
+        .iter()
+        .any(|w| w.chars().all(|c| c.is_ascii_uppercase()) && w.len() > 1)
+    {
+        return Err("a placeholder this test does not know");
+    }
+    // `perftest compare` / `perftest report` alone name a subcommand: its help is what runs.
+    if words.len() == 2 && matches!(words[1], "compare" | "report") {
+        return Ok(format!("{} --help", text.trim()));
+    }
+    Ok(text.trim().to_string())
+}
+
+/// Runs `shell` (a perftest command line) with bash in `dir`, `perftest` on the PATH, every
+/// run cut to its first 3 tests; returns its exit code, stdout and stderr.
+fn run_in(dir: &Path, shell: &str) -> (Option<i32>, String, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_perftest"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = std::process::Command::new("bash")
+        .args(["-c", shell])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("PERFTEST_FIRST_TESTS", "3")
+        .env("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation")
+        .output()
+        .expect("bash runs");
+    assert_no_validation_messages(&o);
+    (o.status.code(), stdout(&o), stderr(&o))
+}
+
+#[test]
+fn every_command_the_manuals_show_runs_as_written() {
+    lavapipe(); // the device every run lands on (the only one in CI), or a clear message
+    let dir = tempdir("doc-commands");
+    let seed = root().join("results/h100/original-run1.csv");
+    for input in INPUTS {
+        std::fs::copy(&seed, dir.join(input)).unwrap();
+    }
+    std::os::unix::fs::symlink(root().join("results"), dir.join("results")).unwrap();
+    let shown = shown_commands();
+    // The manuals show about 30; a parser that finds none would pass everything.
+    assert!(
+        shown.len() >= 25,
+        "only {} commands found: {shown:#?}",
+        shown.len()
+    );
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for s in &shown {
+        let shell = match runnable(s) {
+            Ok(shell) => shell,
+            Err(why) => {
+                failures.push(format!("{s}: not run: {why}"));
+                continue;
+            }
+        };
+        let (code, out, err) = run_in(&dir, &shell);
+        ran += 1;
+        if code != Some(0) {
+            failures.push(format!(
+                "{s}: `{shell}` exited {code:?}\nstdout:\n{}\nstderr:\n{err}",
+                out.lines().take(20).collect::<Vec<_>>().join("\n")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} shown commands failed:\n\n{}",
+        failures.len(),
+        shown.len(),
+        failures.join("\n\n")
+    );
+    assert_eq!(ran, shown.len());
+}
+
+/// Every test name perftest can run.
+fn all_names() -> BTreeSet<String> {
+    let o = perftest()
+        .args(["--list-tests", "--suite", "all"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    stdout(&o).lines().map(String::from).collect()
+}
+
+/// The output blocks of the manuals (no shell info string, not a diagram).
+fn shown_outputs() -> Vec<Shown> {
+    let mut found = Vec::new();
+    for path in manuals() {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(root().join(&path)).unwrap();
+        for b in split(&text).0 {
+            if !b.info.is_empty() {
+                continue;
+            }
+            for (n, line) in b.lines {
+                found.push(Shown {
+                    file: file.clone(),
+                    line: n,
+                    text: line,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The test name a line of shown output starts with, where it reports one: a row of the
+/// default format (`NAME: 0.135ms 1.491x`, `NAME: unsupported (…)`) or of a table (`NAME`,
+/// then two or more spaces and a number).
+fn row_name(line: &str) -> Option<&str> {
+    let line = line.trim();
+    if let Some((name, rest)) = line.rsplit_once(": ") {
+        let first = rest.split_whitespace().next().unwrap_or("");
+        let timed = first
+            .trim_end_matches('*')
+            .strip_suffix("ms")
+            .is_some_and(|ms| ms.parse::<f64>().is_ok());
+        if timed || first == "unsupported" || first == "ok" {
+            return Some(name);
+        }
+    }
+    let gap = line.find("  ")?;
+    let (name, rest) = line.split_at(gap);
+    let next = rest.trim_start();
+    next.starts_with(|c: char| c.is_ascii_digit())
+        .then_some(name)
+        .filter(|n| {
+            n.contains(|c: char| c.is_ascii_alphabetic())
+                && !n.starts_with(char::is_numeric)
+                && !n.ends_with(':')
+        })
+}
+
+#[test]
+fn every_test_name_in_a_shown_output_is_one_perftest_runs() {
+    let names = all_names();
+    let mut rows = 0;
+    let mut unknown = Vec::new();
+    for s in shown_outputs() {
+        if let Some(name) = row_name(&s.text) {
+            rows += 1;
+            if !names.contains(name) {
+                unknown.push(format!("{}:{}: {name:?}", s.file, s.line));
+            }
+        }
+    }
+    // The README's pitfalls run, outputs.md's rows, the instruction table…
+    assert!(
+        rows >= 70,
+        "only {rows} rows recognised in the manuals' outputs"
+    );
+    assert!(
+        unknown.is_empty(),
+        "names no test has:\n{}",
+        unknown.join("\n")
+    );
+}
+
+/// `line`'s words, spaces collapsed.
+fn words(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_table_header_shown_is_the_one_perftest_prints() {
+    // The table header, from a real run (cut to one test).
+    let dir = tempdir("doc-headers");
+    let (code, out, err) = run_in(
+        &dir,
+        &format!(
+            "perftest --device {} --suite pitfalls --format table --groups 2 --samples 1",
+            lavapipe()
+        ),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let table = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("test "))
+        .map(words)
+        .unwrap_or_else(|| panic!("no table header in:\n{out}"));
+    // The comparison header against the published GPUs.
+    let seed = root().join("results/h100/original-run1.csv");
+    let (code, out, err) = run_in(
+        &dir,
+        &format!("perftest compare {} --reference all", seed.display()),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let ranking = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("# "))
+        .map(words)
+        .unwrap_or_else(|| panic!("no ranking header in:\n{out}"));
+    let mut checked = 0;
+    for s in shown_outputs() {
+        let shown = words(&s.text);
+        let expected = if shown.starts_with("test ms ") {
+            &table
+        } else if shown.starts_with("# reference ") {
+            &ranking
+        } else {
+            continue;
+        };
+        checked += 1;
+        assert_eq!(
+            &shown, expected,
+            "{}:{}: the header shown is not the one printed",
+            s.file, s.line
+        );
+    }
+    assert!(checked >= 2, "only {checked} headers found");
+}
