@@ -436,17 +436,16 @@ fn statistics(gpu: &Gpu<'_>, pipeline: vk::Pipeline) -> Result<Vec<ShaderStatist
     Ok(out)
 }
 
-/// Records a compute→compute (and compute→transfer/host) barrier between dispatches.
+/// Records the barrier between dependent dispatches: shader writes before the next
+/// dispatch's shader reads and writes, and nothing more (the host's and the next
+/// submission's view comes from the barrier that ends every submission, see `Gpu::submit`).
 pub fn record_compute_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
     use vk::{AccessFlags as A, PipelineStageFlags as S};
     crate::resources::record_memory_barrier(
         d,
         cmd,
         (S::COMPUTE_SHADER, A::SHADER_WRITE),
-        (
-            S::COMPUTE_SHADER | S::HOST,
-            A::SHADER_READ | A::SHADER_WRITE | A::HOST_READ,
-        ),
+        (S::COMPUTE_SHADER, A::SHADER_READ | A::SHADER_WRITE),
     );
 }
 

@@ -307,13 +307,14 @@ fn row_name(line: &str) -> Option<&str> {
     let gap = line.find("  ")?;
     let (name, rest) = line.split_at(gap);
     let next = rest.trim_start();
-    next.starts_with(|c: char| c.is_ascii_digit())
-        .then_some(name)
-        .filter(|n| {
-            n.contains(|c: char| c.is_ascii_alphabetic())
-                && !n.starts_with(char::is_numeric)
-                && !n.ends_with(':')
-        })
+    // A number, or `-` where the device gives none (no clock: no per-clock figure).
+    let value = next.starts_with(|c: char| c.is_ascii_digit())
+        || next.split_whitespace().next() == Some("-");
+    value.then_some(name).filter(|n| {
+        n.contains(|c: char| c.is_ascii_alphabetic())
+            && !n.starts_with(char::is_numeric)
+            && !n.ends_with(':')
+    })
 }
 
 #[test]
@@ -393,4 +394,234 @@ fn every_table_header_shown_is_the_one_perftest_prints() {
         );
     }
     assert!(checked >= 2, "only {checked} headers found");
+}
+
+/// Where a shown output comes from, and how today's tool is held to it.
+struct Output {
+    /// The manual, and the start of the block's first line.
+    file: &'static str,
+    starts: &'static str,
+    /// What printed it: a committed results file, or a command on committed files run now
+    /// (from the repository root), whose output must hold the block as shown; `None` for a
+    /// block that is no output (a diagram).
+    source: Option<Source>,
+    /// The command lavapipe runs (cut to its first tests) whose lines must have the shapes of
+    /// the block's rows: numbers, `-` and test names redacted (timings and devices differ).
+    shape: Option<(&'static str, Shape)>,
+}
+
+enum Source {
+    File(&'static str),
+    Run(&'static str),
+}
+
+#[derive(Clone, Copy)]
+enum Shape {
+    /// Result rows: a test name, then numbers.
+    Rows,
+    /// `label:  value` lines: the labels.
+    Labels,
+}
+
+/// Every output block of the manuals. A block not listed fails the test.
+const OUTPUTS: &[Output] = &[
+    Output {
+        file: "README.md",
+        starts: "perftest: using device 0 (NVIDIA H100",
+        source: Some(Source::File("results/h100/pitfalls/run1.txt")),
+        shape: Some(("perftest --suite pitfalls", Shape::Rows)),
+    },
+    Output {
+        file: "docs/comparing.md",
+        starts: " #  reference",
+        source: Some(Source::Run(
+            "perftest compare results/h100/original-run1.csv --reference all",
+        )),
+        shape: None,
+    },
+    Output {
+        file: "docs/instructions.md",
+        starts: "operation ",
+        source: Some(Source::File(
+            "results/h100/instructions/instructions-table.txt",
+        )),
+        shape: Some(("perftest --suite instructions --format table", Shape::Rows)),
+    },
+    Output {
+        file: "docs/layout.md",
+        starts: "CLI args",
+        source: None,
+        shape: None,
+    },
+    Output {
+        file: "docs/layout.md",
+        starts: "build.rs ",
+        source: None,
+        shape: None,
+    },
+    Output {
+        file: "docs/options.md",
+        starts: "0: NVIDIA H100",
+        source: Some(Source::File("results/h100/devices.txt")),
+        shape: Some(("perftest --list-devices", Shape::Labels)),
+    },
+    Output {
+        file: "docs/outputs.md",
+        starts: "Devices:",
+        source: Some(Source::File("results/h100/original-run1.txt")),
+        shape: Some(("perftest", Shape::Rows)),
+    },
+    Output {
+        file: "docs/outputs.md",
+        starts: "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory",
+        source: Some(Source::File("results/h100/whole-run/all-run1.txt")),
+        shape: None,
+    },
+    Output {
+        file: "docs/outputs.md",
+        starts: "test                                                                   ms",
+        source: Some(Source::File("results/h100/table.txt")),
+        shape: Some((
+            "perftest --suite all --filter cbuffer --filter Control --format table",
+            Shape::Rows,
+        )),
+    },
+    Output {
+        file: "docs/outputs.md",
+        starts: "test                                         original-run1 ms",
+        source: Some(Source::Run(
+            "perftest compare results/h100/original-run1.csv results/h100/original-run2.csv",
+        )),
+        shape: None,
+    },
+];
+
+/// The untagged blocks of the manuals: file, first line number, lines.
+fn output_blocks() -> Vec<(String, usize, Vec<String>)> {
+    let mut found = Vec::new();
+    for path in manuals() {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(root().join(&path)).unwrap();
+        for b in split(&text).0.into_iter().filter(|b| b.info.is_empty()) {
+            let Some(first) = b.lines.first().map(|(n, _)| *n) else {
+                continue;
+            };
+            // A block of commands is checked by the test above.
+            if b.lines.iter().all(|(_, l)| as_perftest(l).is_some()) {
+                continue;
+            }
+            found.push((
+                file.clone(),
+                first,
+                b.lines.into_iter().map(|(_, l)| l).collect(),
+            ));
+        }
+    }
+    found
+}
+
+/// `line` with its test name, numbers and lone dashes redacted (`Rows`), or its label.
+fn shape(line: &str, how: Shape, names: &BTreeSet<String>) -> Option<String> {
+    match how {
+        Shape::Labels => {
+            let (label, _) = line.trim().split_once(':')?;
+            Some(label.to_string())
+        }
+        Shape::Rows => {
+            let name = row_name(line).filter(|n| names.contains(*n))?;
+            let rest = line.trim().strip_prefix(name)?;
+            // The figures, up to the status (`ok`, `disturbed: …`: the state of the GPU).
+            let redacted: Vec<String> = rest
+                .split_whitespace()
+                .map_while(|w| {
+                    let core = w.trim_end_matches(['*', 'x']).trim_end_matches("ms");
+                    (core == "-" || core.parse::<f64>().is_ok()).then(|| w.replace(core, "N"))
+                })
+                .collect();
+            Some(format!("NAME{}", redacted.join(" ")))
+        }
+    }
+}
+
+/// Whether `shown`'s lines (ellipses left out) appear in `source`'s, in order.
+fn in_order(shown: &[String], source: &str) -> Result<(), String> {
+    let mut lines = source.lines().map(str::trim_end);
+    for want in shown.iter().map(|l| l.trim_end()) {
+        if matches!(want.trim(), "…" | "..." | "") || want.trim_start().starts_with("… ") {
+            continue;
+        }
+        if !lines.any(|l| l == want) {
+            return Err(format!("not printed (in this order): {want:?}"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_output_shown_is_one_the_tool_printed_in_the_shape_it_prints_today() {
+    let names = all_names();
+    let dir = tempdir("doc-outputs");
+    let mut failures = Vec::new();
+    let blocks = output_blocks();
+    assert!(
+        blocks.len() >= OUTPUTS.len(),
+        "only {} output blocks found",
+        blocks.len()
+    );
+    for (file, line, shown) in &blocks {
+        let Some(o) = OUTPUTS
+            .iter()
+            .find(|o| o.file == file && shown[0].starts_with(o.starts))
+        else {
+            failures.push(format!(
+                "{file}:{line}: an output block no entry of OUTPUTS checks"
+            ));
+            continue;
+        };
+        let at = format!("{file}:{line}");
+        match &o.source {
+            None => continue,
+            Some(Source::File(path)) => {
+                let text = std::fs::read_to_string(root().join(path)).unwrap();
+                if let Err(e) = in_order(shown, &text) {
+                    failures.push(format!("{at}: as {path} has it? {e}"));
+                }
+            }
+            Some(Source::Run(command)) => {
+                let (code, out, err) = run_in(root(), command);
+                if code != Some(0) {
+                    failures.push(format!("{at}: `{command}` exited {code:?}: {err}"));
+                } else if let Err(e) = in_order(shown, &out) {
+                    failures.push(format!("{at}: as `{command}` prints it? {e}"));
+                }
+            }
+        }
+        if let Some((command, how)) = o.shape {
+            let (code, out, err) = run_in(&dir, command);
+            if code != Some(0) {
+                failures.push(format!("{at}: `{command}` exited {code:?}: {err}"));
+                continue;
+            }
+            let printed: BTreeSet<String> = out
+                .lines()
+                .chain(err.lines())
+                .filter_map(|l| shape(l, how, &names))
+                .collect();
+            let mut rows = 0;
+            for l in shown {
+                if let Some(s) = shape(l, how, &names) {
+                    rows += 1;
+                    if !printed.contains(&s) {
+                        failures.push(format!(
+                            "{at}: {l:?} has the shape {s:?}; `{command}` prints {printed:?}"
+                        ));
+                    }
+                }
+            }
+            if rows == 0 {
+                failures.push(format!("{at}: no line of the block has a shape to check"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

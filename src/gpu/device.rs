@@ -290,7 +290,8 @@ impl<'i> Gpu<'i> {
         self.pipeline_cache
     }
 
-    /// Records commands with `record`, submits them to the compute queue and waits for
+    /// Records commands with `record` (then the barrier that makes what they wrote visible to
+    /// the host and to later submissions), submits them to the compute queue and waits for
     /// completion.
     pub fn submit(&self, record: impl FnOnce(&ash::Device, vk::CommandBuffer)) -> Result<()> {
         self.submit_to(Queue::Compute, record)
@@ -357,6 +358,7 @@ impl<'i> Gpu<'i> {
             d.begin_command_buffer(lane.cmd, &begin)
                 .context("vkBeginCommandBuffer")?;
             record(d, lane.cmd);
+            record_end_of_submission(d, lane.cmd);
             d.end_command_buffer(lane.cmd)
                 .context("vkEndCommandBuffer")?;
             let cmds = [lane.cmd];
@@ -394,6 +396,9 @@ impl<'i> Gpu<'i> {
                     d.begin_command_buffer(cmd, &begin)
                         .context("vkBeginCommandBuffer")?;
                     record(i as u32, d, cmd);
+                    if i + 1 == cmds.len() {
+                        record_end_of_submission(d, cmd);
+                    }
                     d.end_command_buffer(cmd).context("vkEndCommandBuffer")?;
                 }
             }
@@ -482,6 +487,30 @@ fn host_ticks_to_ns(domain: vk::TimeDomainEXT, ticks: u64) -> Option<f64> {
 #[link(name = "kernel32")]
 extern "system" {
     fn QueryPerformanceFrequency(frequency: *mut i64) -> i32;
+}
+
+/// The barrier that ends every submission (after any timed interval in it): whatever it
+/// wrote, visible to the host that reads it once the fence signals and to the next
+/// submission's commands. Barriers between a submission's own commands can then be as narrow
+/// as what they order (a dispatch chain: shader writes before shader reads, nothing more).
+fn record_end_of_submission(d: &ash::Device, cmd: vk::CommandBuffer) {
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(A::MEMORY_WRITE)
+        .dst_access_mask(A::MEMORY_READ | A::MEMORY_WRITE | A::HOST_READ);
+    // SAFETY: the command buffer is recording, outside a render pass; ALL_COMMANDS and HOST
+    // are valid stages on every queue.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            S::ALL_COMMANDS,
+            S::ALL_COMMANDS | S::HOST,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
 }
 
 impl Drop for Gpu<'_> {
