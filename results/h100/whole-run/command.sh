@@ -8,6 +8,9 @@
 #             --verify run (all-verify) in the next call, on the same machine
 #   nb-*/q-*: the neighbour test: the bandwidth and matrix subsets while another process runs
 #             bf16 matrix products (scripts/neighbour.py), then quiet right after
+#   9f200c9/: at commit 9f200c9 (pipeline cache, in-place verify, narrow dispatch barrier), on a
+#             freshly started H100: verify, then run1, in one call (the verify's text output,
+#             trace and the nvidia-smi logs did not come back from the machine: its CSV did)
 # Rerun: scripts/reproduce.sh results/h100/whole-run OUTDIR [run1|run2|verify|neighbour]
 STEP_TIMEOUT=${STEP_TIMEOUT:-330}
 what=${1:-run2}
