@@ -4,7 +4,7 @@
 Needs only the NVIDIA driver (libcuda.so.1): hand-written PTX is JIT-compiled with
 cuModuleLoadDataEx and timed with cuEvents; no nvcc, no toolkit, standard library only.
 
-Every kernel mirrors glsl/constant_buffer.comp + common.glsl: 256 threads per block, 4096
+Every kernel mirrors glsl/loads/constant_buffer.comp + common.glsl: 256 threads per block, 4096
 blocks, 256 loads per thread in a loop marked `.pragma "nounroll"` (the `[[dont_unroll]]`);
 iteration i reads element `(start + i) | elementsMask` of a 16 KB array (`.const .align 16 .b8
 cdata[16384]`, 1024 vec4s) with `ld.const.v4.f32` (ptxas 12.9 makes that two `LDC.64

@@ -14,15 +14,15 @@ cd "$(dirname "$0")/.."
 filters=(-f fp -f int -f convert)
 case "${1:?build or run}" in
 build)
-  cp glsl/alu.comp /tmp/alu.comp.committed
-  trap 'cp /tmp/alu.comp.committed glsl/alu.comp' EXIT
+  cp glsl/instructions/alu.comp /tmp/alu.comp.committed
+  trap 'cp /tmp/alu.comp.committed glsl/instructions/alu.comp' EXIT
   # The loop's second line of rounds (8 … 15) goes; everything else stays.
-  line=$(grep -n '^        ROUND(8) ROUND(9)' glsl/alu.comp | cut -d: -f1)
-  sed -i "${line}s/.*/        \/\/ rounds 8..15 left out (scripts\/instruction-sizes.sh)/" glsl/alu.comp
+  line=$(grep -n '^        ROUND(8) ROUND(9)' glsl/instructions/alu.comp | cut -d: -f1)
+  sed -i "${line}s/.*/        \/\/ rounds 8..15 left out (scripts\/instruction-sizes.sh)/" glsl/instructions/alu.comp
   cargo build --release
   mkdir -p .gl
   cp target/release/perftest .gl/perftest-8rounds
-  cp /tmp/alu.comp.committed glsl/alu.comp
+  cp /tmp/alu.comp.committed glsl/instructions/alu.comp
   cargo build --release
   ;;
 run)

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PERFTEST_UPDATE_SPIRV=1 cargo test --release --test spirv committed_disassembly_is_current
-ls spirv | wc -l | xargs echo "spirv/: kernels written:"
+find spirv -name "*.spvasm" | wc -l | xargs echo "spirv/: kernels written:"

@@ -9,6 +9,9 @@ mod table {
 pub struct Kernel {
     /// Its name, e.g. `typed_buffer_w4_random` (also the file name in `spirv/`).
     pub name: &'static str,
+    /// Its template's folder under `glsl/` (a suite group, e.g. `loads`; empty at the top),
+    /// and so its disassembly's under `spirv/`.
+    pub group: &'static str,
     /// The SPIR-V.
     pub spirv: &'static [u8],
     /// Its disassembly, for review and for the tests that check what the loop holds.

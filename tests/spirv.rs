@@ -8,6 +8,31 @@ fn spirv_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spirv")
 }
 
+/// Every `.spvasm` under `dir`, as paths relative to it ("group/name.spvasm").
+fn committed(dir: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "spvasm") {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                found.push(rel);
+            }
+        }
+    }
+    found
+}
+
 #[test]
 fn committed_disassembly_is_current() {
     let update = std::env::var_os("PERFTEST_UPDATE_SPIRV").is_some();
@@ -15,25 +40,25 @@ fn committed_disassembly_is_current() {
     let mut stale = Vec::new();
     let mut expected_files = Vec::new();
     for k in all() {
-        let file = format!("{}.spvasm", k.name);
+        // spirv/ mirrors glsl/: a kernel's disassembly sits in its template's folder.
+        let file = match k.group {
+            "" => format!("{}.spvasm", k.name),
+            group => format!("{group}/{}.spvasm", k.name),
+        };
         let path = dir.join(&file);
         expected_files.push(file.clone());
         let asm = k.asm;
         if update {
-            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, asm).unwrap();
         } else if std::fs::read_to_string(&path).ok().as_deref() != Some(asm) {
             stale.push(file);
         }
     }
-    let extra: Vec<String> = std::fs::read_dir(&dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".spvasm") && !expected_files.contains(n))
-                .collect()
-        })
-        .unwrap_or_default();
+    let extra: Vec<String> = committed(&dir)
+        .into_iter()
+        .filter(|n| !expected_files.contains(n))
+        .collect();
     if update {
         for f in &extra {
             std::fs::remove_file(dir.join(f)).unwrap();
@@ -217,7 +242,7 @@ fn is_write_kernel(k: &Kernel) -> bool {
     WRITE_KERNELS.iter().any(|p| k.name.starts_with(p))
 }
 
-/// How a kernel issues its loads (from its name; see glsl/variants.glsl).
+/// How a kernel issues its loads (from its name; see glsl/loads/variants.glsl).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Shape {
     /// The original loop: one load site, in the innermost loop.
@@ -330,7 +355,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
         let loops = loops(asm);
         assert_eq!(loops.len(), want_loops, "{name}: loop count");
         // Every loop carries DontUnroll: the ceiling kernels' 32 loads per iteration are
-        // unrolled in the source (glsl/variants.glsl), their loop is not.
+        // unrolled in the source (glsl/loads/variants.glsl), their loop is not.
         assert!(
             asm.lines()
                 .filter(|l| l.contains("OpLoopMerge"))
@@ -563,7 +588,7 @@ fn pitfall_kernels_do_what_their_names_say() {
     assert_eq!(seen, 15);
 }
 
-/// Chase steps per iteration of a pointer-chase kernel's loop (glsl/pointer_chase.comp).
+/// Chase steps per iteration of a pointer-chase kernel's loop (glsl/memory/pointer_chase.comp).
 const CHASE_STEPS: usize = 16;
 
 /// The chase's loads in `body`, in order, each with the loads of `body` its operands come
@@ -937,7 +962,7 @@ fn every_write_loop_is_kept_and_holds_its_writes() {
 
 /// What the loop of an instruction kernel must hold: (instruction, count) pairs, and the
 /// instruction that makes up its chains (every operation of a latency chain depends on the one
-/// before). The ops: `glsl/alu.comp`, `glsl/subgroup_ops.comp`, `glsl/shared_bank.comp`.
+/// before). The ops: `glsl/instructions/alu.comp`, `glsl/instructions/subgroup_ops.comp`, `glsl/instructions/shared_bank.comp`.
 fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
     let op = name
         .trim_start_matches("alu_latency_")
@@ -1182,14 +1207,14 @@ fn instruction_kernels_hold_their_operations() {
     assert_eq!(checked, 2 * 28 + 2 * 4 + 6, "instruction kernels checked");
 }
 
-/// Loads per iteration of a bandwidth kernel's loop (glsl/bandwidth.comp: 8 unrolled).
+/// Loads per iteration of a bandwidth kernel's loop (glsl/memory/bandwidth.comp: 8 unrolled).
 const BANDWIDTH_LOADS: usize = 8;
 
 #[test]
 fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
     let kernels: Vec<&Kernel> = kernels("bandwidth_").collect();
     // 8 buffer resources and 4 images read; buffer and image stores, a copy, host reads
-    // (glsl/bandwidth_write.comp).
+    // (glsl/memory/bandwidth_write.comp).
     assert_eq!(kernels.len(), 16);
     for k in kernels {
         let (name, asm) = (k.name, k.asm);
@@ -1232,7 +1257,7 @@ fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
     }
 }
 
-/// The dispatch-cost kernel (glsl/transfer.comp) is empty while timed: no loop, no load, and
+/// The dispatch-cost kernel (glsl/memory/transfer.comp) is empty while timed: no loop, no load, and
 /// one store (through a device address, for --verify) behind a branch on the push constants.
 #[test]
 fn the_empty_dispatch_has_no_loop_and_one_guarded_store() {

@@ -285,13 +285,19 @@ mod tests {
     fn names_and_kernels_follow_the_published_list() {
         let tests = Branch.tests();
         assert_eq!(tests.len(), 49 * 6);
-        let names: Vec<String> = tests.iter().map(|(_, v, p)| Branch.test_name(*v, *p)).collect();
+        let names: Vec<String> = tests
+            .iter()
+            .map(|(_, v, p)| Branch.test_name(*v, *p))
+            .collect();
         assert_eq!(names[0], "0X Coherent branch baseline");
         assert_eq!(names[5], "0X Divergent branch short");
         assert_eq!(names[6 * 32 + 4], "128X Divergent branch long");
         assert_eq!(names[6 * 33], "136X Coherent branch baseline");
         assert_eq!(names.last().unwrap(), "256X Divergent branch short");
-        assert_eq!(Branch.kernel(tests[4].1, tests[4].2), "branch_divergent_long_n0");
+        assert_eq!(
+            Branch.kernel(tests[4].1, tests[4].2),
+            "branch_divergent_long_n0"
+        );
     }
 
     #[test]
@@ -303,15 +309,29 @@ mod tests {
             shape,
         };
         for size in [4, 8, 32, 64] {
-            let div = Branch.reference_for(v(Coherence::Divergent, Shape::Short), Pattern::Linear, &input, size);
-            let coh = Branch.reference_for(v(Coherence::Coherent, Shape::Short), Pattern::Linear, &input, size);
+            let div = Branch.reference_for(
+                v(Coherence::Divergent, Shape::Short),
+                Pattern::Linear,
+                &input,
+                size,
+            );
+            let coh = Branch.reference_for(
+                v(Coherence::Coherent, Shape::Short),
+                Pattern::Linear,
+                &input,
+                size,
+            );
             // Neighbouring lanes of a divergent subgroup sample different texels…
             assert_ne!(div[0].sum, div[1].sum, "subgroups of {size}");
             // …and the coherent kernel's even and odd groups take the branch on other iterations.
             assert_ne!(coh[0].sum, coh[256].sum);
         }
         // The ALU work is there, and a long branch's other side does it differently.
-        let base = Branch.reference(v(Coherence::Coherent, Shape::Baseline), Pattern::Linear, &input);
+        let base = Branch.reference(
+            v(Coherence::Coherent, Shape::Baseline),
+            Pattern::Linear,
+            &input,
+        );
         let long = Branch.reference(v(Coherence::Coherent, Shape::Long), Pattern::Linear, &input);
         let none = Branch.reference(
             Variant {

@@ -12,64 +12,65 @@ use anyhow::Result;
 use ash::vk;
 use std::collections::HashMap;
 
-/// Declares the family modules and the registry, one line per family, in run order within
-/// each suite (an extended run puts every family's uniform-load probes last).
+/// Declares the registry, one line per family, in run order within each suite (an extended
+/// run puts every family's uniform-load probes last).
 macro_rules! registry {
-    ($($module:ident :: $family:ident,)*) => {
-        $(mod $module;)*
+    ($($family:path,)*) => {
         /// Every family, in run order.
-        pub static REGISTRY: &[&dyn Family] = &[$(&$module::$family,)*];
+        pub static REGISTRY: &[&dyn Family] = &[$(&$family,)*];
     };
 }
 
-registry! {
-    storage_texel_buffer::StorageTexelBuffer,
-    storage_image::StorageImage,
-    typed_buffer::TypedBuffer,
-    raw_buffer::RawBuffer,
-    structured_buffer::StructuredBuffer,
-    constant_buffer::ConstantBuffer,
-    texture_load::TextureLoad,
-    texture_sample::TextureSample,
-    control::Control,
-    small_type_buffer::SmallTypeBuffer,
-    buffer_reference::BufferReference,
-    push_constant::PushConstant,
-    shared_memory::SharedMemory,
-    texture_dims::TextureDims,
-    format_buffer::FormatBuffer,
-    format_texture::FormatTexture,
-    memory_location::MemoryLocation,
-    buffer_store::BufferStore,
-    texel_buffer_store::TexelBufferStore,
-    image_store::ImageStore,
-    shared_store::SharedStore,
-    buffer_atomic::BufferAtomic,
-    image_atomic::ImageAtomic,
-    shared_atomic::SharedAtomic,
-    alu::Alu,
-    subgroup_ops::SubgroupOps,
-    shared_bank::SharedBank,
-    occupancy::Occupancy,
-    branch::Branch,
-    pitfalls::Pitfalls,
-    dot_product::DotProduct,
-    peak::Peak,
-    coopmat::Coopmat,
-    coopmat2::Coopmat2,
-    bandwidth::Bandwidth,
-    bandwidth_write::BandwidthWrite,
-    transfer::Transfer,
-    pointer_chase::PointerChase,
-}
-
-/// The extended formats of the `formats` suite (shared by its families).
-mod ext_format;
-
-// What the write families share (patterns, values, the CPU model of written memory, verify).
+// One folder per group of the README's suites table; branch and pitfalls are one family each.
+mod branch;
+mod formats;
+mod instructions;
+mod loads;
+mod matrix;
+mod memory;
+mod pitfalls;
 mod writes;
 
-mod instructions;
+registry! {
+    loads::storage_texel_buffer::StorageTexelBuffer,
+    loads::storage_image::StorageImage,
+    loads::typed_buffer::TypedBuffer,
+    loads::raw_buffer::RawBuffer,
+    loads::structured_buffer::StructuredBuffer,
+    loads::constant_buffer::ConstantBuffer,
+    loads::texture_load::TextureLoad,
+    loads::texture_sample::TextureSample,
+    loads::control::Control,
+    loads::small_type_buffer::SmallTypeBuffer,
+    loads::buffer_reference::BufferReference,
+    loads::push_constant::PushConstant,
+    loads::shared_memory::SharedMemory,
+    formats::texture_dims::TextureDims,
+    formats::format_buffer::FormatBuffer,
+    formats::format_texture::FormatTexture,
+    formats::memory_location::MemoryLocation,
+    writes::buffer_store::BufferStore,
+    writes::texel_buffer_store::TexelBufferStore,
+    writes::image_store::ImageStore,
+    writes::shared_store::SharedStore,
+    writes::buffer_atomic::BufferAtomic,
+    writes::image_atomic::ImageAtomic,
+    writes::shared_atomic::SharedAtomic,
+    instructions::alu::Alu,
+    instructions::subgroup_ops::SubgroupOps,
+    instructions::shared_bank::SharedBank,
+    instructions::occupancy::Occupancy,
+    branch::Branch,
+    pitfalls::Pitfalls,
+    matrix::dot_product::DotProduct,
+    matrix::peak::Peak,
+    matrix::coopmat::Coopmat,
+    matrix::coopmat2::Coopmat2,
+    memory::bandwidth::Bandwidth,
+    memory::bandwidth_write::BandwidthWrite,
+    memory::transfer::Transfer,
+    memory::pointer_chase::PointerChase,
+}
 
 /// The CSV's description of a test's source.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -55,12 +55,30 @@ const ALL: [Variant; 18] = [
     OffsetU16,
     SwitchFallThrough,
     SwitchSeparate,
-    Reads { chains: 1, low_occupancy: false },
-    Reads { chains: 2, low_occupancy: false },
-    Reads { chains: 4, low_occupancy: false },
-    Reads { chains: 1, low_occupancy: true },
-    Reads { chains: 2, low_occupancy: true },
-    Reads { chains: 4, low_occupancy: true },
+    Reads {
+        chains: 1,
+        low_occupancy: false,
+    },
+    Reads {
+        chains: 2,
+        low_occupancy: false,
+    },
+    Reads {
+        chains: 4,
+        low_occupancy: false,
+    },
+    Reads {
+        chains: 1,
+        low_occupancy: true,
+    },
+    Reads {
+        chains: 2,
+        low_occupancy: true,
+    },
+    Reads {
+        chains: 4,
+        low_occupancy: true,
+    },
     // (the fp16 side of the fast-math question is the instruction suite's)
     Contracted,
     Precise,
@@ -83,7 +101,10 @@ impl Variant {
     /// The set, as the name prints it, and the variant.
     fn parts(self) -> (&'static str, String) {
         match self {
-            StackArray => ("private array", "stack array (filled at run time, indexed)".into()),
+            StackArray => (
+                "private array",
+                "stack array (filled at run time, indexed)".into(),
+            ),
             ConstantArray => ("private array", "constant array".into()),
             SelectChain => ("private array", "select chain".into()),
             FieldsAdjacent => ("struct fields", "adjacent".into()),
@@ -252,7 +273,13 @@ impl Spec for Pitfalls {
         Some(v.first_of_set())
     }
 
-    fn dispatch_groups(&self, v: Variant, _: Pattern, calibrated: u32, compute_units: Option<u32>) -> u32 {
+    fn dispatch_groups(
+        &self,
+        v: Variant,
+        _: Pattern,
+        calibrated: u32,
+        compute_units: Option<u32>,
+    ) -> u32 {
         match v {
             Reads {
                 low_occupancy: true,
@@ -322,7 +349,8 @@ mod tests {
     fn each_set_does_the_same_work_every_way() {
         let input = crate::data::input();
         let same = |a: Variant, b: Variant| {
-            Pitfalls.reference(a, Pattern::Linear, &input) == Pitfalls.reference(b, Pattern::Linear, &input)
+            Pitfalls.reference(a, Pattern::Linear, &input)
+                == Pitfalls.reference(b, Pattern::Linear, &input)
         };
         assert!(same(StackArray, ConstantArray) && same(StackArray, SelectChain));
         assert!(same(OffsetInt, OffsetUint) && same(OffsetInt, OffsetU16));
@@ -341,10 +369,20 @@ mod tests {
 
     #[test]
     fn names_are_derived_and_unique() {
-        let names: Vec<String> = Pitfalls.tests().iter().map(|(_, v, p)| Pitfalls.test_name(*v, *p)).collect();
+        let names: Vec<String> = Pitfalls
+            .tests()
+            .iter()
+            .map(|(_, v, p)| Pitfalls.test_name(*v, *p))
+            .collect();
         assert_eq!(names.len(), 18);
-        assert_eq!(names[0], "Pitfall private array: stack array (filled at run time, indexed)");
-        assert_eq!(names[13], "Pitfall reads in flight, one group per compute unit: 1 chain");
+        assert_eq!(
+            names[0],
+            "Pitfall private array: stack array (filled at run time, indexed)"
+        );
+        assert_eq!(
+            names[13],
+            "Pitfall reads in flight, one group per compute unit: 1 chain"
+        );
         let unique: std::collections::HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

@@ -3,6 +3,15 @@
 //! how written memory is laid out and compared, and the `--verify` steps — clear, dispatch,
 //! read back, compare.
 
+// The families of this group.
+pub(super) mod buffer_atomic;
+pub(super) mod buffer_store;
+pub(super) mod image_atomic;
+pub(super) mod image_store;
+pub(super) mod shared_atomic;
+pub(super) mod shared_store;
+pub(super) mod texel_buffer_store;
+
 use super::{Checked, Dispatch, Shared};
 use crate::data::Mismatch;
 use crate::format::{ChannelType, Format};

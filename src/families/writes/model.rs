@@ -1,5 +1,5 @@
 //! The CPU model of the write kernels: where each store or atomic lands and what it writes
-//! (mirroring `glsl/write.glsl` and the atomic templates), and the memory one dispatch leaves.
+//! (mirroring `glsl/writes/write.glsl` and the atomic templates), and the memory one dispatch leaves.
 
 use super::{Channel, Contents, Layout};
 use crate::data;
@@ -8,7 +8,7 @@ use crate::model::Pattern;
 /// Stores (or atomics) each thread performs: 256, or 16×16 in the 2-D kernels.
 pub const PER_THREAD: u32 = 256;
 
-/// How a store kernel computes its values (`KIND` in `glsl/write.glsl`).
+/// How a store kernel computes its values (`KIND` in `glsl/writes/write.glsl`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Odd multiples of 1/16 in [-32, 64): exact in half and float.
@@ -54,7 +54,7 @@ pub fn store_texel_2d(p: Pattern, start: (u32, u32), x: u32, y: u32) -> (u32, u3
 }
 
 /// The four channel values a store kernel stores at iteration `i` from `seed` (see
-/// `VALUE_INIT` / `VALUE_STEP` in `glsl/write.glsl`): numbers, or bytes for UNORM8.
+/// `VALUE_INIT` / `VALUE_STEP` in `glsl/writes/write.glsl`): numbers, or bytes for UNORM8.
 pub fn store_value(kind: Kind, seed: u32, i: u32) -> [f64; 4] {
     match kind {
         Kind::Float => {
