@@ -19,25 +19,8 @@ fn expected_unsupported(name: &str, reason: &str) -> bool {
 #[test]
 fn every_formats_test_verifies_under_validation() {
     let dir = tempdir("formats");
-    let csv = dir.join("formats.csv");
-    let o = run(&[
-        "--device",
-        lavapipe(),
-        "--groups",
-        "2",
-        "--verify",
-        "--validation",
-        "--suite",
-        "formats",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    assert_no_validation_messages(&o);
-    let names: Vec<String> = stdout(&run(&["--list-tests", "--suite", "formats"]))
-        .lines()
-        .map(String::from)
-        .collect();
+    let (o, csv) = verify_suite(&dir, "formats");
+    let names = listed("formats");
     assert!(names.len() > 600, "{}", names.len());
     for probe in [
         "Texture1D<RGBA8>.Sample(linear) random",
@@ -85,21 +68,16 @@ fn every_formats_test_verifies_under_validation() {
 
 #[test]
 fn the_formats_suite_times_under_validation() {
-    let o = run(&[
-        "--device",
-        lavapipe(),
+    let o = run_clean(&[
         "--groups",
         "1",
         "--samples",
         "2",
         "--warmup",
         "1",
-        "--validation",
         "--suite",
         "formats",
     ]);
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    assert_no_validation_messages(&o);
     let out = stdout(&o);
     let timed = timed_lines(&out);
     let unsupported = out

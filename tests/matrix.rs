@@ -16,25 +16,8 @@ fn expected_unsupported(name: &str, reason: &str) -> bool {
 #[test]
 fn the_matrix_suite_verifies_under_validation() {
     let dir = tempdir("matrix");
-    let csv = dir.join("matrix.csv");
-    let o = run(&[
-        "--device",
-        lavapipe(),
-        "--groups",
-        "2",
-        "--verify",
-        "--validation",
-        "--suite",
-        "matrix",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    assert_no_validation_messages(&o);
-    let names: Vec<String> = stdout(&run(&["--list-tests", "--suite", "matrix"]))
-        .lines()
-        .map(String::from)
-        .collect();
+    let (o, csv) = verify_suite(&dir, "matrix");
+    let names = listed("matrix");
     for probe in [
         "matrix: coopmat 16x16x16 f16*f16+f32 subgroup",
         "matrix: coopmat 16x16x32 s8*s8+s32 subgroup",

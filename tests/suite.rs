@@ -8,31 +8,12 @@ use common::*;
 #[test]
 fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
     let dir = tempdir("suite");
-    let csv = dir.join("all.csv");
-    let o = run(&[
-        "--device",
-        lavapipe(),
-        "--groups",
-        "2",
-        "--verify",
-        "--validation",
-        "--suite",
-        "original,control,extended,write,instructions,ceiling",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    assert_no_validation_messages(&o);
+    let (o, csv) = verify_suite(&dir, "original,control,extended,write,instructions,ceiling");
     let out = stdout(&o);
     // The suites lavapipe runs in full: the original 138 first, byte for byte, then control,
     // extended, write, instructions and ceiling (formats, with its unsupported rows there, has
     // tests/formats.rs).
-    let listed = run(&[
-        "--list-tests",
-        "--suite",
-        "original,control,extended,write,instructions,ceiling",
-    ]);
-    let names: Vec<String> = stdout(&listed).lines().map(String::from).collect();
+    let names = listed("original,control,extended,write,instructions,ceiling");
     assert_eq!(names[..138], original_names()[..]);
     assert!(names.iter().any(|n| n == "RWBuffer<RGBA8>.Load linear"));
     assert!(names
@@ -221,21 +202,16 @@ fn every_family_detects_a_corrupted_reference() {
 
 #[test]
 fn the_whole_suite_times_under_validation() {
-    let o = run(&[
-        "--device",
-        lavapipe(),
+    let o = run_clean(&[
         "--groups",
         "1",
         "--samples",
         "2",
         "--warmup",
         "1",
-        "--validation",
         "--suite",
         "original,control,extended,write,instructions,ceiling",
     ]);
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    assert_no_validation_messages(&o);
     let timed = timed_lines(&stdout(&o));
     let expected = stdout(&run(&[
         "--list-tests",
@@ -275,21 +251,7 @@ fn an_invalid_barrier_is_reported_by_the_validation_layer() {
 #[test]
 fn the_write_suite_verifies_under_validation_with_its_counts_in_the_csv() {
     let dir = tempdir("write");
-    let csv = dir.join("write.csv");
-    let o = run(&[
-        "--device",
-        lavapipe(),
-        "--groups",
-        "2",
-        "--verify",
-        "--validation",
-        "--suite",
-        "write",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    assert_no_validation_messages(&o);
+    let (o, csv) = verify_suite(&dir, "write");
     assert!(
         stderr(&o).contains("96 ok, 0 unsupported, 0 failed"),
         "{}",

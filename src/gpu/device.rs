@@ -358,7 +358,7 @@ impl<'i> Gpu<'i> {
             d.begin_command_buffer(lane.cmd, &begin)
                 .context("vkBeginCommandBuffer")?;
             record(d, lane.cmd);
-            record_end_of_submission(d, lane.cmd);
+            record_full_barrier(d, lane.cmd);
             d.end_command_buffer(lane.cmd)
                 .context("vkEndCommandBuffer")?;
             let cmds = [lane.cmd];
@@ -397,7 +397,7 @@ impl<'i> Gpu<'i> {
                         .context("vkBeginCommandBuffer")?;
                     record(i as u32, d, cmd);
                     if i + 1 == cmds.len() {
-                        record_end_of_submission(d, cmd);
+                        record_full_barrier(d, cmd);
                     }
                     d.end_command_buffer(cmd).context("vkEndCommandBuffer")?;
                 }
@@ -489,11 +489,12 @@ extern "system" {
     fn QueryPerformanceFrequency(frequency: *mut i64) -> i32;
 }
 
-/// The barrier that ends every submission (after any timed interval in it): whatever it
-/// wrote, visible to the host that reads it once the fence signals and to the next
-/// submission's commands. Barriers between a submission's own commands can then be as narrow
+/// Records a barrier that orders every earlier command (shaders, transfers) before every
+/// later one and the host's reads. Every submission ends with it (after any timed interval
+/// in it): whatever it wrote is visible to the host once the fence signals and to the next
+/// submission's commands, so barriers between a submission's own commands can be as narrow
 /// as what they order (a dispatch chain: shader writes before shader reads, nothing more).
-fn record_end_of_submission(d: &ash::Device, cmd: vk::CommandBuffer) {
+pub fn record_full_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
     use vk::{AccessFlags as A, PipelineStageFlags as S};
     let barrier = vk::MemoryBarrier::default()
         .src_access_mask(A::MEMORY_WRITE)

@@ -11,7 +11,7 @@ pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 mod device;
 mod matrix;
-pub use device::{Calibrated, Gpu, Queue};
+pub use device::{record_full_barrier, Calibrated, Gpu, Queue};
 pub use matrix::{
     CoopMatEntry, Coopmat2, FlexibleEntry, MatrixSupport, COMPONENT_BFLOAT16,
     COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,

@@ -144,3 +144,39 @@ pub fn timed_lines(out: &str) -> usize {
         })
         .count()
 }
+
+/// Runs perftest on lavapipe with `args` and `--validation`, and asserts that it succeeded
+/// with the validation layer silent.
+pub fn run_clean(args: &[&str]) -> Output {
+    let mut all = vec!["--device", lavapipe(), "--validation"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_no_validation_messages(&o);
+    o
+}
+
+/// `--verify` of `suite` at 2 groups on lavapipe under the validation layer, the CSV written
+/// to `dir/<first suite>.csv` (asserted to succeed with the layer silent, as [`run_clean`]):
+/// its output and the CSV's path.
+pub fn verify_suite(dir: &Path, suite: &str) -> (Output, PathBuf) {
+    let name = suite.split(',').next().unwrap_or("run");
+    let csv = dir.join(format!("{name}.csv"));
+    let o = run_clean(&[
+        "--groups",
+        "2",
+        "--verify",
+        "--suite",
+        suite,
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    (o, csv)
+}
+
+/// The names `--list-tests --suite suite` prints, in run order.
+pub fn listed(suite: &str) -> Vec<String> {
+    let o = run(&["--list-tests", "--suite", suite]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o).lines().map(String::from).collect()
+}
