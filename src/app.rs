@@ -202,6 +202,9 @@ pub fn run(args: cli::Args) -> Result<i32> {
     if let Some(note) = tally.cut_note() {
         eprintln!("perftest: {note}");
     }
+    if let Some(note) = tally.driver_note() {
+        eprintln!("perftest: {note}");
+    }
     if interrupted {
         let signal = stop_signal().unwrap_or(SIGINT);
         eprintln!(
@@ -322,10 +325,22 @@ struct Tally {
     disturbed: usize,
     /// Timed tests whose dispatch was cut below their device's common size.
     cut: usize,
+    /// Rows the driver's management interface read, and those whose probe clock was more
+    /// than `CLOCK_AGREEMENT_PCT` off its clock.
+    driver_read: usize,
+    driver_off: usize,
 }
 
 impl Tally {
     fn add(&mut self, m: &Measurement) {
+        if m.driver.is_some_and(|d| d.sm_mhz.is_some()) {
+            self.driver_read += 1;
+        }
+        if m.probe_vs_driver_pct()
+            .is_some_and(|p| p.abs() > runner::CLOCK_AGREEMENT_PCT)
+        {
+            self.driver_off += 1;
+        }
         match m.conditions {
             Conditions::Remeasured(runner::Cause::Clock) => self.remeasured_clock += 1,
             Conditions::Remeasured(runner::Cause::Drift) => self.remeasured_drift += 1,
@@ -370,6 +385,19 @@ impl Tally {
             self.contended,
             self.disturbed
         ))
+    }
+
+    /// The cross-check of the probe's clock against the driver's, where it read any row.
+    fn driver_note(&self) -> Option<String> {
+        (self.driver_read > 0).then(|| {
+            format!(
+                "the driver's clocks read beside {} rows: {} of them more than {:.0} % from \
+                 the probe's (see each row's reason)",
+                self.driver_read,
+                self.driver_off,
+                runner::CLOCK_AGREEMENT_PCT
+            )
+        })
     }
 
     /// How many dispatches were cut, and how the human formats show them.
@@ -446,7 +474,14 @@ fn run_device(
         eprintln!(
             "perftest: {}",
             calibration_line(&runner.calibration, device)
-        )
+        );
+        // Where the driver's word is missing, one line says why (its columns stay empty).
+        match &runner.management {
+            Err(why) if config.mode == Mode::Time => {
+                eprintln!("perftest: no driver readings beside the rows: {why}")
+            }
+            _ => {}
+        }
     });
     let order = run_order(config, progress);
     let plan = Plan {

@@ -40,6 +40,17 @@ pub fn details(devices: &[DeviceInfo]) -> String {
         s += &format!("   driver:  {}\n", d.driver());
         s += &format!("   vulkan:  {}\n", d.api_version_string());
         s += &format!("   uuid:    {}\n", d.uuid_string());
+        // The driver's own limits, where its management interface knows the device.
+        if let Ok(mgmt) = crate::gpu::mgmt::Management::open(d) {
+            let l = mgmt.limits();
+            let mhz = |v: Option<u32>| v.map_or("?".into(), |v| format!("{v} MHz"));
+            s += &format!(
+                "   limits:  shader clock {}, memory clock {}, power {} (NVML)\n",
+                mhz(l.max_sm_mhz),
+                mhz(l.max_mem_mhz),
+                l.power_limit_w.map_or("?".into(), |w| format!("{w:.0} W"))
+            );
+        }
     }
     s
 }

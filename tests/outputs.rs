@@ -292,3 +292,61 @@ fn a_csv_that_takes_no_bytes_is_named_before_the_first_test() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn without_a_management_interface_the_driver_columns_are_empty_and_one_line_says_why() {
+    let dir = tempdir("driver");
+    let csv = dir.join("driver.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "2",
+        "--filter",
+        "Pitfall switch",
+        "--suite",
+        "pitfalls",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let why: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("perftest: no driver readings beside the rows: "))
+        .collect();
+    assert_eq!(why.len(), 1, "{err}");
+    assert!(why[0].contains("NVML is NVIDIA's"), "{err}");
+    assert!(!err.contains("the driver's clocks read beside"), "{err}");
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        for col in [
+            "driver_sm_mhz",
+            "driver_mem_mhz",
+            "power_w",
+            "temp_c",
+            "clock_events",
+        ] {
+            assert_eq!(
+                row.get(col).map(String::as_str),
+                Some(""),
+                "{col} in {row:?}"
+            );
+        }
+    }
+    // --verify runs nothing timed: no line.
+    let v = run(&[
+        "--device",
+        lavapipe(),
+        "--verify",
+        "--suite",
+        "pitfalls",
+        "--filter",
+        "Pitfall switch",
+    ]);
+    assert!(v.status.success());
+    assert!(!stderr(&v).contains("no driver readings"), "{}", stderr(&v));
+}

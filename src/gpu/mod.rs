@@ -11,6 +11,7 @@ pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 mod device;
 mod matrix;
+pub mod mgmt;
 pub use device::{record_full_barrier, Calibrated, Gpu, Queue};
 pub use matrix::{
     CoopMatEntry, Coopmat2, FlexibleEntry, MatrixSupport, COMPONENT_BFLOAT16,

@@ -183,6 +183,11 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("latency_clk", Number),
     ("unit", Text),
     ("latency_spread_pct", Number),
+    ("driver_sm_mhz", Number),
+    ("driver_mem_mhz", Number),
+    ("power_w", Number),
+    ("temp_c", Number),
+    ("clock_events", Text),
 ];
 
 /// A CSV file (or stdout) with a header and one flushed row per finished test.
@@ -292,6 +297,14 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         num(m.latency_clk, 2),
         t.unit().name().to_string(),
         num(m.latency_spread_pct, 2),
+        num(m.driver.and_then(|d| d.sm_mhz), 1),
+        num(m.driver.and_then(|d| d.mem_mhz), 1),
+        num(m.driver.and_then(|d| d.power_w), 1),
+        num(m.driver.and_then(|d| d.temp_c), 0),
+        m.driver
+            .and_then(|d| d.reasons)
+            .map(crate::gpu::mgmt::reason_names)
+            .unwrap_or_default(),
     ]
 }
 

@@ -192,9 +192,22 @@ pub struct Measurement {
     /// The spread of `latency_clk` over the test's chains, (max − min) / median in %, where
     /// it times several (the latency suite: four random cycles per working set).
     pub latency_spread_pct: Option<f64>,
+    /// What the driver's management interface read while the row was timed (its last
+    /// timing), where the device has one.
+    pub driver: Option<crate::gpu::mgmt::Sampled>,
 }
 
+/// How far (%) the probe's clock may be from the driver's before a row says so.
+pub const CLOCK_AGREEMENT_PCT: f64 = 2.0;
+
 impl Measurement {
+    /// How far the probe's clock was from the driver's while the row was timed, % of the
+    /// driver's (where both read one).
+    pub fn probe_vs_driver_pct(&self) -> Option<f64> {
+        let driver = self.driver?.sm_mhz.filter(|c| *c > 0.0)?;
+        Some(100.0 * (self.clock_mhz? / driver - 1.0))
+    }
+
     /// Whether this test was timed with fewer groups per dispatch than `common_groups`, its
     /// device's common size (cut to the watchdog budget): its times then need scaling before
     /// they compare with the other rows'.
@@ -219,6 +232,7 @@ impl Measurement {
             full_groups: 0,
             latency_clk: None,
             latency_spread_pct: None,
+            driver: None,
         }
     }
 }

@@ -21,7 +21,9 @@ mod trace;
 pub use clock::{CLOCK_FLOOR, MAX_RETIMES};
 pub use drift::Drift;
 pub use latency::LATENCY_GROUP_SIZE;
-pub use measurement::{Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status};
+pub use measurement::{
+    Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status, CLOCK_AGREEMENT_PCT,
+};
 pub use timing::{Calibration, MAX_DISPATCH_MS};
 
 /// A pipeline built up front (borrowed) or just now (owned).
@@ -81,6 +83,8 @@ pub struct Runner<'g> {
     /// The steady clock rows are held to, MHz (f64 bits; 0 = none): the warm-up's, raised
     /// where the GPU later holds a higher clock through the baseline itself.
     steady: std::sync::atomic::AtomicU64,
+    /// The driver's management interface for this device (NVML), or why there is none.
+    pub management: std::result::Result<crate::gpu::mgmt::Management, String>,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -129,6 +133,7 @@ impl<'g> Runner<'g> {
             trace,
             timer_anchor: std::sync::Mutex::new(None),
             steady: 0.into(),
+            management: crate::gpu::mgmt::Management::open(gpu.info),
         };
         // Before the pipelines are built, which may idle the GPU for seconds: the clock the
         // driver raised when the device was opened is what the warm-up waits for.
@@ -286,6 +291,7 @@ impl<'g> Runner<'g> {
             full_groups: 0,
             latency_clk: None,
             latency_spread_pct: None,
+            driver: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
@@ -327,6 +333,7 @@ impl<'g> Runner<'g> {
         match self.settings.mode {
             Mode::Time => {
                 self.time_at_steady_clock(test, pipeline, m)?;
+                driver_notes(m);
                 // The latency is extra information: its failure costs only the figure (and a
                 // note), unless the device is gone.
                 match self.latency(test) {
@@ -378,7 +385,15 @@ impl<'g> Runner<'g> {
         m.full_groups = m.groups;
         match self.settings.mode {
             Mode::Time => {
-                m.stats = self.time_self(test)?;
+                let watch = self
+                    .management
+                    .as_ref()
+                    .ok()
+                    .map(|mgmt| mgmt.watch(std::time::Duration::from_millis(10)));
+                let timed = self.time_self(test);
+                m.driver = watch.map(|w| w.finish());
+                m.stats = timed?;
+                driver_notes(m);
                 if m.stats.is_none() {
                     m.status = Status::Error;
                     m.reason = "the timestamps gave no positive duration".into();
@@ -425,7 +440,15 @@ impl<'g> Runner<'g> {
                 estimate_ms,
                 note,
             } = self.size_dispatch(test, pipeline)?;
-            let (stats, clocks) = self.time(test, pipeline, groups, estimate_ms)?;
+            // The driver's own readings while the row is timed, every 10 ms.
+            let watch = self
+                .management
+                .as_ref()
+                .ok()
+                .map(|mgmt| mgmt.watch(std::time::Duration::from_millis(10)));
+            let timed = self.time(test, pipeline, groups, estimate_ms);
+            m.driver = watch.map(|w| w.finish());
+            let (stats, clocks) = timed?;
             let steady = self.steady_mhz();
             (m.groups, m.reason, m.stats) = (groups, note, stats);
             m.clock_mhz = timing::mean(&clocks);
@@ -609,6 +632,43 @@ impl<'g> Runner<'g> {
             read_start: test.read_start(),
             address: self.shared.address,
             array,
+        }
+    }
+}
+
+/// The driver's word beside the probe's: a probe clock more than
+/// [`CLOCK_AGREEMENT_PCT`](measurement::CLOCK_AGREEMENT_PCT) off the driver's says so, and the
+/// reasons the driver gave for holding the clock down (power cap, thermal slowdown…) are
+/// named: in a throttled row's flag, else as a note.
+fn driver_notes(m: &mut Measurement) {
+    use crate::gpu::mgmt::{reason_names, THROTTLE};
+    let Some(driver) = m.driver else { return };
+    if let (Some(off), Some(probe), Some(sm)) =
+        (m.probe_vs_driver_pct(), m.clock_mhz, driver.sm_mhz)
+    {
+        if off.abs() > measurement::CLOCK_AGREEMENT_PCT {
+            m.reason = join(
+                &m.reason,
+                &format!(
+                    "the probe's clock {probe:.0} MHz is {off:+.1} % off the driver's \
+                     {sm:.0} MHz"
+                ),
+            );
+        }
+    }
+    if let Some(bits) = driver.reasons.map(|b| b & THROTTLE).filter(|b| *b != 0) {
+        let names = reason_names(bits);
+        if m.conditions == Conditions::Throttled && m.reason.contains("throttled: ") {
+            m.reason = m.reason.replacen(
+                "throttled: ",
+                &format!("throttled: {names} (the driver's word): "),
+                1,
+            );
+        } else {
+            m.reason = join(
+                &m.reason,
+                &format!("the driver reported {names} while it ran"),
+            );
         }
     }
 }
