@@ -45,10 +45,11 @@ pub fn details(devices: &[DeviceInfo]) -> String {
             let l = mgmt.limits();
             let mhz = |v: Option<u32>| v.map_or("?".into(), |v| format!("{v} MHz"));
             s += &format!(
-                "   limits:  shader clock {}, memory clock {}, power {} (NVML)\n",
+                "   limits:  shader clock {}, memory clock {}, power {} ({})\n",
                 mhz(l.max_sm_mhz),
                 mhz(l.max_mem_mhz),
-                l.power_limit_w.map_or("?".into(), |w| format!("{w:.0} W"))
+                l.power_limit_w.map_or("?".into(), |w| format!("{w:.0} W")),
+                mgmt.kind()
             );
         }
     }

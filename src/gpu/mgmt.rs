@@ -1,4 +1,4 @@
-//! The driver's management interface (NVIDIA's NVML, loaded at run time): the GPU's own word on its clocks, power, temperature and why a clock is held down, sampled while rows are timed.
+//! The driver's management interface (NVIDIA's NVML, loaded at run time; Linux's sysfs for amdgpu and i915/xe): the GPU's own word on its clocks, power, temperature and why a clock is held down, sampled while rows are timed.
 
 use super::DeviceInfo;
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
@@ -104,8 +104,13 @@ pub struct Limits {
 
 /// One Vulkan device's management device, where the platform has one.
 pub struct Management {
-    api: Arc<Api>,
-    handle: SendHandle,
+    source: Source,
+}
+
+#[derive(Clone)]
+enum Source {
+    Nvml { api: Arc<Api>, handle: SendHandle },
+    Sysfs(Sysfs),
 }
 
 #[derive(Clone, Copy)]
@@ -116,15 +121,29 @@ unsafe impl Send for SendHandle {}
 unsafe impl Sync for SendHandle {}
 
 impl Management {
-    /// The management device of `info`, matched by its Vulkan device UUID (NVIDIA's Vulkan
-    /// device UUID is NVML's GPU UUID), or why there is none.
+    /// The management device of `info`: NVIDIA's through NVML, matched by its Vulkan device
+    /// UUID (NVIDIA's Vulkan device UUID is NVML's GPU UUID); AMD's and Intel's through the
+    /// kernel's sysfs, matched by PCI address; or why there is none.
     pub fn open(info: &DeviceInfo) -> Result<Management, String> {
-        if info.vendor_id != 0x10de {
-            return Err(format!(
-                "no management interface read for vendor {:04x} (NVML is NVIDIA's)",
-                info.vendor_id
-            ));
+        match info.vendor_id {
+            0x10de => Self::open_nvml(info),
+            0x1002 | 0x8086 => {
+                let pci = info
+                    .pci
+                    .ok_or("the driver gives no PCI address (VK_EXT_pci_bus_info)")?;
+                let dir = std::path::PathBuf::from(format!("/sys/bus/pci/devices/{pci}"));
+                Sysfs::open(&dir).map(|s| Management {
+                    source: Source::Sysfs(s),
+                })
+            }
+            v => Err(format!(
+                "no management interface read for vendor {v:04x} (NVML for NVIDIA, sysfs for \
+                 AMD and Intel)"
+            )),
         }
+    }
+
+    fn open_nvml(info: &DeviceInfo) -> Result<Management, String> {
         let api = Arc::new(load()?);
         let uuid = nvml_uuid(&info.uuid);
         let c = std::ffi::CString::new(uuid.clone()).map_err(|e| e.to_string())?;
@@ -135,15 +154,19 @@ impl Management {
             return Err(format!("NVML knows no GPU {uuid} (error {ret})"));
         }
         Ok(Management {
-            api,
-            handle: SendHandle(handle),
+            source: Source::Nvml {
+                api,
+                handle: SendHandle(handle),
+            },
         })
     }
 
-    /// One reading now (each field absent where NVML does not give it).
+    /// One reading now (each field absent where the interface does not give it).
     pub fn read(&self) -> Reading {
-        let h = self.handle.0;
-        let a = &self.api;
+        let (a, h) = match &self.source {
+            Source::Nvml { api, handle } => (api, handle.0),
+            Source::Sysfs(s) => return s.read(),
+        };
         let u = |f: &dyn Fn(&mut c_uint) -> Ret| {
             let mut v: c_uint = 0;
             (f(&mut v) == 0).then_some(v)
@@ -161,9 +184,20 @@ impl Management {
         }
     }
 
+    /// Which interface reads the device: `NVML` or `sysfs`.
+    pub fn kind(&self) -> &'static str {
+        match self.source {
+            Source::Nvml { .. } => "NVML",
+            Source::Sysfs(_) => "sysfs",
+        }
+    }
+
     /// The maximum clocks and the power limit.
     pub fn limits(&self) -> Limits {
-        let (h, a) = (self.handle.0, &self.api);
+        let (a, h) = match &self.source {
+            Source::Nvml { api, handle } => (api, handle.0),
+            Source::Sysfs(s) => return s.limits(),
+        };
         let mut v: c_uint = 0;
         // SAFETY (each call): a valid handle and a place for the value.
         let max_sm = (unsafe { (a.max_clock)(h, NVML_CLOCK_SM, &mut v) } == 0).then_some(v);
@@ -182,8 +216,7 @@ impl Management {
         let stop = Arc::new(AtomicBool::new(false));
         let readings = Arc::new(Mutex::new(Vec::new()));
         let me = Management {
-            api: self.api.clone(),
-            handle: self.handle,
+            source: self.source.clone(),
         };
         let (s, r) = (stop.clone(), readings.clone());
         let thread = std::thread::spawn(move || loop {
@@ -202,6 +235,143 @@ impl Management {
             thread: Some(thread),
         }
     }
+}
+
+/// The kernel's sysfs files of an amdgpu or i915/xe device (`/sys/bus/pci/devices/ADDR`).
+#[derive(Clone, Debug)]
+pub struct Sysfs {
+    /// Current and listed shader clock levels (amdgpu `pp_dpm_sclk`) or the actual and
+    /// maximum frequency files (i915 `gt_act_freq_mhz`, xe `act_freq`).
+    shader: Option<Clock>,
+    memory: Option<Clock>,
+    /// hwmon: power (µW), power cap (µW), temperature (m°C).
+    power: Option<std::path::PathBuf>,
+    power_cap: Option<std::path::PathBuf>,
+    temp: Option<std::path::PathBuf>,
+}
+
+#[derive(Clone, Debug)]
+enum Clock {
+    /// A `pp_dpm_*` table: levels, the current one starred.
+    Levels(std::path::PathBuf),
+    /// A file holding the clock in MHz, and the file holding its maximum.
+    Mhz(std::path::PathBuf, Option<std::path::PathBuf>),
+}
+
+impl Sysfs {
+    /// The files of the device at `dir` (a PCI device's sysfs folder), where its driver
+    /// exposes them; an error where it exposes none.
+    pub fn open(dir: &std::path::Path) -> Result<Sysfs, String> {
+        let file = |p: std::path::PathBuf| p.is_file().then_some(p);
+        let first = |pattern: &dyn Fn(&std::path::Path) -> Option<std::path::PathBuf>,
+                     sub: &str| {
+            std::fs::read_dir(dir.join(sub))
+                .ok()?
+                .filter_map(|e| e.ok())
+                .find_map(|e| pattern(&e.path()))
+        };
+        let hwmon = first(&|p: &std::path::Path| Some(p.to_path_buf()), "hwmon");
+        let drm_card = first(
+            &|p: &std::path::Path| {
+                let name = p.file_name()?.to_string_lossy().into_owned();
+                (name.starts_with("card") && !name.contains('-')).then(|| p.to_path_buf())
+            },
+            "drm",
+        );
+        let shader = file(dir.join("pp_dpm_sclk"))
+            .map(Clock::Levels)
+            .or_else(|| {
+                let card = drm_card.clone()?;
+                file(card.join("gt_act_freq_mhz"))
+                    .map(|p| Clock::Mhz(p, file(card.join("gt_max_freq_mhz"))))
+            })
+            .or_else(|| {
+                let freq = dir.join("tile0/gt0/freq0");
+                file(freq.join("act_freq")).map(|p| Clock::Mhz(p, file(freq.join("max_freq"))))
+            });
+        let memory = file(dir.join("pp_dpm_mclk")).map(Clock::Levels);
+        let hw = |name: &str| hwmon.as_ref().and_then(|h| file(h.join(name)));
+        let s = Sysfs {
+            shader,
+            memory,
+            power: hw("power1_average").or_else(|| hw("power1_input")),
+            power_cap: hw("power1_cap"),
+            temp: hw("temp1_input"),
+        };
+        if s.shader.is_none() && s.power.is_none() && s.temp.is_none() {
+            return Err(format!(
+                "{} exposes no clock, power or temperature files",
+                dir.display()
+            ));
+        }
+        Ok(s)
+    }
+
+    fn read(&self) -> Reading {
+        let text = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+        let number = |p: &Option<std::path::PathBuf>| {
+            p.as_deref()
+                .and_then(text)
+                .and_then(|t| t.trim().parse::<f64>().ok())
+        };
+        let clock = |c: &Option<Clock>| match c.as_ref()? {
+            Clock::Levels(p) => current_level(&text(p)?),
+            Clock::Mhz(p, _) => text(p)?.trim().parse().ok(),
+        };
+        Reading {
+            sm_mhz: clock(&self.shader),
+            mem_mhz: clock(&self.memory),
+            power_w: number(&self.power).map(|uw| uw / 1e6),
+            temp_c: number(&self.temp).map(|mc| mc / 1000.0),
+            reasons: None,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        let text = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+        let max = |c: &Option<Clock>| match c.as_ref()? {
+            Clock::Levels(p) => highest_level(&text(p)?),
+            Clock::Mhz(_, Some(m)) => text(m)?.trim().parse().ok(),
+            Clock::Mhz(_, None) => None,
+        };
+        Limits {
+            max_sm_mhz: max(&self.shader).map(|v| v as u32),
+            max_mem_mhz: max(&self.memory).map(|v| v as u32),
+            power_limit_w: self
+                .power_cap
+                .as_deref()
+                .and_then(text)
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .map(|uw| uw / 1e6),
+        }
+    }
+}
+
+/// The levels of an amdgpu `pp_dpm_*` table (`0: 500Mhz`, `1: 2100Mhz *`), MHz, and whether
+/// each is the current one.
+fn levels(text: &str) -> Vec<(f64, bool)> {
+    text.lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(':')?;
+            let mut words = rest.split_whitespace();
+            let mhz = words.next()?.to_ascii_lowercase();
+            let mhz: f64 = mhz.strip_suffix("mhz")?.parse().ok()?;
+            Some((mhz, words.any(|w| w == "*")))
+        })
+        .collect()
+}
+
+/// The current level of a `pp_dpm_*` table, MHz.
+pub fn current_level(text: &str) -> Option<f64> {
+    levels(text)
+        .into_iter()
+        .find(|(_, now)| *now)
+        .map(|(m, _)| m)
+}
+
+/// The highest level of a `pp_dpm_*` table, MHz.
+pub fn highest_level(text: &str) -> Option<f64> {
+    levels(text).into_iter().map(|(m, _)| m).reduce(f64::max)
 }
 
 /// Readings being taken (see [`Management::watch`]).
@@ -305,6 +475,49 @@ mod tests {
             0x34, 0x0c,
         ];
         assert_eq!(nvml_uuid(&uuid), "GPU-86fa0768-0de1-e27a-4c57-07e1897f340c");
+    }
+
+    fn sample(name: &str) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/sysfs")
+            .join(name)
+    }
+
+    #[test]
+    fn amdgpu_tables_give_the_starred_level_and_hwmon_its_units() {
+        let s = Sysfs::open(&sample("amdgpu")).unwrap();
+        let r = s.read();
+        assert_eq!(r.sm_mhz, Some(2371.0));
+        assert_eq!(r.mem_mhz, Some(1249.0));
+        assert_eq!(r.power_w, Some(250.0));
+        assert_eq!(r.temp_c, Some(61.0));
+        let l = s.limits();
+        assert_eq!((l.max_sm_mhz, l.max_mem_mhz), (Some(2482), Some(1249)));
+        assert_eq!(l.power_limit_w, Some(327.0));
+        // A table without a starred level has no current clock.
+        assert_eq!(current_level("0: 500Mhz\n1: 2100Mhz\n"), None);
+        assert_eq!(highest_level("garbage\n"), None);
+    }
+
+    #[test]
+    fn intel_cards_give_their_actual_and_maximum_frequency() {
+        let i915 = Sysfs::open(&sample("i915")).unwrap();
+        assert_eq!(i915.read().sm_mhz, Some(1450.0));
+        assert_eq!(i915.limits().max_sm_mhz, Some(2250));
+        assert_eq!(i915.read().power_w, None);
+        let xe = Sysfs::open(&sample("xe")).unwrap();
+        assert_eq!(xe.read().sm_mhz, Some(1800.0));
+        assert_eq!(xe.limits().max_sm_mhz, Some(2400));
+    }
+
+    #[test]
+    fn a_device_without_the_files_has_no_management_interface() {
+        let e = Sysfs::open(&sample("none")).unwrap_err();
+        assert!(
+            e.contains("exposes no clock, power or temperature files"),
+            "{e}"
+        );
+        assert!(Sysfs::open(&sample("absent")).is_err());
     }
 
     #[test]

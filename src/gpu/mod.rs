@@ -64,6 +64,26 @@ impl DeviceType {
     }
 }
 
+/// A PCI address: domain, bus, device, function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PciAddress {
+    pub domain: u32,
+    pub bus: u32,
+    pub device: u32,
+    pub function: u32,
+}
+
+impl std::fmt::Display for PciAddress {
+    /// As Linux names it in sysfs: `0000:65:00.0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:04x}:{:02x}:{:02x}.{:x}",
+            self.domain, self.bus, self.device, self.function
+        )
+    }
+}
+
 /// What we know about one physical device, read once at start-up.
 #[derive(Clone, Debug)]
 pub struct DeviceInfo {
@@ -84,6 +104,9 @@ pub struct DeviceInfo {
     pub api_version: u32,
     /// `deviceUUID`.
     pub uuid: [u8; 16],
+    /// Where the device sits on the PCI bus (`VK_EXT_pci_bus_info`), where the driver says:
+    /// what matches it to the kernel's sysfs device.
+    pub pci: Option<PciAddress>,
     /// Nanoseconds per timestamp tick.
     pub timestamp_period: f32,
     /// A compute queue family whose timestamps are valid, with `timestampValidBits`.
@@ -164,6 +187,7 @@ impl DeviceInfo {
             driver_version: 0,
             api_version: vk::API_VERSION_1_3,
             uuid: [0; 16],
+            pci: None,
             timestamp_period: 1.0,
             compute_queue: Some((0, 64)),
             transfer_queue: None,
@@ -421,6 +445,8 @@ impl Instance {
             let mut sm = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
             let mut amd = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
             let mut arm = vk::PhysicalDeviceShaderCoreBuiltinsPropertiesARM::default();
+            let mut pci = vk::PhysicalDevicePCIBusInfoPropertiesEXT::default();
+            let has_pci = has(ash::ext::pci_bus_info::NAME);
             let mut props2 = vk::PhysicalDeviceProperties2::default()
                 .push_next(&mut id)
                 .push_next(&mut subgroup);
@@ -438,6 +464,9 @@ impl Instance {
             }
             if has_arm {
                 props2 = props2.push_next(&mut arm);
+            }
+            if has_pci {
+                props2 = props2.push_next(&mut pci);
             }
             unsafe {
                 self.instance
@@ -574,6 +603,12 @@ impl Instance {
                 driver_version: props.driver_version,
                 api_version: props.api_version,
                 uuid: id.device_uuid,
+                pci: has_pci.then_some(PciAddress {
+                    domain: pci.pci_domain,
+                    bus: pci.pci_bus,
+                    device: pci.pci_device,
+                    function: pci.pci_function,
+                }),
                 timestamp_period: props.limits.timestamp_period,
                 compute_queue,
                 transfer_queue,
