@@ -270,3 +270,39 @@ fn reports_render_in_a_real_browser() {
     }
     assert!(out.contains("1 failed row cells"), "{out}");
 }
+
+#[test]
+fn the_drivers_clock_and_power_stand_beside_the_probes_where_a_run_has_them() {
+    let dir = tempdir("report-driver");
+    // The committed H100 run with NVML's columns (gzip: read with zcat).
+    let csv = dir.join("driver.csv");
+    let z = std::process::Command::new("zcat")
+        .arg(committed("results/h100/driver/all.csv.gz"))
+        .output()
+        .expect("zcat runs");
+    std::fs::write(&csv, &z.stdout).unwrap();
+    let html = dir.join("driver.html");
+    let o = run(&[
+        "report",
+        csv.to_str().unwrap(),
+        "-o",
+        html.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("driver clock MHz (median, range)"));
+    assert!(
+        page.contains("1980 (345–1980)"),
+        "the driver's clock over the run"
+    );
+    assert!(page.contains("power W (median, range)"));
+    assert!(page.contains("<th>driver MHz</th>") || page.contains("driver MHz"));
+    // A run without them (lavapipe's, the fixtures) has no such columns.
+    let plain = dir.join("plain.html");
+    let fixture = committed("tests/fixtures/chart-h100.csv");
+    let o = run(&["report", &fixture, "-o", plain.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&plain).unwrap();
+    assert!(!page.contains("driver clock MHz"));
+    assert!(!page.contains("driver MHz"));
+}

@@ -320,20 +320,26 @@ fn summary(runs: &[Run]) -> String {
         "contended",
         "disturbed",
         "clock MHz (median, range)",
+        "driver clock MHz (median, range)",
+        "power W (median, range)",
         "steady clock MHz",
     ]
     .map(String::from);
     let body: Vec<Vec<String>> = runs
         .iter()
         .map(|r| {
-            let mut clocks: Vec<f64> = r.rows.iter().filter_map(|x| x.num("clock_mhz")).collect();
-            clocks.sort_by(f64::total_cmp);
-            let clock = match (clocks.first(), clocks.last()) {
-                (Some(lo), Some(hi)) => {
-                    format!("{:.0} ({lo:.0}–{hi:.0})", clocks[clocks.len() / 2])
+            // The median and range of a column over the run's rows; `none` where it has none.
+            let spread = |column: &str, none: &str| {
+                let mut v: Vec<f64> = r.rows.iter().filter_map(|x| x.num(column)).collect();
+                v.sort_by(f64::total_cmp);
+                match (v.first(), v.last()) {
+                    (Some(lo), Some(hi)) => format!("{:.0} ({lo:.0}–{hi:.0})", v[v.len() / 2]),
+                    _ => none.to_string(),
                 }
-                _ => "no shader clock".into(),
             };
+            let clock = spread("clock_mhz", "no shader clock");
+            let driver = spread("driver_sm_mhz", "");
+            let power = spread("power_w", "");
             let steady: Vec<String> = r
                 .json
                 .iter()
@@ -356,17 +362,22 @@ fn summary(runs: &[Run]) -> String {
                 count(r, "conditions", "contended").to_string(),
                 count(r, "conditions", "disturbed").to_string(),
                 clock,
+                driver,
+                power,
                 steady.join(", "),
             ]
         })
         .collect();
-    // The steady clock comes from JSON files only: no column where no run has one.
+    // The steady clock comes from JSON files only, the driver's columns from runs with a
+    // management interface: no column where no run has one.
     let (mut header, mut body) = (header.to_vec(), body);
-    if body.iter().all(|r| r.last().is_some_and(String::is_empty)) {
-        header.pop();
-        body.iter_mut().for_each(|r| {
-            r.pop();
-        });
+    for at in (header.len() - 3..header.len()).rev() {
+        if body.iter().all(|r| r[at].is_empty()) {
+            header.remove(at);
+            body.iter_mut().for_each(|r| {
+                r.remove(at);
+            });
+        }
     }
     let mut out = String::from("<section id=\"summary\"><h2>Summary</h2>\n");
     out += &table::plain(&header, &body);

@@ -16,6 +16,8 @@ const COLUMNS: &[(&str, &str)] = &[
     ("latency_clk", "latency clk"),
     ("latency_spread_pct", "spread %"),
     ("clock_mhz", "MHz"),
+    ("driver_sm_mhz", "driver MHz"),
+    ("power_w", "W"),
 ];
 
 /// The unit a heading counts in the suite (`loads`, `ops`, `flops`…), when every row
