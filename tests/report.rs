@@ -296,7 +296,14 @@ fn the_drivers_clock_and_power_stand_beside_the_probes_where_a_run_has_them() {
         "the driver's clock over the run"
     );
     assert!(page.contains("power W (median, range)"));
-    assert!(page.contains("<th>driver MHz</th>") || page.contains("driver MHz"));
+    assert!(page.contains("driver MHz"));
+    // Under each suite, the clocks (probe and driver) and the power, row by row.
+    assert_eq!(
+        page.matches("Clocks and power, row by row (the driver's word)")
+            .count(),
+        12,
+        "one strip per suite of the run"
+    );
     // A run without them (lavapipe's, the fixtures) has no such columns.
     let plain = dir.join("plain.html");
     let fixture = committed("tests/fixtures/chart-h100.csv");
@@ -305,4 +312,5 @@ fn the_drivers_clock_and_power_stand_beside_the_probes_where_a_run_has_them() {
     let page = std::fs::read_to_string(&plain).unwrap();
     assert!(!page.contains("driver clock MHz"));
     assert!(!page.contains("driver MHz"));
+    assert!(!page.contains("Clocks and power, row by row"));
 }

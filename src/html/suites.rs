@@ -96,8 +96,89 @@ pub fn section(view: &View, key: &SuiteKey, tests: &[String]) -> String {
         }
         None => out += &table::rows(view.runs, tests),
     }
+    if let Some(strip) = clock_strip(view, tests) {
+        out += &strip;
+    }
     out += "</section>\n";
     out
+}
+
+/// Under a suite whose runs read the driver's management interface: the probe's clock beside
+/// the driver's, and the board's power, row by row in run order (a flagged row's reason
+/// names what the driver said).
+fn clock_strip(view: &View, tests: &[String]) -> Option<String> {
+    let series = |column: &str| -> Vec<Vec<Option<(f64, f64)>>> {
+        view.runs
+            .iter()
+            .map(|r| {
+                tests
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| Some(((i + 1) as f64, r.row(t)?.num(column)?)))
+                    .collect()
+            })
+            .collect()
+    };
+    let (probe, driver, power) = (
+        series("clock_mhz"),
+        series("driver_sm_mhz"),
+        series("power_w"),
+    );
+    let values = |s: &[Vec<Option<(f64, f64)>>]| {
+        s.iter()
+            .flatten()
+            .flatten()
+            .map(|p| p.1)
+            .collect::<Vec<_>>()
+    };
+    if values(&driver).is_empty() {
+        return None;
+    }
+    let x = Axis::fit(
+        "row of the suite, in run order",
+        Scale::Linear,
+        [1.0, tests.len().max(2) as f64],
+        svg::num,
+    )?;
+    let line = |i: usize, label: String, dash: &'static str, points: &Vec<Option<(f64, f64)>>| {
+        let mut style = view.run_style(i);
+        style.dash = dash;
+        style.marker = Marker::None;
+        chart::Line {
+            label,
+            style,
+            points: points.clone(),
+        }
+    };
+    let name = |i: usize, what: &str| match view.run_label(i) {
+        Some(run) => format!("{what}, {run}"),
+        None => what.to_string(),
+    };
+    let mut clock_lines = Vec::new();
+    for i in 0..view.runs.len() {
+        clock_lines.push(line(i, name(i, "probe"), "", &probe[i]));
+        clock_lines.push(line(i, name(i, "driver"), "5 3", &driver[i]));
+    }
+    let mhz = values(&probe).into_iter().chain(values(&driver));
+    let clocks = Axis::fit("shader clock, MHz", Scale::Linear, mhz, svg::num)?;
+    let mut out = figure(
+        chart::line_chart("clocks", &x, &clocks, &clock_lines),
+        "The shader clock per row: the probe's (solid) and the driver's (dashed, its management \
+         interface's reading while the row was timed).",
+    );
+    if !values(&power).is_empty() {
+        let watts = Axis::fit("board power, W", Scale::Linear, values(&power), svg::num)?;
+        let power_lines: Vec<_> = (0..view.runs.len())
+            .map(|i| line(i, name(i, "power"), "", &power[i]))
+            .collect();
+        out += &figure(
+            chart::line_chart("power", &x, &watts, &power_lines),
+            "The board's power per row (the mean of the driver's readings while it was timed).",
+        );
+    }
+    Some(format!(
+        "<details><summary>Clocks and power, row by row (the driver's word)</summary>\n{out}</details>\n"
+    ))
 }
 
 pub(super) fn figure(svg: String, caption: &str) -> String {
