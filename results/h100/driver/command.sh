@@ -2,6 +2,8 @@
 # power, temperature and clock-event reasons read every 10 ms while each row is timed — on a
 # freshly started H100 with nothing else on it: the device list with NVML's limits, then
 # --suite all with the new columns filled, nvidia-smi sampling beside it.
+# The files here: commit b81b5fb. b61aad8/: the same at commit b61aad8, after the sampler
+# thread stopped sleeping out its 10 ms interval at the end of each row.
 # Rerun: scripts/reproduce.sh results/h100/driver OUTDIR
 STEP_TIMEOUT=${STEP_TIMEOUT:-330}
 step devices "${X[@]}" --list-devices
