@@ -681,3 +681,68 @@ fn join(text: &str, note: &str) -> String {
         format!("{text}; {note}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::mgmt::Sampled;
+
+    fn row(
+        probe: f64,
+        driver: f64,
+        reasons: u64,
+        conditions: Conditions,
+        reason: &str,
+    ) -> Measurement {
+        let mut m = Measurement::not_run(crate::catalog::baseline(), Status::Ok, reason.into());
+        m.clock_mhz = Some(probe);
+        m.conditions = conditions;
+        m.driver = Some(Sampled {
+            sm_mhz: Some(driver),
+            reasons: Some(reasons),
+            samples: 3,
+            ..Sampled::default()
+        });
+        m
+    }
+
+    #[test]
+    fn the_drivers_word_is_beside_the_probes() {
+        // Within 2 %: nothing said; the idle bit is no reason a busy GPU is slow.
+        let mut m = row(2008.0, 1980.0, 0x1, Conditions::Steady, "");
+        driver_notes(&mut m);
+        assert_eq!(m.reason, "");
+        // More than 2 % apart: the row says so, with both clocks.
+        let mut m = row(1978.0, 345.0, 0x1, Conditions::Steady, "");
+        driver_notes(&mut m);
+        assert!(
+            m.reason
+                .contains("1978 MHz is +473.3 % off the driver's 345 MHz"),
+            "{}",
+            m.reason
+        );
+        // A throttled row names the driver's reason in its flag; another row as a note.
+        let mut m = row(
+            1500.0,
+            1500.0,
+            0x4 | 0x40,
+            Conditions::Throttled,
+            "throttled: 1500 MHz, below 98 % of the steady 1980 MHz",
+        );
+        driver_notes(&mut m);
+        assert!(
+            m.reason
+                .starts_with("throttled: power cap+thermal slowdown (the driver's word): 1500 MHz"),
+            "{}",
+            m.reason
+        );
+        let mut m = row(1978.0, 1965.0, 0x4, Conditions::Steady, "");
+        driver_notes(&mut m);
+        assert_eq!(m.reason, "the driver reported power cap while it ran");
+        // No readings: nothing.
+        let mut m = Measurement::not_run(crate::catalog::baseline(), Status::Ok, String::new());
+        m.clock_mhz = Some(1978.0);
+        driver_notes(&mut m);
+        assert_eq!(m.reason, "");
+    }
+}
