@@ -142,6 +142,14 @@ pub fn run(args: cli::Args) -> Result<i32> {
         return list_tests(&args);
     }
     let config = Config::from_args(args)?;
+    // A run cut by the rehearsal hook says so before anything else: it is no measurement
+    // of the selection.
+    if let Some((kept, selected)) = config.rehearsal {
+        eprintln!(
+            "perftest: PERFTEST_FIRST_TESTS: running {kept} of the {selected} selected tests \
+             (a rehearsal of the command, not a measurement of its selection)"
+        );
+    }
     let args = &config.args;
     let instance = gpu::Instance::new(args.validation)?;
     if instance.devices.is_empty() {

@@ -218,6 +218,8 @@ pub struct Config {
     /// The selected tests, in run order, with their 1-based index in the full suite.
     pub tests: Vec<(usize, TestCase)>,
     pub mode: Mode,
+    /// Where `PERFTEST_FIRST_TESTS` cut the selection: (tests kept, tests selected).
+    pub rehearsal: Option<(usize, usize)>,
 }
 
 impl Config {
@@ -256,6 +258,7 @@ impl Config {
         }
         let suite = catalog::suites(&selected_suites(&args.suite));
         let mut selected = catalog::filter(&suite, &args.filters);
+        let mut rehearsal = None;
         if selected.is_empty() {
             return Err(Failure::Usage(no_match(&args)));
         }
@@ -274,12 +277,14 @@ impl Config {
                     ))
                 })?;
             // The baseline stays where it was selected: every ratio is relative to it.
+            let selected_count = selected.len();
             let baseline = catalog::baseline();
             let keep_baseline = selected[n.min(selected.len())..].contains(&baseline);
             selected.truncate(n);
             if keep_baseline {
                 selected.push(baseline);
             }
+            rehearsal = Some((selected.len(), selected_count));
         }
         let all = catalog::all_tests();
         let tests = selected
@@ -332,7 +337,12 @@ impl Config {
         } else {
             Mode::Time
         };
-        Ok(Config { args, tests, mode })
+        Ok(Config {
+            args,
+            tests,
+            mode,
+            rehearsal,
+        })
     }
 }
 

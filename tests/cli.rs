@@ -711,3 +711,58 @@ fn a_reader_that_goes_away_ends_the_listing_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_rehearsal_hook_says_it_cut_the_run_and_refuses_a_count_that_is_none() {
+    // A bad count is a usage error before any GPU work.
+    for bad in ["0", "x", "-1", ""] {
+        let o = perftest()
+            .args(["--device", lavapipe(), "--suite", "pitfalls"])
+            .env("PERFTEST_FIRST_TESTS", bad)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "PERFTEST_FIRST_TESTS={bad} is not a count of tests"
+            )),
+            "{bad:?}: {}",
+            stderr(&o)
+        );
+    }
+    // A good one runs the first tests and says so; the baseline stays where it was selected.
+    let o = perftest()
+        .args(["--device", lavapipe(), "--groups", "1", "--samples", "2"])
+        .env("PERFTEST_FIRST_TESTS", "2")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "PERFTEST_FIRST_TESTS: running 3 of the 138 selected tests (a rehearsal of the command"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert_eq!(timed_lines(&out), 3, "{out}");
+    assert!(
+        out.contains("Buffer<R8>.Load uniform: ") && out.contains("Buffer<RGBA8>.Load random: ")
+    );
+    // Without it, nothing is said.
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "1",
+        "--samples",
+        "2",
+        "--filter",
+        "Buffer<R8>.Load uniform",
+    ]);
+    assert!(
+        !stderr(&o).contains("PERFTEST_FIRST_TESTS"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -144,7 +144,7 @@ impl Management {
     }
 
     fn open_nvml(info: &DeviceInfo) -> Result<Management, String> {
-        let api = Arc::new(load()?);
+        let api = nvml()?;
         let uuid = nvml_uuid(&info.uuid);
         let c = std::ffi::CString::new(uuid.clone()).map_err(|e| e.to_string())?;
         let mut handle: Handle = std::ptr::null_mut();
@@ -420,7 +420,14 @@ pub fn nvml_uuid(uuid: &[u8; 16]) -> String {
     )
 }
 
-/// NVML's library, initialised once for the process.
+/// NVML's library, loaded and initialised once for the process (and never unloaded: every
+/// device, run and `--list-devices` line shares it), or why it cannot be.
+fn nvml() -> Result<Arc<Api>, String> {
+    static NVML: std::sync::OnceLock<Result<Arc<Api>, String>> = std::sync::OnceLock::new();
+    NVML.get_or_init(|| load().map(Arc::new)).clone()
+}
+
+/// Loads NVML's library and initialises it.
 fn load() -> Result<Api, String> {
     let names: &[&str] = if cfg!(windows) {
         &["nvml.dll"]
