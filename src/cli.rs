@@ -212,6 +212,19 @@ pub enum SuiteArg {
 }
 
 /// What to do, validated before any GPU work.
+/// `PERFTEST_FIRST_TESTS`'s value: `N` (the first N tests of the selection) or `N/family`
+/// (the first N of each family), N ≥ 1.
+fn rehearsal_count(value: &str) -> Option<(usize, bool)> {
+    let (n, per_family) = match value.strip_suffix("/family") {
+        Some(n) => (n, true),
+        None => (value, false),
+    };
+    n.parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .map(|n| (n, per_family))
+}
+
 #[derive(Debug)]
 pub struct Config {
     pub args: Args,
@@ -266,22 +279,29 @@ impl Config {
         // cut to the first tests of its selection (and the baseline, where selected), so that
         // every option and output is exercised in seconds on a CPU driver.
         if let Some(first) = std::env::var_os("PERFTEST_FIRST_TESTS") {
-            let n = first
-                .to_str()
-                .and_then(|s| s.parse::<usize>().ok())
-                .filter(|n| *n > 0)
-                .ok_or_else(|| {
-                    Failure::Usage(format!(
-                        "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more)",
-                        first.to_string_lossy()
-                    ))
-                })?;
+            let (n, per_family) = first.to_str().and_then(rehearsal_count).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more, or N/family)",
+                    first.to_string_lossy()
+                ))
+            })?;
             // The baseline stays where it was selected: every ratio is relative to it.
             let selected_count = selected.len();
             let baseline = catalog::baseline();
-            let keep_baseline = selected[n.min(selected.len())..].contains(&baseline);
-            selected.truncate(n);
-            if keep_baseline {
+            let had_baseline = selected.contains(&baseline);
+            if per_family {
+                // The first N of each family: every kernel template, resource kind and
+                // check runs once (scripts/windows-check.sh), in seconds.
+                let mut seen = std::collections::HashMap::new();
+                selected.retain(|t| {
+                    let count = seen.entry(t.family_index()).or_insert(0usize);
+                    *count += 1;
+                    *count <= n
+                });
+            } else {
+                selected.truncate(n);
+            }
+            if had_baseline && !selected.contains(&baseline) {
                 selected.push(baseline);
             }
             rehearsal = Some((selected.len(), selected_count));

@@ -715,7 +715,7 @@ fn a_reader_that_goes_away_ends_the_listing_quietly() {
 #[test]
 fn the_rehearsal_hook_says_it_cut_the_run_and_refuses_a_count_that_is_none() {
     // A bad count is a usage error before any GPU work.
-    for bad in ["0", "x", "-1", ""] {
+    for bad in ["0", "x", "-1", "", "0/family", "2/families", "/family"] {
         let o = perftest()
             .args(["--device", lavapipe(), "--suite", "pitfalls"])
             .env("PERFTEST_FIRST_TESTS", bad)
@@ -748,6 +748,33 @@ fn the_rehearsal_hook_says_it_cut_the_run_and_refuses_a_count_that_is_none() {
     assert_eq!(timed_lines(&out), 3, "{out}");
     assert!(
         out.contains("Buffer<R8>.Load uniform: ") && out.contains("Buffer<RGBA8>.Load random: ")
+    );
+    // N/family: the first N tests of each family (the original suite's six), then the
+    // baseline.
+    let o = perftest()
+        .args(["--device", lavapipe(), "--groups", "1", "--verify"])
+        .env("PERFTEST_FIRST_TESTS", "1/family")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("PERFTEST_FIRST_TESTS: running 7 of the 138 selected tests"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    let ran: Vec<&str> = out.lines().filter_map(|l| l.strip_suffix(": ok")).collect();
+    assert_eq!(
+        ran,
+        [
+            "Buffer<R8>.Load uniform",
+            "ByteAddressBuffer.Load uniform",
+            "StructuredBuffer<float>.Load uniform",
+            "cbuffer{float4} load uniform",
+            "Texture2D<R8>.Load uniform",
+            "Texture2D<R8>.Sample(nearest) uniform",
+            "Buffer<RGBA8>.Load random",
+        ]
     );
     // Without it, nothing is said.
     let o = run(&[
