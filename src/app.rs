@@ -138,6 +138,12 @@ pub fn run(args: cli::Args) -> Result<i32> {
         run_report(files, output, references)?;
         return Ok(0);
     }
+    if let Some(cli::Command::Summary { files }) = &args.command {
+        let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
+        let summaries = crate::summary::summarise_files(files).map_err(usage)?;
+        stdout(&crate::summary::text(&summaries));
+        return Ok(0);
+    }
     if args.list_tests {
         return list_tests(&args);
     }

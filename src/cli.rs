@@ -191,6 +191,16 @@ pub enum Command {
         #[arg(long = "reference", value_name = "NAME")]
         references: Vec<String>,
     },
+    /// What each GPU of CSV or JSON results is, on one screen: cache edges, latencies and
+    /// bandwidths read off the curves, arithmetic peaks, dispatch costs and the load path's
+    /// best and worst, each with the rows it came from and beside the vendor's published
+    /// figure where the tool knows it. One table per GPU. See docs/summary.md.
+    Summary {
+        /// Result files written by `perftest --csv` or `--json` (gzipped or not); the files
+        /// of one GPU and driver are read as one run (a test's first row counts).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Values of `--suite`.

@@ -1,0 +1,1 @@
+//! The summary rules on synthetic curves and on the committed H100 results.
