@@ -389,6 +389,13 @@ fn caches(d: &Device) -> Section {
                     .iter()
                     .filter_map(|p| d.get(&p.test))
                     .collect();
+                // Memory is approached from above (a set a few times the L2 still finds part
+                // of itself there): its figure is the largest set's, a cache's the median.
+                let rows = if level.memory {
+                    rows[rows.len() - 1..].to_vec()
+                } else {
+                    rows
+                };
                 let tbps = curve::median(rows.iter().filter_map(|r| r.gbytes)) / 1000.0;
                 let clk = curve::median(rows.iter().filter_map(|r| r.bytes_per_clk));
                 let per_clk = if clk.is_nan() {
@@ -406,7 +413,16 @@ fn caches(d: &Device) -> Section {
                     Ok(format!("{per_clk}{} TB/s", num(tbps))),
                     Some((tbps, tbps)),
                     figure,
-                    range_text(BANDWIDTH, &bw, *s),
+                    if level.memory {
+                        format!(
+                            "{}{} (the largest set of the plateau {})",
+                            BANDWIDTH,
+                            curve::size_name(bw[s.last].size),
+                            range_text("", &bw, *s)
+                        )
+                    } else {
+                        range_text(BANDWIDTH, &bw, *s)
+                    },
                 ));
                 previous_bw = Some((*s, level.name.clone()));
             }
