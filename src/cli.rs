@@ -109,6 +109,12 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = crate::report::TerminalFormat::Original)]
     pub format: crate::report::TerminalFormat,
 
+    /// End the run with what the GPU is, on one screen (as `perftest summary` prints it from
+    /// the run's rows; see docs/summary.md), after the rows on stdout (on stderr with
+    /// `--csv -`). `--suite all` prints it without being asked.
+    #[arg(long)]
+    pub summary: bool,
+
     /// Count unsupported tests and rows timed while the baseline drifted (`disturbed`) as
     /// failures (exit 1), for CI.
     #[arg(long)]

@@ -9,7 +9,7 @@ mod curve;
 mod derive;
 #[cfg(test)]
 mod tests;
-mod text;
+pub mod text;
 pub mod vendor;
 
 use crate::compare::read::{self, Table};
@@ -150,7 +150,7 @@ fn number(t: &Table, line: usize, column: &str, cell: &str) -> Result<Option<f64
 }
 
 /// The GPUs of `tables`, one per device name and driver, in order of first appearance.
-pub fn devices(tables: &[Table]) -> Result<Vec<Device>> {
+pub fn devices(tables: &[&Table]) -> Result<Vec<Device>> {
     let mut out: Vec<Device> = Vec::new();
     for t in tables {
         let col = |name: &str| t.column(name);
@@ -193,7 +193,7 @@ pub fn devices(tables: &[Table]) -> Result<Vec<Device>> {
 }
 
 /// The summary of every GPU in `tables`.
-pub fn summarise(tables: &[Table]) -> Result<Vec<Summary>> {
+pub fn summarise(tables: &[&Table]) -> Result<Vec<Summary>> {
     Ok(devices(tables)?.iter().map(derive::summary).collect())
 }
 
@@ -206,5 +206,5 @@ pub fn summarise_files(paths: &[PathBuf]) -> Result<Vec<Summary>> {
         .iter()
         .map(|p| read::read_path(p))
         .collect::<Result<Vec<_>>>()?;
-    summarise(&tables)
+    summarise(&tables.iter().collect::<Vec<_>>())
 }
