@@ -305,7 +305,7 @@ fn the_drivers_clock_and_power_stand_beside_the_probes_where_a_run_has_them() {
         "L1: edge by latency",
         "160 KB – 192 KB",
         "3.35 TB/s [2]",
-        "0.93×",
+        "0.94×",
     ] {
         assert!(page.contains(cell), "no {cell:?} in the summary");
     }
