@@ -138,6 +138,12 @@ pub fn run(args: cli::Args) -> Result<i32> {
         run_report(files, output, references)?;
         return Ok(0);
     }
+    if let Some(cli::Command::Summary { files }) = &args.command {
+        let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
+        let summaries = crate::summary::summarise_files(files).map_err(usage)?;
+        stdout(&crate::summary::text(&summaries));
+        return Ok(0);
+    }
     if args.list_tests {
         return list_tests(&args);
     }
@@ -163,6 +169,15 @@ pub fn run(args: cli::Args) -> Result<i32> {
     // Opened after every usage check (so a typo never truncates a results file) and before
     // the first test (so an unwritable path fails fast).
     let mut reporters = open_outputs(args, choices.len())?;
+    // The summary at the end reads the run's own rows, as `perftest summary` reads a CSV.
+    let rows_kept = (args.summary || args.suite.contains(&cli::SuiteArg::All))
+        .then(|| {
+            let kept = Kept::default();
+            let csv = Csv::new(Box::new(kept.clone()))
+                .map(|c| reporters.push("the summary", Box::new(c)));
+            csv.is_ok().then_some(kept)
+        })
+        .flatten();
 
     handle_signals();
 
@@ -203,6 +218,12 @@ pub fn run(args: cli::Args) -> Result<i32> {
     drop(reporters);
     drop(instance);
 
+    if let Some(kept) = rows_kept {
+        print_summary(
+            &kept,
+            args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-"),
+        );
+    }
     eprintln!("perftest: {}", tally.summary());
     if let Some(conditions) = tally.conditions() {
         eprintln!("perftest: {conditions}");
@@ -717,6 +738,33 @@ fn flag_reason(m: &Measurement) -> String {
 fn stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+/// The rows of a run as CSV in memory, for the summary at its end.
+#[derive(Clone, Default)]
+struct Kept(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl Write for Kept {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The summary of the run's rows (`perftest summary` of them), where the rows go for a
+/// human: stdout, or stderr when the CSV is on stdout.
+fn print_summary(kept: &Kept, csv_on_stdout: bool) {
+    let text = String::from_utf8_lossy(&kept.0.borrow()).into_owned();
+    let summary = crate::compare::read::read_text("this run", &text)
+        .and_then(|t| crate::summary::summarise(&[&t]));
+    match summary {
+        Ok(s) if csv_on_stdout => eprint!("\n{}", crate::summary::text(&s)),
+        Ok(s) => stdout(&format!("\n{}", crate::summary::text(&s))),
+        Err(e) => eprintln!("perftest: no summary: {e:#}"),
+    }
 }
 
 /// Prints the driver's statistics of a test's kernel on stderr.

@@ -109,6 +109,12 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = crate::report::TerminalFormat::Original)]
     pub format: crate::report::TerminalFormat,
 
+    /// End the run with what the GPU is, on one screen (as `perftest summary` prints it from
+    /// the run's rows; see docs/summary.md), after the rows on stdout (on stderr with
+    /// `--csv -`). `--suite all` prints it without being asked.
+    #[arg(long)]
+    pub summary: bool,
+
     /// Count unsupported tests and rows timed while the baseline drifted (`disturbed`) as
     /// failures (exit 1), for CI.
     #[arg(long)]
@@ -190,6 +196,16 @@ pub enum Command {
         /// `compare --reference`; see `perftest compare --list-references`). Repeatable.
         #[arg(long = "reference", value_name = "NAME")]
         references: Vec<String>,
+    },
+    /// What each GPU of CSV or JSON results is, on one screen: cache edges, latencies and
+    /// bandwidths read off the curves, arithmetic peaks, dispatch costs and the load path's
+    /// best and worst, each with the rows it came from and beside the vendor's published
+    /// figure where the tool knows it. One table per GPU. See docs/summary.md.
+    Summary {
+        /// Result files written by `perftest --csv` or `--json` (gzipped or not); the files
+        /// of one GPU and driver are read as one run (a test's first row counts).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
     },
 }
 

@@ -1,5 +1,6 @@
 //! `perftest compare`: median times of several CSV results side by side, with % change and speedup.
 
+mod gzip;
 pub mod read;
 mod references;
 

@@ -19,6 +19,7 @@ pub mod report;
 pub mod resources;
 pub mod runner;
 pub mod select;
+pub mod summary;
 pub mod timer;
 
 pub use app::{run, EXIT_INTERRUPTED};

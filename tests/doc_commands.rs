@@ -184,8 +184,8 @@ fn runnable(shown: &Shown) -> Result<String, &'static str> {
     {
         return Err("a placeholder this test does not know");
     }
-    // `perftest compare` / `perftest report` alone name a subcommand: its help is what runs.
-    if words.len() == 2 && matches!(words[1], "compare" | "report") {
+    // `perftest compare` / `report` / `summary` alone name a subcommand: its help is what runs.
+    if words.len() == 2 && matches!(words[1], "compare" | "report" | "summary") {
         return Ok(format!("{} --help", text.trim()));
     }
     Ok(text.trim().to_string())
@@ -267,6 +267,9 @@ fn all_names() -> BTreeSet<String> {
     stdout(&o).lines().map(String::from).collect()
 }
 
+/// How a block of `perftest summary`'s output starts (its heading, or a section's).
+const SUMMARY_STARTS: &[&str] = &["Summary: ", "Caches and memory ("];
+
 /// The output blocks of the manuals (no shell info string, not a diagram).
 fn shown_outputs() -> Vec<Shown> {
     let mut found = Vec::new();
@@ -275,6 +278,15 @@ fn shown_outputs() -> Vec<Shown> {
         let text = std::fs::read_to_string(root().join(&path)).unwrap();
         for b in split(&text).0 {
             if !b.info.is_empty() {
+                continue;
+            }
+            // A summary's lines start with what it derived (`L1: latency  51.1 clk …`), not
+            // a test; the rows it came from are named after them (and its block is checked
+            // against the tool's output in full below).
+            if b.lines
+                .first()
+                .is_some_and(|(_, l)| SUMMARY_STARTS.iter().any(|s| l.starts_with(s)))
+            {
                 continue;
             }
             for (n, line) in b.lines {
@@ -485,6 +497,14 @@ const OUTPUTS: &[Output] = &[
             "perftest --suite all --filter cbuffer --filter Control --format table",
             Shape::Rows,
         )),
+    },
+    Output {
+        file: "README.md",
+        starts: "Caches and memory (the curves",
+        source: Some(Source::Run(
+            "perftest summary results/h100/driver/b61aad8/all.csv.gz",
+        )),
+        shape: None,
     },
     Output {
         file: "docs/outputs.md",

@@ -296,6 +296,19 @@ fn the_drivers_clock_and_power_stand_beside_the_probes_where_a_run_has_them() {
         "the driver's clock over the run"
     );
     assert!(page.contains("power W (median, range)"));
+    // At the top, what the GPU is (perftest summary of the same rows), before the device.
+    let glance = page
+        .find("At a glance: what the GPU is")
+        .expect("the summary section");
+    assert!(glance < page.find("id=\"device\"").unwrap_or(usize::MAX));
+    for cell in [
+        "L1: edge by latency",
+        "160 KB – 192 KB",
+        "3.35 TB/s [2]",
+        "0.94×",
+    ] {
+        assert!(page.contains(cell), "no {cell:?} in the summary");
+    }
     assert!(page.contains("driver MHz"));
     // Under each suite, the clocks (probe and driver) and the power, row by row.
     assert_eq!(

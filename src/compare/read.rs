@@ -1,6 +1,7 @@
 //! Reads a result file that `perftest --csv` or `--json` wrote into named columns, with one
 //! clear error for every kind of bad input; `compare` and the HTML report both read through it.
 
+use super::gzip;
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 use std::path::Path;
@@ -32,7 +33,11 @@ impl Table {
 /// Reads `path` (CSV or JSON, told apart by its first character).
 pub fn read_path(path: &Path) -> Result<Table> {
     let source = path.display().to_string();
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+    let mut bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+    // Results are kept gzipped in `results/` (`all.csv.gz`): read them as they are.
+    if gzip::is_gzip(&bytes) {
+        bytes = gzip::decompress(&bytes).with_context(|| format!("{source}: a gzip file"))?;
+    }
     let Ok(text) = String::from_utf8(bytes) else {
         bail!(
             "{source}: not a perftest result (not text); give a CSV written by `perftest --csv` \

@@ -67,7 +67,8 @@ pub fn build(paths: &[PathBuf], references: &[&'static Reference]) -> Result<Str
         .map(|(label, p)| Ok((label, read::read_path(p)?)))
         .collect::<Result<Vec<_>>>()?;
     let runs = runs::gather(&tables)?;
-    Ok(page(&runs, references))
+    let summaries = crate::summary::summarise(&tables.iter().map(|(_, t)| t).collect::<Vec<_>>())?;
+    Ok(page(&runs, references, &summaries))
 }
 
 /// The report's HTML for `(label, text)` result files.
@@ -77,7 +78,8 @@ fn build_text(inputs: &[(&str, String)], references: &[&'static Reference]) -> R
         .iter()
         .map(|(label, text)| Ok((label.to_string(), read::read_text(label, text)?)))
         .collect::<Result<Vec<_>>>()?;
-    Ok(page(&runs::gather(&tables)?, references))
+    let summaries = crate::summary::summarise(&tables.iter().map(|(_, t)| t).collect::<Vec<_>>())?;
+    Ok(page(&runs::gather(&tables)?, references, &summaries))
 }
 
 /// Every suite the runs have, in suite order, with its tests in order of first appearance.
@@ -101,7 +103,11 @@ fn suites(runs: &[Run]) -> Vec<(SuiteKey, Vec<String>)> {
     out
 }
 
-fn page(runs: &[Run], references: &[&'static Reference]) -> String {
+fn page(
+    runs: &[Run],
+    references: &[&'static Reference],
+    summaries: &[crate::summary::Summary],
+) -> String {
     let suites = suites(runs);
     let mode = several::mode(runs);
     let devices: Vec<&str> = runs.iter().fold(Vec::new(), |mut v, r| {
@@ -125,6 +131,7 @@ fn page(runs: &[Run], references: &[&'static Reference]) -> String {
         env!("CARGO_PKG_VERSION")
     );
     let mut nav = vec![
+        ("at-a-glance".to_string(), "At a glance".to_string()),
         ("device".to_string(), "Device".to_string()),
         ("summary".into(), "Summary".into()),
     ];
@@ -145,6 +152,7 @@ fn page(runs: &[Run], references: &[&'static Reference]) -> String {
         .collect::<Vec<_>>()
         .join(" · ");
     body += "</nav>\n";
+    body += &at_a_glance(summaries);
     body += &provenance(runs);
     body += &summary(runs);
     match mode {
@@ -187,6 +195,48 @@ td.unsupported{color:#8a6d00}td.failed{color:#b00020;font-weight:600}td.absent{c
 .reason{font-weight:400;color:#666;font-size:12px}
 details{margin:6px 0 14px}summary{cursor:pointer;color:#2a5db0}
 ";
+
+/// What each GPU is, on one screen: `perftest summary` of the report's rows, at its top.
+fn at_a_glance(summaries: &[crate::summary::Summary]) -> String {
+    let mut out = String::from(
+        "<section id=\"at-a-glance\"><h2>At a glance: what the GPU is</h2>\n<p class=\"reason\">\
+         Each value derived from the rows by the rules of docs/summary.md (as <code>perftest \
+         summary</code> prints it), with the rows it came from, beside the vendor's published \
+         figure where perftest knows it.</p>\n",
+    );
+    let header: Vec<String> = ["what", "measured", "published", "ratio", "from"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    for s in summaries {
+        out += &format!("<h3>{}</h3>\n", esc(&s.heading));
+        let (lines, sources) = crate::summary::text::cells(s);
+        let mut titles = s.sections.iter();
+        let mut body: Vec<Vec<String>> = Vec::new();
+        let flush = |body: &mut Vec<Vec<String>>, out: &mut String| {
+            if !body.is_empty() {
+                *out += &table::properties(&header, body);
+                body.clear();
+            }
+        };
+        for l in &lines {
+            match l {
+                None => {
+                    flush(&mut body, &mut out);
+                    let title = titles.next().map_or("", |t| t.title.as_str());
+                    out += &format!("<h4>{}</h4>\n", esc(title));
+                }
+                Some(c) => body.push(c.to_vec()),
+            }
+        }
+        flush(&mut body, &mut out);
+        for (i, src) in sources.iter().enumerate() {
+            out += &format!("<p class=\"reason\">[{}] {}</p>\n", i + 1, esc(src));
+        }
+    }
+    out += "</section>\n";
+    out
+}
 
 /// One column per run: where and with what it ran.
 fn provenance(runs: &[Run]) -> String {
