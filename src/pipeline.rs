@@ -343,6 +343,13 @@ impl<'g> Pipeline<'g> {
         constants: &PushConstants,
         groups: u32,
     ) {
+        self.record_bind(d, cmd);
+        self.record_push_and_dispatch(d, cmd, constants, groups);
+    }
+
+    /// Records binding this pipeline and its set (for dispatches recorded after it with
+    /// [`Pipeline::record_push_and_dispatch`]).
+    pub fn record_bind(&self, d: &ash::Device, cmd: vk::CommandBuffer) {
         // SAFETY: the command buffer is recording; the pipeline and set are alive until
         // the submission is waited for (the runner holds `self` across submit()).
         unsafe {
@@ -355,6 +362,19 @@ impl<'g> Pipeline<'g> {
                 &[self.set],
                 &[],
             );
+        }
+    }
+
+    /// Records the push constants and one dispatch of this pipeline, bound before.
+    pub fn record_push_and_dispatch(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        constants: &PushConstants,
+        groups: u32,
+    ) {
+        // SAFETY: the command buffer is recording, with this pipeline and set bound.
+        unsafe {
             d.cmd_push_constants(
                 cmd,
                 self.layout,
@@ -447,6 +467,34 @@ pub fn record_compute_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
         (S::COMPUTE_SHADER, A::SHADER_WRITE),
         (S::COMPUTE_SHADER, A::SHADER_READ | A::SHADER_WRITE),
     );
+}
+
+/// Records the barrier a chain of dependent dispatches needs and nothing more: the earlier
+/// dispatches' storage writes made visible to the later ones' storage reads, compute stage to
+/// compute stage (no host, texture or uniform caches). With `synchronization2` it names
+/// storage accesses alone (`SHADER_STORAGE_WRITE` → `SHADER_STORAGE_READ`); without, shader
+/// writes → shader reads.
+pub fn record_dependency_barrier(d: &ash::Device, cmd: vk::CommandBuffer, synchronization2: bool) {
+    if !synchronization2 {
+        use vk::{AccessFlags as A, PipelineStageFlags as S};
+        crate::resources::record_memory_barrier(
+            d,
+            cmd,
+            (S::COMPUTE_SHADER, A::SHADER_WRITE),
+            (S::COMPUTE_SHADER, A::SHADER_READ),
+        );
+        return;
+    }
+    use vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    let barrier = [vk::MemoryBarrier2::default()
+        .src_stage_mask(S::COMPUTE_SHADER)
+        .src_access_mask(A::SHADER_STORAGE_WRITE)
+        .dst_stage_mask(S::COMPUTE_SHADER)
+        .dst_access_mask(A::SHADER_STORAGE_READ)];
+    let dependency = vk::DependencyInfo::default().memory_barriers(&barrier);
+    // SAFETY: the command buffer is recording, outside a render pass; the device was created
+    // with synchronization2 enabled (the caller's flag is the device's feature).
+    unsafe { d.cmd_pipeline_barrier2(cmd, &dependency) };
 }
 
 /// Records a barrier whose access mask does not fit its stage: harmless to the driver, but

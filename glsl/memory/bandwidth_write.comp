@@ -8,19 +8,22 @@
 //       checksum as glsl/bandwidth.comp's loads (written only for verify);
 // OP 4: store vec4(4e + 1 …) mod 2^24 (exact floats) to element e of an RGBA32F storage image,
 //       element e at texel (e mod 64) of 8x8 block e / 64, as glsl/bandwidth.comp lays them.
+// OP 5: OP 2's copy with a grid-stride access instead: invocation i of the T = 256 × groups
+//       copies elements (i + k T) mod N for k = 0 .. 255, so at each step the whole grid
+//       streams one contiguous window of T elements (the loop a shader author writes).
 // Groups that touch the same element write the same value, so the written memory is defined.
-// @kernels bandwidth_{OP}: OP=store_buffer:1,copy_buffer:2,read_host:3,store_image:4 WIDTH=4 PATTERN=1
+// @kernels bandwidth_{OP}: OP=store_buffer:1,copy_buffer:2,read_host:3,store_image:4,copy_grid_stride:5 WIDTH=4 PATTERN=1
 #version 450
 #include "common.glsl"
 
 layout(local_size_x = 256) in;
 
-#if OP == 2 || OP == 3
+#if OP == 2 || OP == 3 || OP == 5
 layout(std430, set = 0, binding = 0) readonly buffer Source {
     uvec4 source[];
 };
 #endif
-#if OP == 1 || OP == 2
+#if OP == 1 || OP == 2 || OP == 5
 layout(std430, set = 0, binding = 1) writeonly buffer Destination {
     uvec4 destination[];
 };
@@ -46,6 +49,22 @@ void main() {
     uint wbShift = min(half_, uint(findLSB(blocks)));
     uint wb = 1u << wbShift;
 #endif
+#if OP == 5
+    // The grid's stride, reduced mod N once (the grid may be larger than a small set).
+    uint grid = gl_NumWorkGroups.x * 256u;
+    uint stride = grid % n;
+    uint idx = (gl_WorkGroupID.x * 256u + t) % n;
+    [[dont_unroll]] for (uint k = 0u; k < 32u; ++k) {
+        [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+            uint e = idx | pc.elementsMask;
+            destination[e] = source[e];
+            idx += stride;
+            if (idx >= n) {
+                idx -= n;
+            }
+        }
+    }
+#else
     uint h = gl_WorkGroupID.x * 0x9E3779B1u;
     h = (h ^ (h >> 15u)) * 0x85EBCA77u;
     h ^= h >> 13u;
@@ -83,5 +102,6 @@ void main() {
         }
         check.groupSums[gl_WorkGroupID.x] = sum;
     }
+#endif
 #endif
 }

@@ -166,6 +166,8 @@ impl<'i> Gpu<'i> {
             .shader_int8(f.shader_int8);
         let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
             .storage_buffer16_bit_access(f.storage_buffer_16bit);
+        let mut sync2 =
+            vk::PhysicalDeviceSynchronization2Features::default().synchronization2(true);
         let mut create = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_features(&core);
@@ -173,6 +175,9 @@ impl<'i> Gpu<'i> {
             create = create.push_next(&mut v11).push_next(&mut v12);
         } else {
             create = create.push_next(&mut storage16);
+        }
+        if f.synchronization2 {
+            create = create.push_next(&mut sync2);
         }
         if f.shader_subgroup_clock {
             ext_names.push(ash::khr::shader_clock::NAME.as_ptr());

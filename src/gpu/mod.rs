@@ -169,6 +169,9 @@ pub struct Features {
     pub shader_int16: bool,
     /// `shaderInt8` (Vulkan 1.2): 8-bit integer arithmetic in shaders (the matrix suite).
     pub shader_int8: bool,
+    /// `synchronization2` (Vulkan 1.3): barriers that name storage reads and writes alone
+    /// (`SHADER_STORAGE_WRITE` → `SHADER_STORAGE_READ`), the narrowest a dispatch chain needs.
+    pub synchronization2: bool,
 }
 
 #[cfg(test)]
@@ -494,6 +497,8 @@ impl Instance {
             let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
             let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
             let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
+            let is_13 = props.api_version >= vk::API_VERSION_1_3;
+            let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default();
             let mut features2 = vk::PhysicalDeviceFeatures2::default();
             if is_12 {
                 features2 = features2.push_next(&mut v11).push_next(&mut v12);
@@ -508,6 +513,9 @@ impl Instance {
             }
             if has_atomic_float {
                 features2 = features2.push_next(&mut atomic_float);
+            }
+            if is_13 {
+                features2 = features2.push_next(&mut sync2);
             }
             unsafe {
                 self.instance
@@ -552,6 +560,7 @@ impl Instance {
                 shader_int64: core.shader_int64 == vk::TRUE,
                 shader_int16: core.shader_int16 == vk::TRUE,
                 shader_int8: is_12 && v12.shader_int8 == vk::TRUE,
+                synchronization2: is_13 && sync2.synchronization2 == vk::TRUE,
             };
             let matrix = matrix::query(
                 &self.entry,

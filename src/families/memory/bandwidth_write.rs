@@ -31,14 +31,18 @@ pub enum Op {
     ReadHost,
     /// Stores to an RGBA32F storage image.
     StoreImage,
+    /// [`Op::CopyBuffer`]'s copy with a grid-stride access: at each step the whole grid copies
+    /// one contiguous window (the plain loop a shader author writes), not a chunk per group.
+    CopyGridStride,
 }
 
 impl Op {
-    const ALL: [Op; 4] = [
+    const ALL: [Op; 5] = [
         Op::StoreBuffer,
         Op::CopyBuffer,
         Op::ReadHost,
         Op::StoreImage,
+        Op::CopyGridStride,
     ];
 
     fn name(self) -> &'static str {
@@ -47,6 +51,9 @@ impl Op {
             Op::CopyBuffer => "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4",
             Op::ReadHost => "ByteAddressBuffer.Load4 from host-coherent memory",
             Op::StoreImage => "RWTexture2D<RGBA32F>.Store",
+            Op::CopyGridStride => {
+                "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride"
+            }
         }
     }
 
@@ -56,6 +63,7 @@ impl Op {
             Op::CopyBuffer => "bandwidth_copy_buffer",
             Op::ReadHost => "bandwidth_read_host",
             Op::StoreImage => "bandwidth_store_image",
+            Op::CopyGridStride => "bandwidth_copy_grid_stride",
         }
     }
 }
@@ -256,6 +264,14 @@ fn touched(n: u32, groups: u32) -> Vec<bool> {
         .collect()
 }
 
+/// Which elements of a set of `n` a grid-stride dispatch of `groups` groups touches: element
+/// (i + k T) mod n for invocation i < T = 256 × groups and k < 256, so the first 65536 ×
+/// groups, wrapping (all when they reach n) (mirrors the kernel's OP 5).
+fn touched_grid_stride(n: u32, groups: u32) -> Vec<bool> {
+    let covered = (groups as u64 * GROUP_ELEMENTS as u64).min(n as u64) as usize;
+    (0..n as usize).map(|e| e < covered).collect()
+}
+
 /// What the kept readback buffer holds before each copy back (no store, copy or image word
 /// is ever this): a copy back that never happened cannot pass on an earlier row's words.
 const NOT_READ_BACK: u32 = 0xDEAD_BEEF;
@@ -269,14 +285,17 @@ impl Spec for BandwidthWrite {
     type Variant = Variant;
     type Resources<'g> = Resources<'g>;
 
-    /// Every size for stores and copies; reads of host memory one size per octave (past the
-    /// L2 every size reads at the bus's rate, and each such row is slow to time).
+    /// Every size for stores and copies; reads of host memory and the grid-stride copy one
+    /// size per octave (past the L2 every size reads at the bus's rate, and each such row is
+    /// slow to time; the grid-stride copy is the chunked copy's yardstick).
     fn tests(&self) -> Vec<(Suite, Variant, Pattern)> {
         Op::ALL
             .iter()
             .flat_map(|&op| {
                 (0..SIZES)
-                    .filter(move |size| op != Op::ReadHost || size % 4 == 0)
+                    .filter(move |size| {
+                        !matches!(op, Op::ReadHost | Op::CopyGridStride) || size % 4 == 0
+                    })
                     .map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
             })
             .collect()
@@ -346,7 +365,7 @@ impl Spec for BandwidthWrite {
         let bytes = v.bytes();
         let roles: &[Role] = match v.op {
             Op::StoreBuffer => &[Role::Destination],
-            Op::CopyBuffer => &[Role::Source, Role::Destination],
+            Op::CopyBuffer | Op::CopyGridStride => &[Role::Source, Role::Destination],
             Op::ReadHost => &[Role::Host],
             Op::StoreImage => &[],
         };
@@ -413,7 +432,9 @@ impl Spec for BandwidthWrite {
         };
         let bound = match v.op {
             Op::StoreBuffer => vec![(1, slice(Role::Destination))],
-            Op::CopyBuffer => vec![(0, slice(Role::Source)), (1, slice(Role::Destination))],
+            Op::CopyBuffer | Op::CopyGridStride => {
+                vec![(0, slice(Role::Source)), (1, slice(Role::Destination))]
+            }
             Op::ReadHost => vec![
                 (0, slice(Role::Host)),
                 (1, Some(Binding::StorageBuffer(&r.check, r.check.size))),
@@ -511,7 +532,10 @@ impl Spec for BandwidthWrite {
                 }
             }
             let got = &readback.mapped()?[..readback_bytes as usize];
-            let touched = touched(n, groups);
+            let touched = match v.op {
+                Op::CopyGridStride => touched_grid_stride(n, groups),
+                _ => touched(n, groups),
+            };
             let width = match v.op {
                 Op::StoreImage => r.image(v).map_err(err)?.shape.extent.width,
                 _ => 0,
@@ -552,8 +576,8 @@ mod tests {
     #[test]
     fn names_derive_from_the_enums() {
         let tests = BandwidthWrite.tests();
-        // Host reads at 4 KB, 8 KB … 1 GB: 19 sizes.
-        assert_eq!(tests.len(), 3 * SIZES + 19);
+        // Host reads and the grid-stride copy at 4 KB, 8 KB … 1 GB: 19 sizes each.
+        assert_eq!(tests.len(), 3 * SIZES + 2 * 19);
         let name = |i: usize| BandwidthWrite.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "bandwidth: RWByteAddressBuffer.Store4 4 KB");
         assert_eq!(
@@ -578,6 +602,38 @@ mod tests {
             }
             assert_eq!(touched(n, groups), seen, "{n} elements, {groups} groups");
         }
+    }
+
+    #[test]
+    fn a_grid_stride_dispatch_touches_the_first_window_of_the_set() {
+        // Brute force of the kernel's walk: (i + k T) mod n with the stride reduced mod n.
+        for (n, groups) in [(256u32, 3u32), (262_144, 2), (262_144, 5), (70_000, 1)] {
+            let grid = 256 * groups;
+            let mut seen = vec![false; n as usize];
+            for i in 0..grid {
+                let mut idx = i % n;
+                for _ in 0..256 {
+                    seen[idx as usize] = true;
+                    idx = (idx + grid % n) % n;
+                }
+            }
+            assert_eq!(
+                touched_grid_stride(n, groups),
+                seen,
+                "{n} elements, {groups} groups"
+            );
+        }
+        let name = BandwidthWrite.test_name(
+            Variant {
+                op: Op::CopyGridStride,
+                size: SIZES - 1,
+            },
+            Pattern::Linear,
+        );
+        assert_eq!(
+            name,
+            "bandwidth: copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride 1 GB"
+        );
     }
 
     #[test]
