@@ -40,9 +40,9 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
     assert_no_validation_messages(&o);
     let rows = csv_rows(&csv);
     // 12 read resources (8 buffers, 4 images) and 3 others (buffer and image stores, a
-    // shader copy) × 5 sizes, and reads of host memory and the grid-stride copy at the 3 of
-    // them that begin an octave.
-    assert_eq!(rows.len(), 81, "{}", stdout(&o));
+    // shader copy) × 5 sizes, and reads of host memory, the grid-stride copy and the image
+    // stores' three other layouts and accesses at the 3 of them that begin an octave.
+    assert_eq!(rows.len(), 90, "{}", stdout(&o));
     let row = |name: &str| {
         rows.iter()
             .find(|r| r["test"] == name)
@@ -110,8 +110,9 @@ fn the_suite_is_listed_in_all_before_latency_and_not_in_the_default_run() {
     let bandwidth = stdout(&run(&["--list-tests", "--suite", "bandwidth"]));
     // 15 resources and operations × 73 sizes (four per octave, 4 KB to 1 GB), then the
     // copies, fills and dispatch costs.
-    // (Reads of host memory and the grid-stride copy: one size per octave.)
-    assert_eq!(bandwidth.lines().count(), 15 * 73 + 2 * 19 + 53);
+    // (Reads of host memory, the grid-stride copy and the other image stores: one size per
+    // octave.)
+    assert_eq!(bandwidth.lines().count(), 15 * 73 + 5 * 19 + 53);
     assert!(bandwidth
         .lines()
         .any(|l| l == "bandwidth: RWTexture2D<RGBA32F>.Store 16 MB"));

@@ -1213,23 +1213,27 @@ const BANDWIDTH_LOADS: usize = 8;
 #[test]
 fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
     let kernels: Vec<&Kernel> = kernels("bandwidth_").collect();
-    // 8 buffer resources and 4 images read; buffer and image stores, a copy, host reads
+    // 8 buffer resources and 4 images read; buffer and image stores, a copy, host reads, and
+    // the grid-stride copy and the image stores' three other layouts and accesses
     // (glsl/memory/bandwidth_write.comp).
-    assert_eq!(kernels.len(), 16);
+    assert_eq!(kernels.len(), 20);
     for k in kernels {
         let (name, asm) = (k.name, k.asm);
         // A copy makes two accesses per element (a load and a store), the others one.
-        let per_element = if name == "bandwidth_copy_buffer" {
+        let per_element = if name.starts_with("bandwidth_copy_") {
             2
         } else {
             1
         };
         // What one access of the set looks like, by resource.
         let load = match name.strip_prefix("bandwidth_").unwrap() {
-            "store_buffer" | "copy_buffer" | "read_host" => {
+            "store_buffer" | "copy_buffer" | "copy_grid_stride" | "read_host" => {
                 "OpAccessChain %_ptr_StorageBuffer_v4uint "
             }
-            "store_image" => "OpImageWrite ",
+            "store_image"
+            | "store_image_grid_stride"
+            | "store_image_rows"
+            | "store_image_rows_grid_stride" => "OpImageWrite ",
             "raw_buffer" => "OpAccessChain %_ptr_StorageBuffer_v4uint ",
             "structured_buffer" => "OpAccessChain %_ptr_StorageBuffer_v4float ",
             "scalar_buffer" => "OpAccessChain %_ptr_StorageBuffer_float ",

@@ -9,12 +9,19 @@
 // OP 4: store vec4(4e + 1 …) mod 2^24 (exact floats) to element e of an RGBA32F storage image,
 //       element e at texel (e mod 64) of 8x8 block e / 64, as glsl/bandwidth.comp lays them.
 // OP 5: OP 2's copy with a grid-stride access instead: invocation i of the T = 256 × groups
-//       copies elements (i + k T) mod N for k = 0 .. 255, so at each step the whole grid
-//       streams one contiguous window of T elements (the loop a shader author writes).
+//       takes elements (i + k T) mod N for k = 0 .. 255, so at each step the whole grid
+//       streams one contiguous window of T elements (the loop a shader author writes);
+// OP 6: OP 4's image stores with OP 5's grid-stride access;
+// OP 7: OP 4's image stores with element e at texel (e mod W, e / W) of the W-wide image (rows,
+//       not 8x8 blocks: consecutive invocations write consecutive texels of a row);
+// OP 8: OP 7's rows with OP 5's grid-stride access.
 // Groups that touch the same element write the same value, so the written memory is defined.
-// @kernels bandwidth_{OP}: OP=store_buffer:1,copy_buffer:2,read_host:3,store_image:4,copy_grid_stride:5 WIDTH=4 PATTERN=1
+// @kernels bandwidth_{OP}: OP=store_buffer:1,copy_buffer:2,read_host:3,store_image:4,copy_grid_stride:5,store_image_grid_stride:6,store_image_rows:7,store_image_rows_grid_stride:8 WIDTH=4 PATTERN=1
 #version 450
 #include "common.glsl"
+
+#define GRID (OP == 5 || OP == 6 || OP == 8)
+#define ROWS (OP == 7 || OP == 8)
 
 layout(local_size_x = 256) in;
 
@@ -33,8 +40,12 @@ layout(std430, set = 0, binding = 1) writeonly buffer Check {
 } check;
 #else
 layout(set = 0, binding = 1, rgba32f) uniform writeonly image2D texels;
+#if ROWS
+#define AT(i) ivec2((i) & (rw - 1u), (i) >> rwShift)
+#else
 #define AT(i) ivec2(((((i) >> 6u) & (wb - 1u)) << 3u) | ((i) & 7u), \
                     ((((i) >> 6u) >> wbShift) << 3u) | (((i) >> 3u) & 7u))
+#endif
 #endif
 
 shared uint keep[256];
@@ -42,28 +53,22 @@ shared uint keep[256];
 void main() {
     uint n = pc.readStart;
     uint t = gl_LocalInvocationIndex;
-#if OP == 4
+#if ROWS
+    // The image's width, a power of two.
+    uint rw = uint(imageSize(texels).x);
+    uint rwShift = uint(findLSB(rw));
+#elif OP == 4 || OP == 6
     uint blocks = n >> 6u;
     uint msb = uint(findMSB(blocks));
     uint half_ = (blocks & (blocks - 1u)) == 0u ? (msb + 1u) / 2u : msb / 2u + 1u;
     uint wbShift = min(half_, uint(findLSB(blocks)));
     uint wb = 1u << wbShift;
 #endif
-#if OP == 5
+#if GRID
     // The grid's stride, reduced mod N once (the grid may be larger than a small set).
-    uint grid = gl_NumWorkGroups.x * 256u;
-    uint stride = grid % n;
+    uint stride = gl_NumWorkGroups.x * 256u % n;
     uint idx = (gl_WorkGroupID.x * 256u + t) % n;
-    [[dont_unroll]] for (uint k = 0u; k < 32u; ++k) {
-        [[unroll]] for (uint u = 0u; u < 8u; ++u) {
-            uint e = idx | pc.elementsMask;
-            destination[e] = source[e];
-            idx += stride;
-            if (idx >= n) {
-                idx -= n;
-            }
-        }
-    }
+#define STEP stride
 #else
     uint h = gl_WorkGroupID.x * 0x9E3779B1u;
     h = (h ^ (h >> 15u)) * 0x85EBCA77u;
@@ -72,20 +77,22 @@ void main() {
     if (idx >= n) {
         idx -= n;
     }
+#define STEP 256u
+#endif
     uvec4 acc = uvec4(0u);
     [[dont_unroll]] for (uint k = 0u; k < 32u; ++k) {
         [[unroll]] for (uint u = 0u; u < 8u; ++u) {
             uint e = idx | pc.elementsMask;
 #if OP == 1
             destination[e] = uvec4(4u * e) + uvec4(1u, 2u, 3u, 4u);
-#elif OP == 2
+#elif OP == 2 || OP == 5
             destination[e] = source[e];
 #elif OP == 3
             acc += source[e];
 #else
             imageStore(texels, AT(e), vec4((uvec4(4u * e) + uvec4(1u, 2u, 3u, 4u)) & 0xFFFFFFu));
 #endif
-            idx += 256u;
+            idx += STEP;
             if (idx >= n) {
                 idx -= n;
             }
@@ -102,6 +109,5 @@ void main() {
         }
         check.groupSums[gl_WorkGroupID.x] = sum;
     }
-#endif
 #endif
 }

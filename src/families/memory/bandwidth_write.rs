@@ -34,16 +34,50 @@ pub enum Op {
     /// [`Op::CopyBuffer`]'s copy with a grid-stride access: at each step the whole grid copies
     /// one contiguous window (the plain loop a shader author writes), not a chunk per group.
     CopyGridStride,
+    /// [`Op::StoreImage`]'s stores with the grid-stride access.
+    StoreImageGridStride,
+    /// [`Op::StoreImage`]'s stores laid out in rows of the image, not 8×8 blocks.
+    StoreImageRows,
+    /// Rows and the grid-stride access.
+    StoreImageRowsGridStride,
 }
 
 impl Op {
-    const ALL: [Op; 5] = [
+    const ALL: [Op; 8] = [
         Op::StoreBuffer,
         Op::CopyBuffer,
         Op::ReadHost,
         Op::StoreImage,
         Op::CopyGridStride,
+        Op::StoreImageGridStride,
+        Op::StoreImageRows,
+        Op::StoreImageRowsGridStride,
     ];
+
+    /// Whether it stores to the image.
+    fn image(self) -> bool {
+        matches!(
+            self,
+            Op::StoreImage
+                | Op::StoreImageGridStride
+                | Op::StoreImageRows
+                | Op::StoreImageRowsGridStride
+        )
+    }
+
+    /// Whether it takes the grid-stride access (else a chunk per group from a hashed start).
+    fn grid_stride(self) -> bool {
+        matches!(
+            self,
+            Op::CopyGridStride | Op::StoreImageGridStride | Op::StoreImageRowsGridStride
+        )
+    }
+
+    /// Whether it runs one size per octave only (each such row is slow to time, or is a
+    /// variation of a row swept at every size).
+    fn per_octave(self) -> bool {
+        !matches!(self, Op::StoreBuffer | Op::CopyBuffer | Op::StoreImage)
+    }
 
     fn name(self) -> &'static str {
         match self {
@@ -54,6 +88,9 @@ impl Op {
             Op::CopyGridStride => {
                 "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride"
             }
+            Op::StoreImageGridStride => "RWTexture2D<RGBA32F>.Store, grid-stride",
+            Op::StoreImageRows => "RWTexture2D<RGBA32F>.Store, rows",
+            Op::StoreImageRowsGridStride => "RWTexture2D<RGBA32F>.Store, rows, grid-stride",
         }
     }
 
@@ -64,6 +101,9 @@ impl Op {
             Op::ReadHost => "bandwidth_read_host",
             Op::StoreImage => "bandwidth_store_image",
             Op::CopyGridStride => "bandwidth_copy_grid_stride",
+            Op::StoreImageGridStride => "bandwidth_store_image_grid_stride",
+            Op::StoreImageRows => "bandwidth_store_image_rows",
+            Op::StoreImageRowsGridStride => "bandwidth_store_image_rows_grid_stride",
         }
     }
 }
@@ -293,9 +333,7 @@ impl Spec for BandwidthWrite {
             .iter()
             .flat_map(|&op| {
                 (0..SIZES)
-                    .filter(move |size| {
-                        !matches!(op, Op::ReadHost | Op::CopyGridStride) || size % 4 == 0
-                    })
+                    .filter(move |size| !op.per_octave() || size % 4 == 0)
                     .map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
             })
             .collect()
@@ -310,9 +348,10 @@ impl Spec for BandwidthWrite {
     }
 
     fn columns(&self, v: Variant) -> Columns {
-        let (resource, format) = match v.op {
-            Op::StoreImage => ("STORAGE_IMAGE", "R32G32B32A32_SFLOAT"),
-            _ => ("STORAGE_BUFFER", "uvec4"),
+        let (resource, format) = if v.op.image() {
+            ("STORAGE_IMAGE", "R32G32B32A32_SFLOAT")
+        } else {
+            ("STORAGE_BUFFER", "uvec4")
         };
         Columns {
             family: "bandwidth",
@@ -367,7 +406,7 @@ impl Spec for BandwidthWrite {
             Op::StoreBuffer => &[Role::Destination],
             Op::CopyBuffer | Op::CopyGridStride => &[Role::Source, Role::Destination],
             Op::ReadHost => &[Role::Host],
-            Op::StoreImage => &[],
+            _ => &[],
         };
         let heap_role = if v.op == Op::ReadHost {
             Role::Host
@@ -390,7 +429,7 @@ impl Spec for BandwidthWrite {
                 heap >> 20
             ));
         }
-        if v.op == Op::StoreImage {
+        if v.op.image() {
             let (w, h) = blocks(v.elements());
             if 8 * w.max(h) > limits.max_image_dimension2_d {
                 return Some(format!(
@@ -439,7 +478,7 @@ impl Spec for BandwidthWrite {
                 (0, slice(Role::Host)),
                 (1, Some(Binding::StorageBuffer(&r.check, r.check.size))),
             ],
-            Op::StoreImage => vec![(1, r.image(v).ok().map(Binding::StorageImage))],
+            _ => vec![(1, r.image(v).ok().map(Binding::StorageImage))],
         };
         bound
             .into_iter()
@@ -487,12 +526,11 @@ impl Spec for BandwidthWrite {
                 return Ok(compare_exact("group", sums.into_iter().zip(got)));
             }
             // An image is read back whole (it holds the pool's largest set).
-            let readback_bytes = match v.op {
-                Op::StoreImage => {
-                    let extent = r.image(v).map_err(|e| anyhow::anyhow!(e))?.shape.extent;
-                    16 * extent.width as u64 * extent.height as u64
-                }
-                _ => v.bytes(),
+            let readback_bytes = if v.op.image() {
+                let extent = r.image(v).map_err(|e| anyhow::anyhow!(e))?.shape.extent;
+                16 * extent.width as u64 * extent.height as u64
+            } else {
+                v.bytes()
             };
             let mut kept = r
                 .readback
@@ -510,8 +548,8 @@ impl Spec for BandwidthWrite {
             }
             let readback = kept.as_ref().context("no readback buffer")?;
             let err = |e: String| anyhow::anyhow!(e);
-            match v.op {
-                Op::StoreImage => {
+            match v.op.image() {
+                true => {
                     let image = r.image(v).map_err(err)?;
                     gpu.submit(|d, cmd| {
                         image.record_clear(d, cmd, false);
@@ -521,7 +559,7 @@ impl Spec for BandwidthWrite {
                     gpu.submit(|d, cmd| image.record_copy_to(d, cmd, readback))
                         .context("reading the image back")?;
                 }
-                _ => {
+                false => {
                     let destination = r.buffer(Role::Destination, v).map_err(err)?;
                     gpu.submit(|d, cmd| {
                         record_fill(d, cmd, destination, 0);
@@ -532,21 +570,24 @@ impl Spec for BandwidthWrite {
                 }
             }
             let got = &readback.mapped()?[..readback_bytes as usize];
-            let touched = match v.op {
-                Op::CopyGridStride => touched_grid_stride(n, groups),
-                _ => touched(n, groups),
+            let touched = if v.op.grid_stride() {
+                touched_grid_stride(n, groups)
+            } else {
+                touched(n, groups)
             };
-            let width = match v.op {
-                Op::StoreImage => r.image(v).map_err(err)?.shape.extent.width,
-                _ => 0,
+            let width = if v.op.image() {
+                r.image(v).map_err(err)?.shape.extent.width
+            } else {
+                0
             };
             let op = v.op;
             let touched = &touched;
             let pair = |i: usize| {
                 let (e, c) = ((i / 4) as u32, (i % 4) as u32);
                 // Where element e's four words are in what was read back.
+                // (Rows: texel (e mod W, e / W) of the W-wide image, read back row by row.)
                 let at = match op {
-                    Op::StoreImage => {
+                    Op::StoreImage | Op::StoreImageGridStride => {
                         let (x, y) = texel_of(e, n);
                         4 * (y as usize * width as usize + x as usize)
                     }
@@ -554,7 +595,7 @@ impl Spec for BandwidthWrite {
                 };
                 let want = match (touched[e as usize], op) {
                     (false, _) => 0,
-                    (true, Op::StoreImage) => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
+                    (true, op) if op.image() => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
                     (true, Op::StoreBuffer) => stored(e, c),
                     (true, _) => word(4 * e as u64 + c as u64),
                 };
@@ -576,8 +617,9 @@ mod tests {
     #[test]
     fn names_derive_from_the_enums() {
         let tests = BandwidthWrite.tests();
-        // Host reads and the grid-stride copy at 4 KB, 8 KB … 1 GB: 19 sizes each.
-        assert_eq!(tests.len(), 3 * SIZES + 2 * 19);
+        // Host reads, the grid-stride copy and the three other image stores at 4 KB, 8 KB …
+        // 1 GB: 19 sizes each.
+        assert_eq!(tests.len(), 3 * SIZES + 5 * 19);
         let name = |i: usize| BandwidthWrite.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "bandwidth: RWByteAddressBuffer.Store4 4 KB");
         assert_eq!(
