@@ -5,14 +5,6 @@
 mod common;
 use common::*;
 
-/// These tests run one at a time: on a CPU device, runs beside each other slow each other's
-/// baseline down by more than any drift limit, which would make unaffected rows re-measured.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// One CSV row: test, conditions, clock_mhz, reason, ratio.
 struct CsvRow {
     test: String,

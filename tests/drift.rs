@@ -3,13 +3,6 @@
 mod common;
 use common::*;
 
-/// The tests of this file one at a time: each judges timings on a CPU device, and the others'
-/// injected slowdowns, run beside it on a 2-core machine, are a real disturbance to it.
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// (test name, conditions, drift_pct) of every row of a CSV.
 fn rows(csv: &std::path::Path) -> Vec<(String, String, String)> {
     csv_rows(csv)
