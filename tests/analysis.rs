@@ -66,7 +66,6 @@ fn the_analysis_script_reads_a_run_and_prints_its_three_tables() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `results/h100/curves.py` with `args`, from the repository root.
