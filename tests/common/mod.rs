@@ -14,6 +14,16 @@ pub fn serial() -> std::sync::MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The repository root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `path` (relative to the repository root) as an absolute path.
+pub fn committed(path: &str) -> String {
+    root().join(path).display().to_string()
+}
+
 /// The built `perftest` binary.
 pub fn perftest() -> Command {
     Command::new(env!("CARGO_BIN_EXE_perftest"))
