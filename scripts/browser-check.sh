@@ -165,8 +165,8 @@ EOF
 if [ -n "$sections" ]; then
   "$perftest" report "${h100_inputs[@]}" --reference ampere -o "$out/h100-report.html"
   check h100 "$out/h100-report.html"
-  # One picture per section, cut from the full-page screenshot (Pillow, which the chart
-  # scripts' matplotlib brings).
+  # One picture per section, cut from the full-page screenshot (Pillow: `pip install pillow`;
+  # only this option needs it).
   python3 - "$out" <<'EOF2'
 import json, sys
 from PIL import Image

@@ -7,7 +7,7 @@
 # results/h100/instructions-code-size/.
 # Usage: scripts/instruction-sizes.sh build          here: writes .gl/perftest-8rounds
 #        scripts/instruction-sizes.sh run OUTDIR     on the GPU machine, beside target/release/perftest
-# The table: scripts/instructions-vs-published.py RUN.csv OUTDIR (instructions per update, and
+# The table: results/h100/instructions/vs-published.py RUN.csv OUTDIR (instructions per update, and
 # per clock with the run's rates).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 # cmake, python3, a C++ compiler and git (to build shaderc from source), the Vulkan loader,
 # Mesa's drivers (lavapipe: a Vulkan device on the CPU), the validation layers and Chromium
 # (the HTML report's browser check).
-# Also pip-installs the chart script's pinned matplotlib. Does nothing when everything is present. Other systems: prints what to install.
+# Does nothing when everything is present. Other systems: prints what to install.
 set -euo pipefail
 
 missing=()
@@ -28,17 +28,9 @@ done
 # Headless Chromium for the HTML report's browser check (tests/report.rs, scripts/browser-check.sh).
 have chromium || have chromium-browser || have google-chrome || missing+=(chromium)
 
-install_chart_requirements() {
-  # matplotlib, pinned, for scripts/chart.py and its test.
-  python3 -c "import matplotlib" 2>/dev/null && return 0
-  echo "setup: installing scripts/requirements-chart.txt (matplotlib)" >&2
-  python3 -m pip install -q -r scripts/requirements-chart.txt 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages -r scripts/requirements-chart.txt
-}
 cd "$(dirname "$0")/.."
 
 if [ ${#missing[@]} -eq 0 ]; then
-  install_chart_requirements
   exit 0
 fi
 echo "setup: installing ${missing[*]}" >&2
@@ -50,4 +42,3 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-install_chart_requirements

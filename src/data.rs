@@ -116,6 +116,14 @@ pub fn texel(format: Format, input: &[u8], x: u32, y: u32) -> [f32; 4] {
     format.decode(&input[offset..])
 }
 
+/// The reference of a 2-D kernel that reads the test texture of `format` texel by texel
+/// ([`sum_2d`] of [`texel`], widened to the channels the kernel adds).
+pub fn sum_texels(format: Format, pattern: Pattern, input: &[u8]) -> Vec<ThreadSum> {
+    sum_2d(pattern, |x, y| {
+        widen(texel(format, input, x, y), format.channels())
+    })
+}
+
 /// The reference of a 1-D kernel: each of the 256 threads of a group sums `load(start + i)`
 /// for i in 0..256 (every group is alike: start addresses depend only on the thread's index
 /// in its group).

@@ -125,6 +125,12 @@ pub const THREADS_PER_GROUP: u64 = 256;
 /// Invocations of a latency kernel's one workgroup (`local_size_x` of the latency kernels):
 /// only the first subgroup runs the chain.
 pub const LATENCY_GROUP_SIZE: usize = 64;
+
+/// The lanes that run a latency kernel's chain (and that its reference models): the first
+/// subgroup, within the kernel's one workgroup.
+pub fn latency_lanes(subgroup_size: u32) -> usize {
+    (subgroup_size as usize).clamp(1, LATENCY_GROUP_SIZE)
+}
 /// Working set `i` of a sweep at four points per octave from 4 KB, in KB: 1, 1.25, 1.5 and
 /// 1.75 times each power of two (quarter steps rather than powers of 2^(1/4), so that every
 /// size has a short exact name and cache sizes such as 6, 40 or 96 MB are points).

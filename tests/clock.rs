@@ -5,14 +5,6 @@
 mod common;
 use common::*;
 
-/// These tests run one at a time: on a CPU device, runs beside each other slow each other's
-/// baseline down by more than any drift limit, which would make unaffected rows re-measured.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// One CSV row: test, conditions, clock_mhz, reason, ratio.
 struct CsvRow {
     test: String,
@@ -113,7 +105,6 @@ fn a_slow_start_is_waited_out_and_every_row_runs_at_the_steady_clock() {
         let clock = r.clock.unwrap_or(f64::NAN);
         assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -156,7 +147,6 @@ fn a_low_clock_is_re_measured_and_only_its_rows_are() {
         err.contains("6 re-measured (6 for a low clock, 0 after a drift check), 0 still flagged"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -204,7 +194,6 @@ fn a_clock_that_stays_low_is_flagged_throttled_and_strict_fails() {
         err.contains("6 still flagged (6 throttled, 0 contended, 0 disturbed)"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -237,7 +226,6 @@ fn another_gpu_user_at_a_normal_clock_is_named_contended() {
         err.contains("3 test(s) from cbuffer{float4} load uniform stayed flagged"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -253,5 +241,4 @@ fn without_a_shader_clock_rows_carry_none_and_the_warm_up_says_so() {
         "{err}"
     );
     assert!(rows(&csv).iter().all(|r| r.clock.is_none()));
-    std::fs::remove_dir_all(&dir).ok();
 }

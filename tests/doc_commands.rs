@@ -4,13 +4,9 @@
 
 mod common;
 
-use common::{assert_no_validation_messages, lavapipe, perftest, stderr, stdout, tempdir};
+use common::{assert_no_validation_messages, lavapipe, perftest, root, stderr, stdout, tempdir};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The README and every manual under docs/, relative to the repository root.
 fn manuals() -> Vec<PathBuf> {

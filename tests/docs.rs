@@ -1,11 +1,9 @@
 //! The documentation: every relative link resolves, every manual is reachable, the README is short.
 
+mod common;
+use common::root;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The Markdown files whose links are checked: the README, every file under docs/ and the
 /// results' README, as paths relative to the repository root.

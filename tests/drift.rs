@@ -3,13 +3,6 @@
 mod common;
 use common::*;
 
-/// The tests of this file one at a time: each judges timings on a CPU device, and the others'
-/// injected slowdowns, run beside it on a 2-core machine, are a real disturbance to it.
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// (test name, conditions, drift_pct) of every row of a CSV.
 fn rows(csv: &std::path::Path) -> Vec<(String, String, String)> {
     csv_rows(csv)
@@ -80,7 +73,6 @@ fn a_lasting_disturbance_flags_the_rows_and_strict_fails_the_run() {
         &["--fault", "drift", "--strict"],
     ));
     assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -123,7 +115,6 @@ fn a_passing_disturbance_is_timed_again_once_it_is_over() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -145,7 +136,6 @@ fn the_check_can_be_turned_off_and_verify_has_none() {
     assert!(rows(&csv).iter().all(|r| r.1.is_empty()));
     let bad = run(&["--drift-limit", "-3", "--list-devices"]);
     assert_eq!(bad.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -196,7 +186,6 @@ fn the_baseline_reads_exactly_1_when_the_check_times_it_again() {
         let ratio: f64 = r["ratio"].parse().unwrap();
         assert!((0.2..5.0).contains(&ratio), "{r:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -236,7 +225,6 @@ fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
         err.contains("timing 3 test(s) from cbuffer{float4} load uniform on again"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -279,5 +267,4 @@ fn the_trace_has_a_line_per_check_and_test_and_a_bad_path_is_said() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -99,7 +99,6 @@ fn interrupt_with(signal: &str, code: i32) {
             "{name}"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A child process that is killed if the test fails before waiting for it, so a failing

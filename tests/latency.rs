@@ -162,5 +162,4 @@ fn a_chase_keeps_its_one_workgroup_under_an_explicit_groups() {
         "{:?}",
         rows[0]
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

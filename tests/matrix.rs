@@ -50,7 +50,6 @@ fn the_matrix_suite_verifies_under_validation() {
     }
     // The eight integer dot products, the half one, and the eight arithmetic peaks.
     assert_eq!(ok, 17, "{}", stdout(&o));
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -93,7 +92,6 @@ fn dot_products_time_in_ops_and_flops() {
             / row["groups"].parse::<u64>().unwrap();
         assert_eq!(per_group, 256 * 16 * 1024 * per_dot, "{}", row["test"]);
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

@@ -290,7 +290,6 @@ fn a_csv_that_takes_no_bytes_is_named_before_the_first_test() {
         "no test ran: {}",
         stdout(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

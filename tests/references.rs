@@ -3,11 +3,7 @@
 mod common;
 use common::*;
 use perftest::published::{self, BASELINE};
-use std::path::{Path, PathBuf};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use std::path::PathBuf;
 
 fn fixture(name: &str) -> String {
     root()

@@ -18,10 +18,6 @@ fn h100_inputs() -> Vec<String> {
         .collect()
 }
 
-fn committed(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
 /// Runs `perftest report ARGS -o OUT` and returns the output and the report, if written.
 fn report(args: &[String], out: &Path) -> (std::process::Output, Option<String>) {
     let mut all: Vec<&str> = vec!["report"];

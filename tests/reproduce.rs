@@ -1,11 +1,9 @@
 //! scripts/reproduce.sh: every committed results folder's command file dry-runs.
 
+mod common;
+use common::root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Every folder under results/ that holds a command.sh, relative to the repository root.
 fn folders_with_commands() -> Vec<PathBuf> {

@@ -280,7 +280,6 @@ fn the_write_suite_verifies_under_validation_with_its_counts_in_the_csv() {
     assert_eq!(&r[col("format")], "uint64_t");
     let r = by_name("RWTexture2D<RGBA16F>.Store linear");
     assert_eq!(&r[col("format")], "R16G16B16A16_SFLOAT");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -458,7 +457,6 @@ fn the_instruction_suite_prints_its_own_table_and_counts_operations() {
     assert_eq!(&shared[col("loads_per_dispatch")], (256 * 4096).to_string());
     assert_eq!(&shared[col("gbytes_per_s")].is_empty(), &false);
     assert_eq!(&row("cbuffer{float4} load uniform")[col("unit")], "loads");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

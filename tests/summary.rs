@@ -4,10 +4,6 @@
 mod common;
 use common::*;
 
-fn committed(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
 #[test]
 fn the_committed_h100_run_prints_its_table_from_csv_and_json_alike() {
     let csv = run(&[

@@ -88,5 +88,4 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
         !err.contains("still flagged") || err.contains(" 0 still flagged"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

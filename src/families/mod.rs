@@ -2,7 +2,7 @@
 //! the crate iterates (the runner, the catalog and the reporters never name a family).
 
 use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
-use crate::format::Format;
+use crate::format::{ChannelType, Format};
 use crate::gpu::{Gpu, Instance};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
@@ -212,6 +212,23 @@ pub fn missing_image(images: &HashMap<Format, Image<'_>>, f: Format) -> Option<S
     (!images.contains_key(&f)).then(|| {
         format!(
             "{} lacks SAMPLED_IMAGE or TRANSFER_DST in optimalTilingFeatures",
+            f.vk_name()
+        )
+    })
+}
+
+/// Why the device cannot sample `f` with a linear filter, if it cannot (optional in Vulkan;
+/// `--fault no-linear-filter` pretends so for the 32-bit float formats).
+pub fn lacks_linear_filter(shared: &Shared<'_>, f: Format) -> Option<String> {
+    let linear = shared
+        .format_properties(f)
+        .optimal_tiling_features
+        .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR);
+    let injected =
+        shared.fault == Some(Fault::NoLinearFilter) && f.channel_type() == ChannelType::Float32;
+    (!linear || injected).then(|| {
+        format!(
+            "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
             f.vk_name()
         )
     })

@@ -5,6 +5,7 @@ use crate::gpu::Gpu;
 use anyhow::{anyhow, Context as _, Result};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
 
 /// A buffer and its memory, freed on drop.
 pub struct Buffer<'g> {
@@ -51,17 +52,7 @@ impl<'g> Buffer<'g> {
             requirements.memory_type_bits = 1 << index;
             buffer.memory_type = Some(index);
         }
-        let allocation = gpu
-            .allocator
-            .lock()
-            .map_err(|_| anyhow!("allocator lock poisoned"))?
-            .allocate(&AllocationCreateDesc {
-                name,
-                requirements,
-                location: memory.location(),
-                linear: true,
-                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-            })
+        let allocation = allocate(gpu, name, requirements, memory.location(), true)
             .with_context(|| format!("allocating {size} bytes for {name}"))?;
         let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
         // Owned by the buffer from here, so Drop frees it even if binding fails.
@@ -144,6 +135,30 @@ pub(super) fn free(gpu: &Gpu<'_>, allocation: Option<Allocation>) {
     if let (Some(a), Ok(mut alloc)) = (allocation, gpu.allocator.lock()) {
         let _ = alloc.free(a);
     }
+}
+
+/// Memory for `requirements` from the device's allocator, at `location`; `linear` for a
+/// buffer or a linear-tiled image (gpu-allocator keeps those apart from optimal-tiled images
+/// within a page, as Vulkan's buffer-image granularity asks).
+pub(super) fn allocate(
+    gpu: &Gpu<'_>,
+    name: &str,
+    requirements: vk::MemoryRequirements,
+    location: MemoryLocation,
+    linear: bool,
+) -> Result<Allocation> {
+    let allocation = gpu
+        .allocator
+        .lock()
+        .map_err(|_| anyhow!("allocator lock poisoned"))?
+        .allocate(&AllocationCreateDesc {
+            name,
+            requirements,
+            location,
+            linear,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        })?;
+    Ok(allocation)
 }
 
 /// A typed view of a buffer (for texel-buffer descriptors).

@@ -1,11 +1,11 @@
 //! Images (sampled, storage, any shape and format) and their views, filled and read back.
 
-use super::buffer::free;
+use super::buffer::{allocate, free};
 use super::{record_full_barrier, Buffer};
 use crate::gpu::Gpu;
-use anyhow::{anyhow, Context as _, Result};
+use anyhow::{Context as _, Result};
 use ash::vk;
-use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::vulkan::Allocation;
 use gpu_allocator::MemoryLocation;
 
 /// A single-mip image (2-D unless made with [`Image::new_shaped`]), its memory and a view of it.
@@ -332,17 +332,8 @@ impl<'g> Image<'g> {
             layout,
         };
         let requirements = unsafe { d.get_image_memory_requirements(handle) };
-        let allocation = gpu
-            .allocator
-            .lock()
-            .map_err(|_| anyhow!("allocator lock poisoned"))?
-            .allocate(&AllocationCreateDesc {
-                name,
-                requirements,
-                location: MemoryLocation::GpuOnly,
-                linear: tiling == vk::ImageTiling::LINEAR,
-                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-            })
+        let linear = tiling == vk::ImageTiling::LINEAR;
+        let allocation = allocate(gpu, name, requirements, MemoryLocation::GpuOnly, linear)
             .with_context(|| format!("allocating memory for {name}"))?;
         let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
         // Owned by the image from here, so Drop frees it even if binding fails.

@@ -152,7 +152,7 @@ impl<'g> Runner<'g> {
             return Ok(Ok(()));
         }
         let pipeline = self.latency_pipeline(test, &latency)?;
-        let lanes = (self.gpu.info.subgroup_size as usize).clamp(1, LATENCY_GROUP_SIZE);
+        let lanes = crate::model::latency_lanes(self.gpu.info.subgroup_size);
         let mut input = self.shared.data.clone();
         if self.settings.fault == Some(Fault::Reference) {
             input.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);

@@ -6,6 +6,24 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+/// Holds the tests of one file that take it to one at a time: each judges timings on a CPU
+/// device, and another's injected slowdowns, run beside it on a 2-core machine, are a real
+/// disturbance to it (more than any drift limit: unaffected rows would be re-measured).
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The repository root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `path` (relative to the repository root) as an absolute path.
+pub fn committed(path: &str) -> String {
+    root().join(path).display().to_string()
+}
+
 /// The built `perftest` binary.
 pub fn perftest() -> Command {
     Command::new(env!("CARGO_BIN_EXE_perftest"))

@@ -2,7 +2,7 @@
 # bandwidth suite, every row verified once under the validation layer (32 groups, so that the
 # CPU's checksums stay quick), then timed twice, with an nvidia-smi log.
 # Rerun: scripts/reproduce.sh results/h100/bandwidth OUTDIR
-# Then:  scripts/bandwidth-chart.py OUTDIR/run1.csv OUTDIR/bandwidth.png --plateau …
+# Then:  results/h100/curves.py OUTDIR/run1.csv --plateau … (curves.txt); perftest report OUTDIR/run1.csv -o OUTDIR/report.html (the chart)
 STEP_TIMEOUT=${STEP_TIMEOUT:-300}
 "$B" --list-devices > "$out/devices.txt" 2>&1
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true

@@ -10,7 +10,7 @@
 #  old     with $OLD (an earlier build), four default runs and `--suite all`: wall times of both
 #          builds on the same machine (skipped, with a note, when OLD is not set)
 # Rerun: scripts/reproduce.sh results/h100/clock OUTDIR [STEPS…]   (default: all seven)
-# Then:  scripts/clock-analysis.py OUTDIR
+# Then:  results/h100/clock/analysis.py OUTDIR
 steps=${*:-fresh default warm gaps busy idle old}
 now() { date +%s.%N; }
 log() { echo "$(now) $*" >> "$out/events.txt"; }

@@ -16,7 +16,7 @@ echo "exit $?" >> "$out/formats-run1.err"
 t "$B" "${X[@]}" --suite original,formats --csv "$out/formats-run2.csv" \
   > "$out/formats-run2.txt" 2> "$out/formats-run2.err"
 echo "exit $?" >> "$out/formats-run2.err"
-python3 scripts/formats-analysis.py "$out/formats-run1.csv" "$out/formats-run2.csv" \
+python3 results/h100/formats/analysis.py "$out/formats-run1.csv" "$out/formats-run2.csv" \
   > "$out/formats-analysis.md" 2>&1 || true
 # With the validation layers installed: the suite verified and timed under validation.
 if [ -n "${VK_LAYER_PATH:-}" ]; then

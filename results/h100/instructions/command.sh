@@ -18,7 +18,7 @@ wall "$B" "${X[@]}" --suite instructions --shader-stats --csv "$out/instructions
   > "$out/instructions-shader-stats.txt" 2>&1
 echo "exit $?" >> "$out/instructions-shader-stats.txt"
 # 4. The comparison with Hopper's published per-SM rates (results/README.md), from run 1.
-python3 scripts/instructions-vs-published.py "$out/instructions-run1.csv" \
+python3 results/h100/instructions/vs-published.py "$out/instructions-run1.csv" \
   > "$out/instructions-vs-published.md" 2>&1
 # 5. Under the validation layer, where it is installed.
 if [ -n "${VK_LAYER_PATH:-}" ]; then

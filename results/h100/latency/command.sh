@@ -4,7 +4,7 @@
 # clock_mhz × 1000) twice, to show the sweep repeats, with an nvidia-smi log beside the timed
 # runs. (run3.* and beside-shared/ came from later runs: results/README.md says which.)
 # Rerun: scripts/reproduce.sh results/h100/latency OUTDIR
-# Then:  scripts/latency-chart.py OUTDIR/run1.csv OUTDIR/latency.png
+# Then:  results/h100/curves.py OUTDIR/run1.csv --plateau … (curves.txt); perftest report OUTDIR/run1.csv -o OUTDIR/report.html (the chart)
 "$B" "${X[@]}" --suite latency --verify --validation --csv "$out/verify.csv" > "$out/verify.txt" 2>&1
 echo "verify exit $?" >> "$out/verify.txt"
 smi=

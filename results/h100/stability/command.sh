@@ -46,8 +46,8 @@ for run in 1 2; do
 done
 step ubo-verify "${X[@]}" "${U[@]}" --verify
 step ubo-shader-stats "${X[@]}" "${U[@]}" --samples 1 --warmup 0 --shader-stats
-if [ -f scripts/cuda-constant.py ]; then
-  timeout 120 python3 scripts/cuda-constant.py > "$out/cuda-constant.csv" 2> "$out/cuda-constant.err"
+if [ -f results/h100/stability/cuda-constant.py ]; then
+  timeout 120 python3 results/h100/stability/cuda-constant.py > "$out/cuda-constant.csv" 2> "$out/cuda-constant.err"
   echo "cuda-constant: exit $?" >&2
 fi
 fi

@@ -5,7 +5,7 @@
 # Rerun: scripts/reproduce.sh results/h100/uniform OUTDIR
 #        PERFTEST_ARGS="--device cpu --groups 1 --samples 2" scripts/reproduce.sh results/h100/uniform OUTDIR
 #        rehearses it on lavapipe (the arguments go to every run).
-# It ends with: python3 scripts/uniform-analysis.py OUTDIR/run1.csv OUTDIR/run2.csv \
+# It ends with: python3 results/h100/uniform/analysis.py OUTDIR/run1.csv OUTDIR/run2.csv \
 #                   --verify OUTDIR/verify.csv > OUTDIR/analysis.md
 P=$B
 B() { "$P" "${X[@]}" "$@"; }
@@ -29,6 +29,6 @@ B --suite original,control,extended,ceiling --samples 3 --warmup 1 --shader-stat
 if [ -n "${VK_LAYER_PATH:-}" ] || ls /usr/share/vulkan/explicit_layer.d/*validation* > /dev/null 2>&1; then
   { B --suite extended,ceiling --validation --verify; echo "exit $?"; } > "$out/validation.txt" 2>&1
 fi
-python3 scripts/uniform-analysis.py "$out/run1.csv" "$out/run2.csv" --verify "$out/verify.csv" \
+python3 results/h100/uniform/analysis.py "$out/run1.csv" "$out/run2.csv" --verify "$out/verify.csv" \
   > "$out/analysis.md" 2> "$out/analysis.err"
 tail -n 3 "$out/verify.txt" "$out/run1.txt" "$out/run2.txt"

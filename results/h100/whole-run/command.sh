@@ -7,7 +7,7 @@
 #   all-run2: the second cold start, then the suites in another order (all-reordered); the
 #             --verify run (all-verify) in the next call, on the same machine
 #   nb-*/q-*: the neighbour test: the bandwidth and matrix subsets while another process runs
-#             bf16 matrix products (scripts/neighbour.py), then quiet right after
+#             bf16 matrix products (results/h100/whole-run/neighbour.py), then quiet right after
 #   9f200c9/: at commit 9f200c9 (pipeline cache, in-place verify, narrow dispatch barrier), on a
 #             freshly started H100: verify, then run1, in one call (the verify's text output,
 #             trace and the nvidia-smi logs did not come back from the machine: its CSV did)
@@ -35,7 +35,7 @@ case $what in
   neighbour)
     BW=(--suite bandwidth --filter " 64 KB" --filter " 16 MB" --filter " 1 GB")
     MX=(--suite matrix --filter "matrix: peak" --filter "coopmat 16x16" --filter "coopmat2 64x64x16")
-    python3 scripts/neighbour.py 300 > "$out/neighbour.txt" 2>&1 &
+    python3 results/h100/whole-run/neighbour.py 300 > "$out/neighbour.txt" 2>&1 &
     nb=$!
     sleep 8
     step nb-bw "${X[@]}" "${BW[@]}" --csv "$out/nb-bw.csv"

@@ -5,7 +5,7 @@
 # Rerun: scripts/reproduce.sh results/h100/write OUTDIR
 #        PERFTEST_ARGS="--device cpu --groups 8" scripts/reproduce.sh results/h100/write OUTDIR
 #        (a quick dry run on lavapipe)
-# Then:  python3 scripts/write-analysis.py OUTDIR > OUTDIR/analysis.md
+# Then:  python3 results/h100/write/analysis.py OUTDIR > OUTDIR/analysis.md
 STEP_TIMEOUT=${STEP_TIMEOUT:-60}
 # Every write test, plus the baseline so that every row gets its ratio.
 W=(--suite original,write --filter "Buffer<RGBA8>.Load random" --filter Store --filter Interlocked)

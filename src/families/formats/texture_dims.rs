@@ -8,9 +8,8 @@
 //! followed by the input with the 16-bit halves of every word swapped (see [`source`]).
 
 use crate::data::{self, ThreadSum};
-use crate::families::{each, Columns, Shared, Spec};
-use crate::format::{ChannelType, Format};
-use crate::model::Fault;
+use crate::families::{each, lacks_linear_filter, Columns, Shared, Spec};
+use crate::format::Format;
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
 use crate::resources::{Buffer, Image, Memory, Sampler, Shape};
@@ -274,18 +273,10 @@ impl Spec for TextureDims {
                 f.vk_name()
             ));
         }
-        let linear = shared
-            .format_properties(f)
-            .optimal_tiling_features
-            .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR);
-        let injected =
-            shared.fault == Some(Fault::NoLinearFilter) && f.channel_type() == ChannelType::Float32;
-        (r == Read::Filtered && (!linear || injected)).then(|| {
-            format!(
-                "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
-                f.vk_name()
-            )
-        })
+        if r == Read::Filtered {
+            return lacks_linear_filter(shared, f);
+        }
+        None
     }
 
     fn bindings<'a, 'g>(

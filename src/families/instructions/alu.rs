@@ -617,8 +617,7 @@ impl Spec for Alu {
         subgroup_size: u32,
         _: u32,
     ) -> Vec<ThreadSum> {
-        let lanes = (subgroup_size as usize).clamp(1, crate::model::LATENCY_GROUP_SIZE);
-        (0..lanes)
+        (0..crate::model::latency_lanes(subgroup_size))
             .map(|l| op.thread(input, l, iterations, true))
             .collect()
     }

@@ -42,9 +42,7 @@ impl Spec for StorageImage {
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
-        data::sum_2d(p, |x, y| {
-            data::widen(data::texel(f, input, x, y), f.channels())
-        })
+        data::sum_texels(f, p, input)
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Self::Resources<'g>> {

@@ -3,9 +3,10 @@
 //! …), to find what lets a driver sample at the texel-fetch rate.
 
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
-use crate::families::{each, missing_image, sampled_images, Columns, Shared, Spec};
-use crate::format::{ChannelType, Format};
-use crate::model::Fault;
+use crate::families::{
+    each, lacks_linear_filter, missing_image, sampled_images, Columns, Shared, Spec,
+};
+use crate::format::Format;
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
 use crate::resources::{Image, Sampler};
@@ -176,9 +177,7 @@ impl Spec for TextureSample {
     fn reference(&self, (f, _, _): Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
         // At a texel centre, nearest and bilinear filtering both return the texel, whatever
         // the addressing (every coordinate is inside the image).
-        data::sum_2d(p, |x, y| {
-            data::widen(data::texel(f, input, x, y), f.channels())
-        })
+        data::sum_texels(f, p, input)
     }
 
     fn tolerance(&self, (_, filter, _): Variant) -> f32 {
@@ -261,18 +260,10 @@ impl Spec for TextureSample {
                 f.vk_name()
             ));
         }
-        let linear = shared
-            .format_properties(f)
-            .optimal_tiling_features
-            .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR);
-        let injected =
-            shared.fault == Some(Fault::NoLinearFilter) && f.channel_type() == ChannelType::Float32;
-        (filter == Filter::Bilinear && (!linear || injected)).then(|| {
-            format!(
-                "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
-                f.vk_name()
-            )
-        })
+        if filter == Filter::Bilinear {
+            return lacks_linear_filter(shared, f);
+        }
+        None
     }
 
     fn bindings<'a, 'g>(

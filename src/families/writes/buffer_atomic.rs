@@ -2,27 +2,21 @@
 //! atomics per thread on a storage buffer, at three levels of contention.
 
 use crate::data::ThreadSum;
-use crate::families::writes::{self, Atomic, Target, ELEMENTS};
+use crate::families::writes::{self, Atomic, StorageTarget, ELEMENTS};
 use crate::families::{each, lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
-use crate::resources::{record_clear, Buffer};
 use anyhow::Result;
 use ash::vk;
 
 /// Atomics on a storage buffer.
 pub struct BufferAtomic;
 
-/// The target (zeroed once, then accumulating while timing) and its read-back buffer.
-pub struct Resources<'g> {
-    target: Buffer<'g>,
-    readback: Buffer<'g>,
-}
-
 impl Spec for BufferAtomic {
     type Variant = Atomic;
-    type Resources<'g> = Resources<'g>;
+    /// The target (zeroed once, then accumulating while timing) and its read-back buffer.
+    type Resources<'g> = StorageTarget<'g>;
 
     fn tests(&self) -> Vec<(Suite, Atomic, Pattern)> {
         let ops = [
@@ -84,24 +78,26 @@ impl Spec for BufferAtomic {
         writes::atomic_groups(p, calibrated, cus)
     }
 
-    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
-        Ok(Resources {
-            target: writes::target_buffer(shared, vk::BufferUsageFlags::STORAGE_BUFFER)?,
-            readback: writes::readback_buffer(shared)?,
-        })
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<StorageTarget<'g>> {
+        StorageTarget::new(shared)
     }
 
     fn record_upload(
         &self,
-        res: &Resources<'_>,
+        res: &StorageTarget<'_>,
         _: &Shared<'_>,
         d: &ash::Device,
         cmd: vk::CommandBuffer,
     ) {
-        record_clear(d, cmd, &res.target, 0);
+        res.record_clear(d, cmd);
     }
 
-    fn unsupported(&self, _: &Resources<'_>, shared: &Shared<'_>, op: Atomic) -> Option<String> {
+    fn unsupported(
+        &self,
+        _: &StorageTarget<'_>,
+        shared: &Shared<'_>,
+        op: Atomic,
+    ) -> Option<String> {
         let f = shared.gpu.info.features;
         // --fault no-atomic-features: as on a device without the optional atomics.
         let hidden = shared.fault == Some(Fault::NoAtomicFeatures);
@@ -122,30 +118,23 @@ impl Spec for BufferAtomic {
 
     fn bindings<'a, 'g>(
         &self,
-        res: &'a Resources<'g>,
+        res: &'a StorageTarget<'g>,
         _: &'a Shared<'g>,
         _: Atomic,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&res.target, res.target.size))]
+        res.bindings()
     }
 
     fn verify_writes(
         &self,
-        res: &Resources<'_>,
+        res: &StorageTarget<'_>,
         shared: &Shared<'_>,
         op: Atomic,
         p: Pattern,
         groups: u32,
         dispatch: &mut Dispatch<'_>,
     ) -> Option<Checked> {
-        Some(writes::verify(
-            shared,
-            Target::Buffer(&res.target),
-            &res.readback,
-            op.layout(),
-            "element",
-            writes::atomics(op, p, groups, ELEMENTS),
-            dispatch,
-        ))
+        let expected = writes::atomics(op, p, groups, ELEMENTS);
+        Some(res.verify(shared, op.layout(), expected, dispatch))
     }
 }

@@ -2,13 +2,11 @@
 //! `uvec2`, `uvec4`, `float`, `vec2` or `vec4` (std430).
 
 use crate::data::ThreadSum;
-use crate::families::writes::{self, Channel, Kind, Layout, Target, ELEMENTS};
+use crate::families::writes::{self, Channel, Kind, Layout, StorageTarget, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
-use crate::resources::Buffer;
 use anyhow::Result;
-use ash::vk;
 
 /// Stores through a storage buffer (HLSL's `RWStructuredBuffer<T>`).
 pub struct BufferStore;
@@ -18,12 +16,6 @@ pub struct BufferStore;
 pub struct Element {
     float: bool,
     width: u32,
-}
-
-/// The target and the buffer it is read back through.
-pub struct Resources<'g> {
-    target: Buffer<'g>,
-    readback: Buffer<'g>,
 }
 
 impl Element {
@@ -41,7 +33,8 @@ impl Element {
 
 impl Spec for BufferStore {
     type Variant = Element;
-    type Resources<'g> = Resources<'g>;
+    /// The target and the buffer it is read back through.
+    type Resources<'g> = StorageTarget<'g>;
 
     fn tests(&self) -> Vec<(Suite, Element, Pattern)> {
         let elements = [false, true]
@@ -90,29 +83,26 @@ impl Spec for BufferStore {
         Vec::new()
     }
 
-    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
-        Ok(Resources {
-            target: writes::target_buffer(shared, vk::BufferUsageFlags::STORAGE_BUFFER)?,
-            readback: writes::readback_buffer(shared)?,
-        })
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<StorageTarget<'g>> {
+        StorageTarget::new(shared)
     }
 
-    fn unsupported(&self, _: &Resources<'_>, _: &Shared<'_>, _: Element) -> Option<String> {
+    fn unsupported(&self, _: &StorageTarget<'_>, _: &Shared<'_>, _: Element) -> Option<String> {
         None
     }
 
     fn bindings<'a, 'g>(
         &self,
-        res: &'a Resources<'g>,
+        res: &'a StorageTarget<'g>,
         _: &'a Shared<'g>,
         _: Element,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&res.target, res.target.size))]
+        res.bindings()
     }
 
     fn verify_writes(
         &self,
-        res: &Resources<'_>,
+        res: &StorageTarget<'_>,
         shared: &Shared<'_>,
         e: Element,
         p: Pattern,
@@ -122,14 +112,6 @@ impl Spec for BufferStore {
         let kind = if e.float { Kind::Float } else { Kind::Uint };
         let stores = writes::stores_1d(p, kind, ELEMENTS);
         let expected = writes::final_contents(&stores, ELEMENTS, e.layout());
-        Some(writes::verify(
-            shared,
-            Target::Buffer(&res.target),
-            &res.readback,
-            e.layout(),
-            "element",
-            expected,
-            dispatch,
-        ))
+        Some(res.verify(shared, e.layout(), expected, dispatch))
     }
 }

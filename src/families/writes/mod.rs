@@ -205,6 +205,82 @@ pub fn target_buffer<'g>(shared: &Shared<'g>, extra: vk::BufferUsageFlags) -> Re
     )
 }
 
+/// A storage buffer that kernels write and the buffer it is read back through: the
+/// resources of the buffer store and atomic families.
+pub struct StorageTarget<'g> {
+    target: Buffer<'g>,
+    readback: Buffer<'g>,
+}
+
+impl<'g> StorageTarget<'g> {
+    /// A 16 KB storage buffer target (see [`target_buffer`]) and its read-back buffer.
+    pub fn new(shared: &Shared<'g>) -> Result<Self> {
+        Ok(Self {
+            target: target_buffer(shared, vk::BufferUsageFlags::STORAGE_BUFFER)?,
+            readback: readback_buffer(shared)?,
+        })
+    }
+
+    /// The target bound whole at binding 0.
+    pub fn bindings<'a>(&'a self) -> Vec<(u32, crate::pipeline::Binding<'a, 'g>)> {
+        vec![(
+            0,
+            crate::pipeline::Binding::StorageBuffer(&self.target, self.target.size),
+        )]
+    }
+
+    /// Records zeroing the target (the atomics accumulate on it while timing).
+    pub fn record_clear(&self, d: &ash::Device, cmd: vk::CommandBuffer) {
+        record_clear(d, cmd, &self.target, 0);
+    }
+
+    /// [`verify`] of the target's elements of `layout` against `expected`.
+    pub fn verify(
+        &self,
+        shared: &Shared<'_>,
+        layout: Layout,
+        expected: Contents,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Checked {
+        let target = Target::Buffer(&self.target);
+        verify(
+            shared,
+            target,
+            &self.readback,
+            layout,
+            "element",
+            expected,
+            dispatch,
+        )
+    }
+}
+
+/// The host-visible buffer that group 0 of a shared-memory kernel copies its `bytes` of table
+/// into under `--verify` ([`Target::Direct`]).
+pub fn shared_result<'g>(shared: &Shared<'g>, name: &str, bytes: u64) -> Result<Buffer<'g>> {
+    Buffer::new(
+        shared.gpu,
+        name,
+        bytes,
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+        Memory::Readback,
+    )
+}
+
+/// [`verify`] of a shared-memory kernel's table, copied by group 0 into `result`.
+pub fn verify_shared(
+    shared: &Shared<'_>,
+    result: &Buffer<'_>,
+    layout: Layout,
+    expected: Contents,
+    dispatch: &mut Dispatch<'_>,
+) -> Checked {
+    let target = Target::Direct(result);
+    verify(
+        shared, target, result, layout, "element", expected, dispatch,
+    )
+}
+
 /// Where a write test's memory is.
 pub enum Target<'a, 'g> {
     /// A device-local buffer, cleared to zero and copied to a read-back buffer.

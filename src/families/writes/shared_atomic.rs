@@ -2,13 +2,12 @@
 //! under `--verify`, group 0 copies its table to a host-visible buffer.
 
 use crate::data::ThreadSum;
-use crate::families::writes::{self, Atomic, Target, SHARED_ELEMENTS};
+use crate::families::writes::{self, Atomic, SHARED_ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
-use crate::resources::{Buffer, Memory};
+use crate::resources::Buffer;
 use anyhow::Result;
-use ash::vk;
 
 /// Atomics on workgroup memory.
 pub struct SharedAtomic;
@@ -48,13 +47,7 @@ impl Spec for SharedAtomic {
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Buffer<'g>> {
-        Buffer::new(
-            shared.gpu,
-            "shared atomic result",
-            SHARED_ELEMENTS as u64 * 4,
-            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            Memory::Readback,
-        )
+        writes::shared_result(shared, "shared atomic result", SHARED_ELEMENTS as u64 * 4)
     }
 
     fn unsupported(&self, _: &Buffer<'_>, _: &Shared<'_>, _: ()) -> Option<String> {
@@ -81,12 +74,10 @@ impl Spec for SharedAtomic {
     ) -> Option<Checked> {
         // One group's table: the sums of one group, whatever the dispatch size.
         let expected = writes::atomics(Atomic::Add, p, 1, SHARED_ELEMENTS);
-        Some(writes::verify(
+        Some(writes::verify_shared(
             shared,
-            Target::Direct(result),
             result,
             Atomic::Add.layout(),
-            "element",
             expected,
             dispatch,
         ))

@@ -2,13 +2,12 @@
 //! `--verify`, group 0 copies its table to a host-visible buffer.
 
 use crate::data::ThreadSum;
-use crate::families::writes::{self, Channel, Kind, Layout, Target, SHARED_ELEMENTS};
+use crate::families::writes::{self, Channel, Kind, Layout, SHARED_ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
 use crate::pipeline::Binding;
-use crate::resources::{Buffer, Memory};
+use crate::resources::Buffer;
 use anyhow::Result;
-use ash::vk;
 
 /// Stores to workgroup memory.
 pub struct SharedStore;
@@ -53,12 +52,10 @@ impl Spec for SharedStore {
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Buffer<'g>> {
-        Buffer::new(
-            shared.gpu,
+        writes::shared_result(
+            shared,
             "shared store result",
             SHARED_ELEMENTS as u64 * LAYOUT.bytes() as u64,
-            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            Memory::Readback,
         )
     }
 
@@ -86,14 +83,8 @@ impl Spec for SharedStore {
     ) -> Option<Checked> {
         let stores = writes::stores_1d(p, Kind::Float, SHARED_ELEMENTS);
         let expected = writes::final_contents(&stores, SHARED_ELEMENTS, LAYOUT);
-        Some(writes::verify(
-            shared,
-            Target::Direct(result),
-            result,
-            LAYOUT,
-            "element",
-            expected,
-            dispatch,
+        Some(writes::verify_shared(
+            shared, result, LAYOUT, expected, dispatch,
         ))
     }
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The branch suite's curves beside the published ones: ratio to `NX Coherent branch baseline`
-against N for each branch kind, one panel per GPU (this run's CSV first, then every GPU of the
-published tables), and a Markdown table of the same figures at a few N.
+"""The branch suite beside the published GPUs (results/h100/branch/vs-published.md): a Markdown
+table of each branch kind's ratio to `NX Coherent branch baseline` at a few N, this run's CSV
+first, then every GPU of the published tables. `perftest report` draws this run's curves; the
+published ones are not built into perftest, hence this script (standard library only).
 
-Usage: scripts/branch-chart.py RUN.csv PUBLISHED.md OUT.png [OUT.md]
+Usage: results/h100/branch/vs-published.py RUN.csv PUBLISHED.md > vs-published.md
   RUN.csv       a `perftest --suite branch --csv` file
   PUBLISHED.md  ../shared/reference/branch-benchmark.md (the PerfTest fork's tables)
 """
@@ -58,36 +59,13 @@ def table(panels, ns):
     return "\n".join(rows) + "\n"
 
 
-def main(run, published, png, md=None):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def main(run, published):
     device, mine = from_csv(run)
     panels = [(device, mine)] + from_published(published)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), sharey=True)
-    for ax, (gpu, data) in zip(axes, panels):
-        for c, s in KINDS:
-            pts = sorted((n, r) for (n, cc, ss), r in data.items() if (cc, ss) == (c, s))
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"{c} {s}",
-                        linestyle="-" if c == "Coherent" else "--")
-        ax.axhline(1.0, color="grey", linewidth=0.8)
-        ax.set_title(gpu, fontsize=9)
-        ax.set_xlabel("independent ALU work N (X)")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("ratio to NX Coherent branch baseline")
-    axes[0].legend(fontsize=7)
-    fig.suptitle("Branch with 2 samples + independent ALU workload (higher is faster)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
-    if md:
-        with open(md, "w") as f:
-            f.write(table(panels, [0, 8, 16, 20, 24, 32, 48, 64, 72, 96, 128, 192, 256]))
+    sys.stdout.write(table(panels, [0, 8, 16, 20, 24, 32, 48, 64, 72, 96, 128, 192, 256]))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     main(*sys.argv[1:])

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tables for the `formats` suite from perftest CSVs (standard library only).
 
-Usage: python3 scripts/formats-analysis.py RUN1.csv [RUN2.csv]
+Usage: python3 results/h100/formats/analysis.py RUN1.csv [RUN2.csv]
 
 Prints Markdown: run-to-run agreement (with two runs), then, per pattern-median of the first
 run, (1) texture dimensions against Texture2D<F>, (2) the extended formats against the

@@ -2,7 +2,7 @@
 """Sets an instruction-suite CSV (perftest --suite instructions --csv) beside the published
 per-SM rates of NVIDIA Hopper (GH100, compute capability 9.0) and prints a Markdown table.
 
-Usage: python3 scripts/instructions-vs-published.py RUN.csv [SIZES_DIR]
+Usage: python3 results/h100/instructions/vs-published.py RUN.csv [SIZES_DIR]
 
 SIZES_DIR (optional): the output of `scripts/instruction-sizes.sh run`, which adds the machine
 instructions per update of each arithmetic chain (from the driver's code size) and the

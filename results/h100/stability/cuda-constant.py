@@ -37,7 +37,7 @@ Each test's time is the median of >= 20 single-launch cuEvent samples after a wa
 kernel then runs once with writeIndex = 0 and blocks 0 and 4095 are compared exactly with a
 CPU reference (all data are k/64, so every float sum is exact).
 
-Usage: python3 scripts/cuda-constant.py [--ptx-only] [--only REGEX] [--samples N] [--verbose]
+Usage: python3 results/h100/stability/cuda-constant.py [--ptx-only] [--only REGEX] [--samples N] [--verbose]
 """
 import argparse
 import ctypes as C

@@ -2,7 +2,7 @@
 """Tables for the write suite's figures, from the files results/h100/write/command.sh leaves
 (scripts/reproduce.sh results/h100/write OUTDIR).
 
-    python3 scripts/write-analysis.py OUTDIR > OUTDIR/analysis.md
+    python3 results/h100/write/analysis.py OUTDIR > OUTDIR/analysis.md
 
 Reads OUTDIR/write-run1.csv, write-run2.csv, write-verify.csv and loads.csv (standard library
 only) and prints Markdown: the device and clock; verification; run-to-run precision; stores
@@ -24,7 +24,7 @@ FORMATS = ("R8", "RG8", "RGBA8", "R16f", "RG16f", "RGBA16f", "R32f", "RG32f", "R
 
 
 def fail(message):
-    print(f"write-analysis.py: {message}", file=sys.stderr)
+    print(f"analysis.py: {message}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -83,7 +83,7 @@ def triple(rows, name, f, digits=2):
 
 def main():
     if len(sys.argv) != 2:
-        fail("usage: write-analysis.py OUTDIR")
+        fail("usage: results/h100/write/analysis.py OUTDIR")
     d = sys.argv[1]
     run1 = load(os.path.join(d, "write-run1.csv"))
     run2 = load(os.path.join(d, "write-run2.csv"))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tables for the uniform-load, sampler and ceiling investigation, from perftest CSVs.
 
-    python3 scripts/uniform-analysis.py RUN1.csv [RUN2.csv ...] [--verify VERIFY.csv]
+    python3 results/h100/uniform/analysis.py RUN1.csv [RUN2.csv ...] [--verify VERIFY.csv]
 
 Reads `perftest --suite all --csv` files of one device (scripts/reproduce.sh results/h100/uniform makes them)
 and prints Markdown to stdout:
@@ -52,7 +52,7 @@ MATCH = 0.03  # "the same time": within 3 %
 
 
 def fail(message):
-    print(f"uniform-analysis: {message}", file=sys.stderr)
+    print(f"analysis.py: {message}", file=sys.stderr)
     sys.exit(2)
 
 

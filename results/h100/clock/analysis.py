@@ -4,7 +4,7 @@ walls.txt) and prints what issue 20 asks of them: per run, every row's clock aga
 steady clock, the conditions, the rows whose ratio or time differs from the warm run's, the
 re-measured rows against the warm run, the four default runs' agreement, and wall times.
 
-Usage: scripts/clock-analysis.py DIR
+Usage: results/h100/clock/analysis.py DIR
 """
 import csv
 import json
