@@ -224,7 +224,7 @@ fn at_a_glance(summaries: &[crate::summary::Summary]) -> String {
                 None => {
                     flush(&mut body, &mut out);
                     let title = titles.next().map_or("", |t| t.title.as_str());
-                    out += &format!("<h4>{}</h4>\n", esc(title));
+                    out += &format!("<h4>{}</h4>\n", code_spans(&esc(title)));
                 }
                 Some(c) => body.push(c.to_vec()),
             }
@@ -236,6 +236,21 @@ fn at_a_glance(summaries: &[crate::summary::Summary]) -> String {
     }
     out += "</section>\n";
     out
+}
+
+/// Escaped text with its `backquoted` spans (test names in the summary's titles) set as code.
+fn code_spans(escaped: &str) -> String {
+    escaped
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{part}</code>")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect()
 }
 
 /// One column per run: where and with what it ran.

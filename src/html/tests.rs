@@ -207,3 +207,12 @@ fn the_fleet_names_the_run_that_stands_out() {
     assert_eq!(several::mode(&runs[..2]), Mode::SideBySide);
     assert_eq!(several::mode(&runs[..1]), Mode::Single);
 }
+
+#[test]
+fn backquoted_spans_of_a_title_are_set_as_code() {
+    assert_eq!(
+        code_spans("the curves of `latency: A` and `B&amp;C`"),
+        "the curves of <code>latency: A</code> and <code>B&amp;C</code>"
+    );
+    assert_eq!(code_spans("no spans"), "no spans");
+}
