@@ -386,11 +386,16 @@ impl Spec for BandwidthWrite {
     }
 
     /// The grid-stride copy runs the grid a shader author would pick, where the compute units
-    /// are known: [`GRID_STRIDE_GROUPS_PER_UNIT`] per unit, kept under an explicit --groups
-    /// (the row's figure depends on it); elsewhere the calibrated size, as every other row.
+    /// are known: no wider than the set (one element per invocation per step: a wider grid
+    /// has several units write the same lines at once), at least one group per unit, at most
+    /// [`GRID_STRIDE_GROUPS_PER_UNIT`] per unit; kept under an explicit --groups (the row's
+    /// figure depends on it). Elsewhere the calibrated size, as every other row.
     fn dispatch_groups(&self, v: Variant, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
         match units {
-            Some(n) if v.op == Op::CopyGridStride && n > 0 => n * GRID_STRIDE_GROUPS_PER_UNIT,
+            Some(n) if v.op == Op::CopyGridStride && n > 0 => {
+                let set = v.elements() / crate::model::THREADS_PER_GROUP as u32;
+                set.clamp(n, n * GRID_STRIDE_GROUPS_PER_UNIT)
+            }
             _ => calibrated,
         }
     }
@@ -701,6 +706,21 @@ mod tests {
         let groups =
             |op, units| BandwidthWrite.dispatch_groups(v(op), Pattern::Linear, 4096, units);
         assert_eq!(groups(Op::CopyGridStride, Some(132)), 8448);
+        // 8 MB: 524288 elements, a grid of 2048 groups (one window is the set); 4 KB: one
+        // group per unit.
+        let at = |size| {
+            BandwidthWrite.dispatch_groups(
+                Variant {
+                    op: Op::CopyGridStride,
+                    size,
+                },
+                Pattern::Linear,
+                4096,
+                Some(132),
+            )
+        };
+        assert_eq!(at(4 * 11), 2048);
+        assert_eq!(at(0), 132);
         assert_eq!(groups(Op::CopyGridStride, None), 4096);
         assert_eq!(groups(Op::CopyBuffer, Some(132)), 4096);
         assert_eq!(groups(Op::StoreImageGridStride, Some(132)), 4096);
