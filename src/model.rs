@@ -126,6 +126,22 @@ pub const THREADS_PER_GROUP: u64 = 256;
 /// only the first subgroup runs the chain.
 pub const LATENCY_GROUP_SIZE: usize = 64;
 
+/// The median of `values` (the mean of the middle two for an even count); NaN when there are
+/// none. The one median of the runner's, the report's and the summary's figures.
+pub fn median(values: impl IntoIterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = values.into_iter().collect();
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
 /// The lanes that run a latency kernel's chain (and that its reference models): the first
 /// subgroup, within the kernel's one workgroup.
 pub fn latency_lanes(subgroup_size: u32) -> usize {
@@ -214,4 +230,16 @@ pub enum Fault {
     /// Make the baseline's first timing spread widely (two samples in three 10× slower): the
     /// drift check must time it again, and its row must still read a ratio of exactly 1.
     NoisyBaseline,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_median_of_odd_even_and_no_values() {
+        assert_eq!(median([3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median([4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(std::iter::empty()).is_nan());
+    }
 }

@@ -343,13 +343,6 @@ impl<'g> Pipeline<'g> {
         constants: &PushConstants,
         groups: u32,
     ) {
-        self.record_bind(d, cmd);
-        self.record_push_and_dispatch(d, cmd, constants, groups);
-    }
-
-    /// Records binding this pipeline and its set (for dispatches recorded after it with
-    /// [`Pipeline::record_push_and_dispatch`]).
-    pub fn record_bind(&self, d: &ash::Device, cmd: vk::CommandBuffer) {
         // SAFETY: the command buffer is recording; the pipeline and set are alive until
         // the submission is waited for (the runner holds `self` across submit()).
         unsafe {
@@ -362,19 +355,6 @@ impl<'g> Pipeline<'g> {
                 &[self.set],
                 &[],
             );
-        }
-    }
-
-    /// Records the push constants and one dispatch of this pipeline, bound before.
-    pub fn record_push_and_dispatch(
-        &self,
-        d: &ash::Device,
-        cmd: vk::CommandBuffer,
-        constants: &PushConstants,
-        groups: u32,
-    ) {
-        // SAFETY: the command buffer is recording, with this pipeline and set bound.
-        unsafe {
             d.cmd_push_constants(
                 cmd,
                 self.layout,

@@ -86,14 +86,3 @@ pub(super) fn style(color: &str, marker: Marker) -> Style {
         marker,
     }
 }
-
-/// Median of a non-empty list.
-pub(super) fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}

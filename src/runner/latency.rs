@@ -193,18 +193,17 @@ impl<'g> Runner<'g> {
 /// The median of `values` and, where there are several, their spread: (max − min) / median,
 /// in %.
 pub(crate) fn median_and_spread(values: &[f64]) -> Option<(f64, Option<f64>)> {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
         return None;
     }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    let median = if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    };
-    let spread = (n > 1).then(|| 100.0 * (v[n - 1] - v[0]) / median);
+    let median = crate::model::median(v.iter().copied());
+    let (min, max) = v
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(*x), hi.max(*x))
+        });
+    let spread = (v.len() > 1).then(|| 100.0 * (max - min) / median);
     Some((median, spread))
 }
 

@@ -37,20 +37,7 @@ impl Span {
     }
 }
 
-/// The median of `values` (the mean of the middle two for an even count); NaN when empty.
-pub fn median(values: impl Iterator<Item = f64>) -> f64 {
-    let mut v: Vec<f64> = values.collect();
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
+pub use crate::model::median;
 
 /// max / min of `points[first..=last]` (infinite where a value is not positive).
 fn spread(points: &[Point], first: usize, last: usize) -> f64 {

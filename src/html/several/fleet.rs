@@ -1,11 +1,12 @@
 //! A fleet: many runs of one GPU and driver, each run's deviation from the median per test,
 //! outliers named.
 
-use super::{change_axis, median, metric, pct, style, FLEET_RUNS, FLOOR, SHOWN};
+use super::{change_axis, metric, pct, style, FLEET_RUNS, FLOOR, SHOWN};
 use crate::html::chart::{self, DotRow};
 use crate::html::runs::{Run, SuiteKey};
 use crate::html::svg::{self, esc, Marker};
 use crate::html::table;
+use crate::model::median;
 
 /// One test across the fleet: the median and each run's value and outlier verdict.
 struct Spread<'a> {
@@ -38,13 +39,8 @@ fn spreads<'a>(runs: &[Run], suites: &'a [(SuiteKey, Vec<String>)]) -> Vec<Sprea
             if present.len() < FLEET_RUNS || present.iter().any(|p| p.1 != present[0].1) {
                 continue;
             }
-            let m = median(&mut present.iter().map(|p| p.0).collect::<Vec<_>>());
-            let mad = median(
-                &mut present
-                    .iter()
-                    .map(|p| (p.0 / m).ln().abs())
-                    .collect::<Vec<_>>(),
-            );
+            let m = median(present.iter().map(|p| p.0));
+            let mad = median(present.iter().map(|p| (p.0 / m).ln().abs()));
             let fleet_limit = (3.0 * 1.4826 * mad).max(FLOOR.ln_1p());
             out.push(Spread {
                 suite: key,
