@@ -111,6 +111,11 @@ impl TestCase {
             .dispatch_groups(self.index(), calibrated, compute_units)
     }
 
+    /// Whether each timed dispatch starts with the caches emptied of the test's data.
+    pub fn cold(&self) -> bool {
+        self.family().cold(self.index())
+    }
+
     /// The test's latency kernel, if it has one.
     pub fn latency(&self) -> Option<Latency> {
         self.family().latency(self.index())

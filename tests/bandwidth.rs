@@ -41,8 +41,9 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
     let rows = csv_rows(&csv);
     // 12 read resources (8 buffers, 4 images) and 3 others (buffer and image stores, a
     // shader copy) × 5 sizes, and reads of host memory, the grid-stride copy and the image
-    // stores' three other layouts and accesses at the 3 of them that begin an octave.
-    assert_eq!(rows.len(), 90, "{}", stdout(&o));
+    // stores' three other layouts and accesses at the 3 of them that begin an octave, and the
+    // cold host read at the one of those from 1 MB on (4 MB).
+    assert_eq!(rows.len(), 91, "{}", stdout(&o));
     let row = |name: &str| {
         rows.iter()
             .find(|r| r["test"] == name)
@@ -72,6 +73,48 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
         (r["resource"].as_str(), r["format"].as_str()),
         ("COMBINED_IMAGE_SAMPLER", "R8G8B8A8_UNORM")
     );
+}
+
+#[test]
+fn the_cold_host_read_reads_its_set_once_after_emptying_the_caches() {
+    let dir = tempdir("bandwidth-cold");
+    let csv = dir.join("cold.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "bandwidth",
+        "--filter",
+        "once, cold 1 MB",
+        "--filter",
+        "from host-coherent memory 1 MB",
+        "--samples",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let (cold, warm) = if rows[0]["test"].contains("cold") {
+        (&rows[0], &rows[1])
+    } else {
+        (&rows[1], &rows[0])
+    };
+    assert_eq!(cold["status"], "ok", "{cold:?}");
+    // One group of 256 invocations × 256 loads: the 1 MB set's 65536 elements, once.
+    assert_eq!(
+        (cold["groups"].as_str(), cold["loads_per_dispatch"].as_str()),
+        ("1", "65536"),
+        "{cold:?}"
+    );
+    assert!(
+        cold["reason"].contains("caches emptied before each dispatch (a ")
+            && cold["reason"].contains(" MB fill, untimed)"),
+        "{cold:?}"
+    );
+    assert!(!warm["reason"].contains("caches emptied"), "{warm:?}");
+    assert_eq!(cold["memory"], warm["memory"]);
 }
 
 #[test]
@@ -109,8 +152,8 @@ fn the_suite_is_listed_in_all_before_latency_and_not_in_the_default_run() {
     // 15 resources and operations × 73 sizes (four per octave, 4 KB to 1 GB), then the
     // copies, fills and dispatch costs.
     // (Reads of host memory, the grid-stride copy and the other image stores: one size per
-    // octave.)
-    assert_eq!(bandwidth.lines().count(), 15 * 73 + 5 * 19 + 53);
+    // octave; the cold host reads one per octave from 1 MB.)
+    assert_eq!(bandwidth.lines().count(), 15 * 73 + 5 * 19 + 11 + 53);
     assert!(bandwidth
         .lines()
         .any(|l| l == "bandwidth: RWTexture2D<RGBA32F>.Store 16 MB"));

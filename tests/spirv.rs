@@ -1214,9 +1214,9 @@ const BANDWIDTH_LOADS: usize = 8;
 fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
     let kernels: Vec<&Kernel> = kernels("bandwidth_").collect();
     // 8 buffer resources and 4 images read; buffer and image stores, a copy, host reads, and
-    // the grid-stride copy and the image stores' three other layouts and accesses
-    // (glsl/memory/bandwidth_write.comp).
-    assert_eq!(kernels.len(), 20);
+    // the grid-stride copy, the image stores' three other layouts and accesses, and the cold
+    // host reads (glsl/memory/bandwidth_write.comp).
+    assert_eq!(kernels.len(), 21);
     for k in kernels {
         let (name, asm) = (k.name, k.asm);
         // A copy makes two accesses per element (a load and a store), the others one.
@@ -1227,9 +1227,8 @@ fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
         };
         // What one access of the set looks like, by resource.
         let load = match name.strip_prefix("bandwidth_").unwrap() {
-            "store_buffer" | "copy_buffer" | "copy_grid_stride" | "read_host" => {
-                "OpAccessChain %_ptr_StorageBuffer_v4uint "
-            }
+            "store_buffer" | "copy_buffer" | "copy_grid_stride" | "read_host"
+            | "read_host_cold" => "OpAccessChain %_ptr_StorageBuffer_v4uint ",
             "store_image"
             | "store_image_grid_stride"
             | "store_image_rows"

@@ -14,18 +14,21 @@
 // OP 6: OP 4's image stores with OP 5's grid-stride access;
 // OP 7: OP 4's image stores with element e at texel (e mod W, e / W) of the W-wide image (rows,
 //       not 8x8 blocks: consecutive invocations write consecutive texels of a row);
-// OP 8: OP 7's rows with OP 5's grid-stride access.
+// OP 8: OP 7's rows with OP 5's grid-stride access;
+// OP 9: OP 3's loads with OP 5's grid-stride access (the host reads each element once where
+//       the grid is N / 65536 groups; the runner empties the caches before each dispatch).
 // Groups that touch the same element write the same value, so the written memory is defined.
-// @kernels bandwidth_{OP}: OP=store_buffer:1,copy_buffer:2,read_host:3,store_image:4,copy_grid_stride:5,store_image_grid_stride:6,store_image_rows:7,store_image_rows_grid_stride:8 WIDTH=4 PATTERN=1
+// @kernels bandwidth_{OP}: OP=store_buffer:1,copy_buffer:2,read_host:3,store_image:4,copy_grid_stride:5,store_image_grid_stride:6,store_image_rows:7,store_image_rows_grid_stride:8,read_host_cold:9 WIDTH=4 PATTERN=1
 #version 450
 #include "common.glsl"
 
-#define GRID (OP == 5 || OP == 6 || OP == 8)
+#define GRID (OP == 5 || OP == 6 || OP == 8 || OP == 9)
+#define READ_HOST (OP == 3 || OP == 9)
 #define ROWS (OP == 7 || OP == 8)
 
 layout(local_size_x = 256) in;
 
-#if OP == 2 || OP == 3 || OP == 5
+#if OP == 2 || READ_HOST || OP == 5
 layout(std430, set = 0, binding = 0) readonly buffer Source {
     uvec4 source[];
 };
@@ -34,7 +37,7 @@ layout(std430, set = 0, binding = 0) readonly buffer Source {
 layout(std430, set = 0, binding = 1) writeonly buffer Destination {
     uvec4 destination[];
 };
-#elif OP == 3
+#elif READ_HOST
 layout(std430, set = 0, binding = 1) writeonly buffer Check {
     uint groupSums[];
 } check;
@@ -87,7 +90,7 @@ void main() {
             destination[e] = uvec4(4u * e) + uvec4(1u, 2u, 3u, 4u);
 #elif OP == 2 || OP == 5
             destination[e] = source[e];
-#elif OP == 3
+#elif READ_HOST
             acc += source[e];
 #else
             imageStore(texels, AT(e), vec4((uvec4(4u * e) + uvec4(1u, 2u, 3u, 4u)) & 0xFFFFFFu));
@@ -98,7 +101,7 @@ void main() {
             }
         }
     }
-#if OP == 3
+#if READ_HOST
     keep[t] = acc.x + acc.y + acc.z + acc.w;
     memoryBarrierShared();
     barrier();

@@ -367,6 +367,12 @@ pub trait Spec: Sync + 'static {
     ) -> u32 {
         calibrated
     }
+    /// Whether each timed dispatch of the test starts with the GPU's caches emptied of its
+    /// data: the runner fills a buffer larger than any last-level cache before each one,
+    /// outside the timed interval. By default false (what earlier dispatches left is kept).
+    fn cold(&self, _v: Self::Variant) -> bool {
+        false
+    }
     /// The test's latency kernel, if it has one.
     fn latency(&self, _v: Self::Variant) -> Option<Latency> {
         None
@@ -512,6 +518,8 @@ pub trait Family: Sync {
     fn ratio_reference(&self, i: usize) -> Option<usize>;
     /// The workgroups test `i` dispatches when calibration chose `calibrated`.
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32;
+    /// Whether test `i` runs each timed dispatch with the caches emptied (see [`Spec::cold`]).
+    fn cold(&self, i: usize) -> bool;
     /// The latency kernel of test `i`, if any.
     fn latency(&self, i: usize) -> Option<Latency>;
     /// The CPU reference of test `i`'s latency kernel (see [`Spec::latency_reference`]).
@@ -627,6 +635,9 @@ impl<S: Spec> Family for S {
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32 {
         let (_, v, p) = at(self, i);
         Spec::dispatch_groups(self, v, p, calibrated, compute_units)
+    }
+    fn cold(&self, i: usize) -> bool {
+        Spec::cold(self, at(self, i).1)
     }
     fn latency(&self, i: usize) -> Option<Latency> {
         Spec::latency(self, at(self, i).1)

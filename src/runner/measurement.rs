@@ -66,7 +66,9 @@ impl Conditions {
     pub fn with_block(self, block: Conditions) -> Conditions {
         match (self, block) {
             (own, _) if own.is_flagged() => own,
-            (Conditions::Remeasured(c), Conditions::Steady) => Conditions::Remeasured(c),
+            (Conditions::Remeasured(c), Conditions::Steady | Conditions::Remeasured(_)) => {
+                Conditions::Remeasured(c)
+            }
             (_, b) => b,
         }
     }
@@ -201,6 +203,25 @@ pub struct Measurement {
 pub const CLOCK_AGREEMENT_PCT: f64 = 2.0;
 
 impl Measurement {
+    /// After this row was timed again for its block (a drift check's re-time), what the
+    /// `earlier` timing found of its own: a re-measure for a low clock stays, with the parts
+    /// of its reason this timing does not repeat, where this one found nothing of its own.
+    pub fn keep_clock_finding(&mut self, earlier: &Measurement) {
+        let own = matches!(
+            self.conditions,
+            Conditions::Remeasured(_) | Conditions::Throttled
+        );
+        if earlier.conditions != Conditions::Remeasured(Cause::Clock) || own {
+            return;
+        }
+        self.conditions = earlier.conditions;
+        for part in earlier.reason.split("; ").filter(|p| !p.is_empty()) {
+            if !self.reason.contains(part) {
+                self.reason = super::join(&self.reason, part);
+            }
+        }
+    }
+
     /// How far the probe's clock was from the driver's while the row was timed, % of the
     /// driver's (where both read one).
     pub fn probe_vs_driver_pct(&self) -> Option<f64> {
@@ -258,6 +279,46 @@ mod tests {
             Conditions::Remeasured(Cause::Drift)
         );
         assert!(!clock.is_flagged() && Conditions::Disturbed.is_flagged());
+        // Re-measured for its clock, then re-timed after a drift check: still its own.
+        assert_eq!(
+            clock.with_block(Conditions::Remeasured(Cause::Drift)),
+            clock
+        );
+    }
+
+    #[test]
+    fn a_re_time_keeps_the_low_clock_the_row_found_before() {
+        let row = |conditions, reason: &str| {
+            let mut m = Measurement::not_run(crate::catalog::baseline(), Status::Ok, reason.into());
+            m.conditions = conditions;
+            m
+        };
+        let clock = Conditions::Remeasured(Cause::Clock);
+        let earlier = row(
+            clock,
+            "cut to 9 groups; timed 2 times: the clock was 333 MHz at the first",
+        );
+        // The re-time found nothing of its own: the low clock and its text stay, once each.
+        let mut m = row(Conditions::Steady, "cut to 9 groups");
+        m.keep_clock_finding(&earlier);
+        assert_eq!(m.conditions, clock);
+        assert_eq!(
+            m.reason,
+            "cut to 9 groups; timed 2 times: the clock was 333 MHz at the first"
+        );
+        // Its own finding wins; a row not re-measured for its clock before gives nothing.
+        let mut m = row(Conditions::Throttled, "throttled: x");
+        m.keep_clock_finding(&earlier);
+        assert_eq!(
+            (m.conditions, m.reason.as_str()),
+            (Conditions::Throttled, "throttled: x")
+        );
+        let mut m = row(Conditions::Unchecked, "");
+        m.keep_clock_finding(&row(Conditions::Remeasured(Cause::Drift), "drift"));
+        assert_eq!(
+            (m.conditions, m.reason.as_str()),
+            (Conditions::Unchecked, "")
+        );
     }
 
     #[test]

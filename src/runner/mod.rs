@@ -57,6 +57,9 @@ pub struct Runner<'g> {
     /// Each family's resources, in registry order.
     bound: Vec<Box<dyn Bound<'g> + 'g>>,
     output: Buffer<'g>,
+    /// What a cold test's dispatches fill before each one to empty the caches (made on first
+    /// use), or why it could not be made.
+    evict: std::sync::OnceLock<std::result::Result<Buffer<'g>, String>>,
     /// Dispatch size, clock and warm-up decided for this device.
     pub calibration: Calibration,
     /// Pipelines built up front, or why building one failed.
@@ -121,6 +124,7 @@ impl<'g> Runner<'g> {
             shared,
             bound,
             output,
+            evict: std::sync::OnceLock::new(),
             calibration: Calibration::default(),
             pipelines: HashMap::new(),
             disturbed: false.into(),
@@ -451,6 +455,9 @@ impl<'g> Runner<'g> {
             let (stats, clocks) = timed?;
             let steady = self.steady_mhz();
             (m.groups, m.reason, m.stats) = (groups, note, stats);
+            if let Some(cold) = test.cold().then(|| self.cold_note()).flatten() {
+                m.reason = join(&m.reason, &cold);
+            }
             m.clock_mhz = timing::mean(&clocks);
             if m.stats.is_none() {
                 m.status = Status::Error;

@@ -4,9 +4,10 @@ use super::{Fault, Mode, Runner, Stats};
 use crate::catalog::{self, Suite, TestCase};
 use crate::data;
 use crate::pipeline::{record_compute_barrier, record_invalid_barrier, Pipeline, PushConstants};
-use crate::resources::record_fill;
+use crate::resources::{device_local_heap_bytes, record_fill, Buffer, Memory};
 use crate::timer::Timer;
 use anyhow::Result;
+use ash::vk;
 
 /// Two sizes offered to a family to tell a size it fixes from one it follows.
 const FIXED_PROBE: [u32; 2] = [65_535, 65_535 - 1_009];
@@ -29,6 +30,10 @@ const MIN_AUTO_SAMPLES: u32 = 5;
 const NOISY_CV_PCT: f64 = 0.5;
 /// The most samples a noisy test gets.
 const MAX_AUTO_SAMPLES: u32 = 200;
+/// What a cold test's dispatches fill before each one: twice the largest last-level cache of
+/// today's GPUs (AMD's 256 MB Infinity Cache; the H100's L2 is 50 MB), at most a sixteenth of
+/// the device-local heap.
+const EVICT_BYTES: u64 = 512 << 20;
 /// Dispatches per submission: ≤ 50 ms each, so a submission stays far below the 20 s
 /// after which a submission counts as hung.
 const DISPATCHES_PER_SUBMIT: u32 = 256;
@@ -194,13 +199,15 @@ impl<'g> Runner<'g> {
         samples: u32,
     ) -> Result<Vec<f64>> {
         Ok(self
-            .probed_dispatches(pipeline, constants, groups, warmup, samples, false)?
+            .probed_dispatches(pipeline, constants, groups, warmup, samples, false, false)?
             .0)
     }
 
     /// As [`Runner::dispatches`], with the clock probed right before and after the timed
-    /// dispatches of every submission (where `probe` and the device has a clock): the
-    /// durations, and the clocks of the probes in MHz.
+    /// dispatches of every submission (where `probe` and the device has a clock), and the
+    /// caches emptied before each dispatch where `cold`: the durations, and the clocks of the
+    /// probes in MHz.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn probed_dispatches(
         &self,
         pipeline: &Pipeline<'g>,
@@ -209,18 +216,25 @@ impl<'g> Runner<'g> {
         warmup: u32,
         samples: u32,
         probe: bool,
+        cold: bool,
     ) -> Result<(Vec<f64>, Vec<f64>)> {
+        let evict = if cold {
+            Some(self.evict_buffer()?)
+        } else {
+            None
+        };
         let mut times = Vec::with_capacity(samples as usize);
         let mut clocks = Vec::new();
         let (mut warm_left, mut left) = (warmup, samples);
         loop {
             let warm = warm_left.min(DISPATCHES_PER_SUBMIT);
             let timed = left.min(DISPATCHES_PER_SUBMIT - warm);
-            let batch = self.submit_dispatches(
+            let batch = self.submit_dispatches_evicting(
                 Some((pipeline, constants, groups)),
                 warm,
                 timed,
                 probe && timed > 0,
+                evict,
             )?;
             times.extend(batch.times);
             clocks.extend(batch.clocks);
@@ -239,6 +253,34 @@ impl<'g> Runner<'g> {
         Ok((times, clocks))
     }
 
+    /// The buffer a cold test's dispatches fill to empty the caches ([`EVICT_BYTES`], at most
+    /// a sixteenth of the device-local heap), made on first use.
+    fn evict_buffer(&self) -> Result<&Buffer<'g>> {
+        self.evict
+            .get_or_init(|| {
+                let bytes = EVICT_BYTES.min(device_local_heap_bytes(self.gpu) / 16);
+                Buffer::new(
+                    self.gpu,
+                    "cache evictor",
+                    bytes,
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    Memory::DeviceLocal,
+                )
+                .map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("the buffer that empties the caches: {e}"))
+    }
+
+    /// What a cold test's row says of how it ran (once its dispatches have), for its reason.
+    pub(super) fn cold_note(&self) -> Option<String> {
+        let evict = self.evict.get()?.as_ref().ok()?;
+        Some(format!(
+            "caches emptied before each dispatch (a {} MB fill, untimed)",
+            evict.size >> 20
+        ))
+    }
+
     /// One submission of `warmup` untimed and `samples` timed dispatches of `work` (pipeline,
     /// constants, groups), with the clock probed before and after the timed ones where
     /// `probe` (only before them when there are none).
@@ -248,6 +290,19 @@ impl<'g> Runner<'g> {
         warmup: u32,
         samples: u32,
         probe: bool,
+    ) -> Result<Batch> {
+        self.submit_dispatches_evicting(work, warmup, samples, probe, None)
+    }
+
+    /// As [`Runner::submit_dispatches`], with `evict` filled (and a barrier) before every
+    /// dispatch where given: each then finds the caches holding none of its data.
+    fn submit_dispatches_evicting(
+        &self,
+        work: Option<(&Pipeline<'g>, &PushConstants, u32)>,
+        warmup: u32,
+        samples: u32,
+        probe: bool,
+        evict: Option<&Buffer<'g>>,
     ) -> Result<Batch> {
         let probe = self.probe.as_ref().filter(|_| probe);
         let probes = match probe {
@@ -274,7 +329,10 @@ impl<'g> Runner<'g> {
                 record_fill(d, cmd, &self.output, 0xFFFF_FFFF);
             }
             if let Some((pipeline, constants, groups)) = work {
-                for _ in 0..warmup {
+                for i in 0..warmup {
+                    if let Some(evict) = evict {
+                        record_fill(d, cmd, evict, i);
+                    }
                     pipeline.record_dispatch(d, cmd, constants, groups);
                     record_compute_barrier(d, cmd);
                 }
@@ -289,6 +347,11 @@ impl<'g> Runner<'g> {
             probe_at(0, 0);
             if let (Some((pipeline, constants, groups)), Some(timer)) = (work, &timer) {
                 for i in first_sample..first_sample + samples {
+                    // The fill ends before the interval opens (its stamp waits for all
+                    // earlier work): the caches hold the filler, not the test's data.
+                    if let Some(evict) = evict {
+                        record_fill(d, cmd, evict, i);
+                    }
                     timer.record_start(d, cmd, i);
                     pipeline.record_dispatch(d, cmd, constants, groups);
                     timer.record_end(d, cmd, i);
@@ -514,13 +577,14 @@ impl<'g> Runner<'g> {
     ) -> Result<(Option<Stats>, Vec<f64>)> {
         let s = self.settings;
         let constants = self.constants(test, PushConstants::NO_WRITE);
+        let cold = test.cold();
         let samples = s.samples.unwrap_or_else(|| {
             ((TEST_BUDGET_MS / estimate_ms.max(1e-6)) as u32)
                 .saturating_sub(s.warmup)
                 .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
         });
         let (mut times, mut clocks) =
-            self.probed_dispatches(pipeline, &constants, groups, s.warmup, samples, true)?;
+            self.probed_dispatches(pipeline, &constants, groups, s.warmup, samples, true, cold)?;
         if s.fault == Some(Fault::NoisyBaseline)
             && *test == catalog::baseline()
             && !NOISE_INJECTED.swap(true, std::sync::atomic::Ordering::Relaxed)
@@ -538,7 +602,7 @@ impl<'g> Runner<'g> {
                 let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
                 if extra > 0 {
                     let (more, more_clocks) =
-                        self.probed_dispatches(pipeline, &constants, groups, 1, extra, true)?;
+                        self.probed_dispatches(pipeline, &constants, groups, 1, extra, true, cold)?;
                     times.extend(more);
                     clocks.extend(more_clocks);
                 }

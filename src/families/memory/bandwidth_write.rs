@@ -23,6 +23,9 @@ use std::sync::OnceLock;
 const GRID_STRIDE_GROUPS_PER_UNIT: u32 = 64;
 /// Elements one group touches (256 invocations × 256).
 const GROUP_ELEMENTS: u32 = 65536;
+/// The smallest set of the cold host reads: one group's elements (1 MB), so that a grid of
+/// whole groups reads each element exactly once.
+const COLD_MIN_BYTES: u64 = 16 * GROUP_ELEMENTS as u64;
 
 /// What the kernel does with each element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,10 +47,15 @@ pub enum Op {
     StoreImageRows,
     /// Rows and the grid-stride access.
     StoreImageRowsGridStride,
+    /// [`Op::ReadHost`]'s loads with the grid-stride access, a grid that reads each element
+    /// once per dispatch, and the caches emptied before each: the host link alone, the same
+    /// in every run (the chunked row reads a set ~2–4000 times per dispatch, from the L2
+    /// where it keeps what it read).
+    ReadHostCold,
 }
 
 impl Op {
-    const ALL: [Op; 8] = [
+    const ALL: [Op; 9] = [
         Op::StoreBuffer,
         Op::CopyBuffer,
         Op::ReadHost,
@@ -56,6 +64,7 @@ impl Op {
         Op::StoreImageGridStride,
         Op::StoreImageRows,
         Op::StoreImageRowsGridStride,
+        Op::ReadHostCold,
     ];
 
     /// Whether it stores to the image.
@@ -73,8 +82,16 @@ impl Op {
     fn grid_stride(self) -> bool {
         matches!(
             self,
-            Op::CopyGridStride | Op::StoreImageGridStride | Op::StoreImageRowsGridStride
+            Op::CopyGridStride
+                | Op::StoreImageGridStride
+                | Op::StoreImageRowsGridStride
+                | Op::ReadHostCold
         )
+    }
+
+    /// Whether it reads the host-memory buffer.
+    fn reads_host(self) -> bool {
+        matches!(self, Op::ReadHost | Op::ReadHostCold)
     }
 
     /// Whether it runs one size per octave only (each such row is slow to time, or is a
@@ -95,6 +112,7 @@ impl Op {
             Op::StoreImageGridStride => "RWTexture2D<RGBA32F>.Store, grid-stride",
             Op::StoreImageRows => "RWTexture2D<RGBA32F>.Store, rows",
             Op::StoreImageRowsGridStride => "RWTexture2D<RGBA32F>.Store, rows, grid-stride",
+            Op::ReadHostCold => "ByteAddressBuffer.Load4 from host-coherent memory, once, cold",
         }
     }
 
@@ -108,6 +126,7 @@ impl Op {
             Op::StoreImageGridStride => "bandwidth_store_image_grid_stride",
             Op::StoreImageRows => "bandwidth_store_image_rows",
             Op::StoreImageRowsGridStride => "bandwidth_store_image_rows_grid_stride",
+            Op::ReadHostCold => "bandwidth_read_host_cold",
         }
     }
 }
@@ -316,6 +335,33 @@ fn touched_grid_stride(n: u32, groups: u32) -> Vec<bool> {
     (0..n as usize).map(|e| e < covered).collect()
 }
 
+/// Each group's sum of its elements under the grid-stride walk of `groups` groups over a set
+/// of `n` (mirrors the kernel's OP 9): invocation i < T = 256 × groups reads (i + k T) mod n
+/// for k < 256, so group g reads elements g·256 + t + k·T (mod n), t < 256.
+fn sums_of_grid_stride_groups(
+    n: u32,
+    groups: u32,
+    element: &(impl Fn(u32) -> u32 + Sync),
+) -> Vec<u32> {
+    let grid = 256 * groups as u64;
+    let n = n as u64;
+    crate::data::in_parts(groups as usize, |range| {
+        range
+            .map(|g| {
+                let mut sum = 0u32;
+                for k in 0..LOADS_PER_THREAD {
+                    let window = (g as u64 * 256 + k * grid) % n;
+                    for t in 0..256u64 {
+                        sum = sum.wrapping_add(element(((window + t) % n) as u32));
+                    }
+                }
+                sum
+            })
+            .collect::<Vec<u32>>()
+    })
+    .concat()
+}
+
 /// What the kept readback buffer holds before each copy back (no store, copy or image word
 /// is ever this): a copy back that never happened cannot pass on an earlier row's words.
 const NOT_READ_BACK: u32 = 0xDEAD_BEEF;
@@ -338,6 +384,9 @@ impl Spec for BandwidthWrite {
             .flat_map(|&op| {
                 (0..SIZES)
                     .filter(move |size| !op.per_octave() || size % 4 == 0)
+                    .filter(move |&size| {
+                        op != Op::ReadHostCold || size_bytes(size) >= COLD_MIN_BYTES
+                    })
                     .map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
             })
             .collect()
@@ -391,6 +440,10 @@ impl Spec for BandwidthWrite {
     /// [`GRID_STRIDE_GROUPS_PER_UNIT`] per unit; kept under an explicit --groups (the row's
     /// figure depends on it). Elsewhere the calibrated size, as every other row.
     fn dispatch_groups(&self, v: Variant, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
+        if v.op == Op::ReadHostCold {
+            // Each element once: N / 65536 groups (N a multiple of 65536 from 1 MB on).
+            return (v.elements() / GROUP_ELEMENTS).max(1);
+        }
         match units {
             Some(n) if v.op == Op::CopyGridStride && n > 0 => {
                 let set = v.elements() / crate::model::THREADS_PER_GROUP as u32;
@@ -398,6 +451,11 @@ impl Spec for BandwidthWrite {
             }
             _ => calibrated,
         }
+    }
+
+    /// The cold host reads: the caches emptied before each dispatch.
+    fn cold(&self, v: Variant) -> bool {
+        v.op == Op::ReadHostCold
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
@@ -424,10 +482,10 @@ impl Spec for BandwidthWrite {
         let roles: &[Role] = match v.op {
             Op::StoreBuffer => &[Role::Destination],
             Op::CopyBuffer | Op::CopyGridStride => &[Role::Source, Role::Destination],
-            Op::ReadHost => &[Role::Host],
+            Op::ReadHost | Op::ReadHostCold => &[Role::Host],
             _ => &[],
         };
-        let heap_role = if v.op == Op::ReadHost {
+        let heap_role = if v.op.reads_host() {
             Role::Host
         } else {
             Role::Destination
@@ -440,7 +498,7 @@ impl Spec for BandwidthWrite {
             return Some(format!(
                 "{} exceeds a quarter of the {} heap ({} MB)",
                 size_name(bytes),
-                if v.op == Op::ReadHost {
+                if v.op.reads_host() {
                     "host-coherent memory's"
                 } else {
                     "largest device-local"
@@ -493,7 +551,7 @@ impl Spec for BandwidthWrite {
             Op::CopyBuffer | Op::CopyGridStride => {
                 vec![(0, slice(Role::Source)), (1, slice(Role::Destination))]
             }
-            Op::ReadHost => vec![
+            Op::ReadHost | Op::ReadHostCold => vec![
                 (0, slice(Role::Host)),
                 (1, Some(Binding::StorageBuffer(&r.check, r.check.size))),
             ],
@@ -506,10 +564,7 @@ impl Spec for BandwidthWrite {
     }
 
     fn memory(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
-        let b = r
-            .buffer(Role::Host, v)
-            .ok()
-            .filter(|_| v.op == Op::ReadHost)?;
+        let b = r.buffer(Role::Host, v).ok().filter(|_| v.op.reads_host())?;
         Some(crate::resources::describe_memory_type(
             shared.gpu,
             b.memory_type?,
@@ -536,12 +591,16 @@ impl Spec for BandwidthWrite {
             // --fault reference: the CPU expects other words, so every row must mismatch.
             let skew = u32::from(shared.fault == Some(Fault::Reference));
             let n = v.elements();
-            if v.op == Op::ReadHost {
+            if v.op.reads_host() {
                 dispatch()?;
                 let got = r.check.read_u32(groups as usize)?;
                 let element =
                     |e: u32| (0..4).fold(skew, |s, c| s.wrapping_add(word(4 * e as u64 + c)));
-                let sums = sums_of_groups(n, groups, &element);
+                let sums = if v.op.grid_stride() {
+                    sums_of_grid_stride_groups(n, groups, &element)
+                } else {
+                    sums_of_groups(n, groups, &element)
+                };
                 return Ok(compare_exact("group", sums.into_iter().zip(got)));
             }
             // An image is read back whole (it holds the pool's largest set).
@@ -637,8 +696,20 @@ mod tests {
     fn names_derive_from_the_enums() {
         let tests = BandwidthWrite.tests();
         // Host reads, the grid-stride copy and the three other image stores at 4 KB, 8 KB …
-        // 1 GB: 19 sizes each.
-        assert_eq!(tests.len(), 3 * SIZES + 5 * 19);
+        // 1 GB: 19 sizes each; the cold host reads from 1 MB: 11.
+        assert_eq!(tests.len(), 3 * SIZES + 5 * 19 + 11);
+        let cold = |i: usize| {
+            let (_, v, p) = tests[tests.len() - 11 + i];
+            BandwidthWrite.test_name(v, p)
+        };
+        assert_eq!(
+            cold(0),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory, once, cold 1 MB"
+        );
+        assert_eq!(
+            cold(10),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory, once, cold 1 GB"
+        );
         let name = |i: usize| BandwidthWrite.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "bandwidth: RWByteAddressBuffer.Store4 4 KB");
         assert_eq!(
@@ -724,6 +795,51 @@ mod tests {
         assert_eq!(groups(Op::CopyGridStride, None), 4096);
         assert_eq!(groups(Op::CopyBuffer, Some(132)), 4096);
         assert_eq!(groups(Op::StoreImageGridStride, Some(132)), 4096);
+    }
+
+    #[test]
+    fn the_cold_host_read_reads_each_element_once_and_only_it_is_cold() {
+        let at = |size| Variant {
+            op: Op::ReadHostCold,
+            size,
+        };
+        let sizes: Vec<usize> = (0..SIZES)
+            .filter(|&s| s % 4 == 0 && size_bytes(s) >= COLD_MIN_BYTES)
+            .collect();
+        assert_eq!(sizes.len(), 11);
+        for size in sizes {
+            let v = at(size);
+            let groups = BandwidthWrite.dispatch_groups(v, Pattern::Linear, 4096, Some(132));
+            // Every invocation's 256 loads, over the whole grid, are the set exactly.
+            assert_eq!(
+                groups as u64 * GROUP_ELEMENTS as u64,
+                v.elements() as u64,
+                "{size}"
+            );
+            assert!(BandwidthWrite.cold(v));
+        }
+        // The brute-force walk: 3 groups over 3 × 65536 elements, each element once; the sums
+        // of the groups are those of the elements each read.
+        let (n, groups) = (3 * GROUP_ELEMENTS, 3u32);
+        let mut seen = vec![0u8; n as usize];
+        let mut sums = vec![0u32; groups as usize];
+        let element = |e: u32| e.wrapping_mul(2_654_435_761);
+        for g in 0..groups {
+            for t in 0..256 {
+                let mut idx = (g * 256 + t) % n;
+                for _ in 0..LOADS_PER_THREAD {
+                    seen[idx as usize] += 1;
+                    sums[g as usize] = sums[g as usize].wrapping_add(element(idx));
+                    idx = (idx + 256 * groups) % n;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1));
+        assert_eq!(sums_of_grid_stride_groups(n, groups, &element), sums);
+        assert!(!BandwidthWrite.cold(Variant {
+            op: Op::ReadHost,
+            size: 12
+        }));
     }
 
     #[test]
