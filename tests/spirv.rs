@@ -1260,36 +1260,62 @@ fn bandwidth_loops_hold_eight_loads_of_the_set_and_none_elsewhere() {
     }
 }
 
-/// The dispatch-cost kernel (glsl/memory/transfer.comp) is empty while timed: no loop, no load, and
-/// one store (through a device address, for --verify) behind a branch on the push constants.
+/// The dispatch-cost kernels (glsl/memory/transfer.comp): the one the rows time touches no
+/// memory at all; --verify's marks its word (one storage store); the chain loads the word
+/// before its own and stores its own (one storage load, one store). No loops.
 #[test]
-fn the_empty_dispatch_has_no_loop_and_one_guarded_store() {
-    let k = kernels("dispatch_").collect::<Vec<_>>();
-    assert_eq!(k.len(), 1);
-    let asm = k[0].asm;
-    assert!(loops(asm).is_empty(), "no loop");
-    assert_eq!(asm.lines().filter(|l| l.contains("OpStore ")).count(), 1);
-    // Its only memory access: the mark (the other loads read the push constants).
-    let chains: Vec<&str> = asm
-        .lines()
-        .filter(|l| l.contains("OpAccessChain"))
-        .collect();
-    assert_eq!(
-        chains
-            .iter()
-            .filter(|l| l.contains("PhysicalStorageBuffer"))
-            .count(),
-        1,
-        "{chains:?}"
-    );
-    assert!(chains
-        .iter()
-        .all(|l| l.contains("PhysicalStorageBuffer") || l.contains("PushConstant")));
-    assert!(asm.contains("OpBranchConditional"), "the store is guarded");
-    assert!(
-        asm.contains("PhysicalStorageBuffer"),
-        "through a device address"
-    );
+fn the_empty_dispatch_touches_no_memory_and_the_others_only_their_words() {
+    let k: Vec<&Kernel> = kernels("dispatch_").collect();
+    assert_eq!(k.len(), 3);
+    for k in k {
+        let asm = k.asm;
+        assert!(loops(asm).is_empty(), "{}: no loop", k.name);
+        let storage = |op: &str| {
+            let chains: Vec<&str> = asm
+                .lines()
+                .filter(|l| l.contains("OpAccessChain %_ptr_StorageBuffer_uint"))
+                .map(|l| l.split_whitespace().next().unwrap_or(""))
+                .collect();
+            asm.lines()
+                .filter(|l| {
+                    l.contains(op) && chains.iter().any(|c| l.split_whitespace().any(|w| w == *c))
+                })
+                .count()
+        };
+        let stores = asm.lines().filter(|l| l.contains("OpStore ")).count();
+        let (want_loads, want_stores) = match k.name {
+            "dispatch_empty" => (0, 0),
+            "dispatch_mark" => (0, 1),
+            "dispatch_chain" => (1, 1),
+            other => panic!("{other}: no expectation for this kernel; add one here"),
+        };
+        assert_eq!(stores, want_stores, "{}: stores", k.name);
+        assert_eq!(
+            storage("OpStore "),
+            want_stores,
+            "{}: stores to the marks",
+            k.name
+        );
+        assert_eq!(
+            storage("OpLoad "),
+            want_loads,
+            "{}: loads of the marks",
+            k.name
+        );
+        if k.name == "dispatch_empty" {
+            assert!(
+                !asm.contains("OpAccessChain"),
+                "{}: no memory access",
+                k.name
+            );
+        } else {
+            assert!(
+                asm.contains("OpBranchConditional"),
+                "{}: invocation 0 only",
+                k.name
+            );
+        }
+    }
 }
 
 #[test]

@@ -37,8 +37,8 @@ fn copies_fills_and_dispatches_verify_under_validation() {
     let (o, rows) = rows_of(&["--verify", "--validation"], "transfer-verify");
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     assert_no_validation_messages(&o);
-    // 2 queues × (7 paths × 3 sizes + 3 fills) + 3 dispatch rows + round trip + timestamps.
-    assert_eq!(rows.len(), 53, "{}", stdout(&o));
+    // 2 queues × (7 paths × 3 sizes + 3 fills) + 4 dispatch rows + round trip + timestamps.
+    assert_eq!(rows.len(), 54, "{}", stdout(&o));
     let status = |name: &str| {
         let r = rows
             .iter()
@@ -54,6 +54,7 @@ fn copies_fills_and_dispatches_verify_under_validation() {
         "transfer: vkCmdFillBuffer device 16 MB",
         "dispatch: 1024 empty dispatches, one command buffer",
         "dispatch: 1024 empty dispatches, one command buffer, a barrier after each",
+        "dispatch: 1024 dispatches, each reading the word the one before wrote, one command buffer, a barrier after each",
         "dispatch: 256 empty dispatches, one submit each",
         "dispatch: submit and wait, one empty dispatch each",
         "dispatch: 1024 timestamps back to back",
@@ -80,7 +81,7 @@ fn a_corrupted_expectation_fails_every_row_that_runs() {
         .iter()
         .filter(|r| r["status"] != "unsupported")
         .collect();
-    assert_eq!(ran.len(), 13, "{}", stdout(&o));
+    assert_eq!(ran.len(), 14, "{}", stdout(&o));
     for r in ran {
         assert_eq!(r["status"], "mismatch", "{r:?}");
     }

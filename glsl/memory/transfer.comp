@@ -1,14 +1,16 @@
-// What a dispatch costs (see src/families/transfer/): a kernel that does nothing while
-// timed. For --verify the runner passes a device address, and invocation 0 of each dispatch
-// marks its own word there (readStart = the dispatch's index), so the CPU can count that
-// every recorded dispatch ran. The word is reached through a device address, not a
-// descriptor: the dispatches are recorded back to back without barriers, and distinct
-// words need none.
+// What a dispatch costs (see src/families/memory/transfer/): one group of 64 invocations.
+// BODY 0, the empty kernel the dispatch-cost rows time: it touches no memory (a kernel that
+// may store costs more per dependent dispatch on the H100: 1.8–1.9 µs against 1.4, a store
+// behind a branch never taken included; results/h100/dispatch-barrier/).
+// BODY 1, what --verify runs in its place, through the same recording: invocation 0 of each
+// dispatch marks its own word (readStart = the dispatch's index), so that the CPU can count
+// that every recorded dispatch ran (distinct words: no barrier needed between them).
+// BODY 2, the dependent chain (timed and verified as it is): invocation 0 of dispatch i
+// writes the word dispatch i - 1 wrote plus 1, so the words count 1, 2, 3 … only where each
+// dispatch saw the one before it.
 // Kernels built from this template (see build.rs):
-// @kernels dispatch_empty: WIDTH=1 PATTERN=1
+// @kernels dispatch_{BODY}: BODY=empty:0,mark:1,chain:2 WIDTH=1 PATTERN=1
 #version 450
-#extension GL_EXT_buffer_reference : require
-#extension GL_EXT_buffer_reference_uvec2 : require
 
 layout(push_constant) uniform Constants {
     uint elementsMask;
@@ -18,14 +20,22 @@ layout(push_constant) uniform Constants {
     uvec2 address;
 } pc;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Marks {
+#if BODY != 0
+layout(std430, set = 0, binding = 0) buffer Marks {
     uint mark[];
 };
+#endif
 
 layout(local_size_x = 64) in;
 
 void main() {
-    if (pc.address != uvec2(0u) && gl_LocalInvocationIndex == 0u) {
-        Marks(pc.address).mark[pc.readStart] = pc.readStart + 1u;
+#if BODY == 1
+    if (gl_LocalInvocationIndex == 0u) {
+        mark[pc.readStart] = pc.readStart + 1u;
     }
+#elif BODY == 2
+    if (gl_LocalInvocationIndex == 0u) {
+        mark[pc.readStart] = (pc.readStart == 0u ? 0u : mark[pc.readStart - 1u]) + 1u;
+    }
+#endif
 }

@@ -309,6 +309,7 @@ impl<'g> Runner<'g> {
             m.reason = format!("{e:#}");
             m.device_lost = is_device_lost(&e);
         }
+        unsteady_note(&mut m);
         m
     }
 
@@ -681,6 +682,29 @@ fn driver_notes(m: &mut Measurement) {
 }
 
 /// `note` after `text`, separated by "; " where both are present.
+/// A bandwidth-suite row whose samples spread more than this (CV, %) says so: on the H100
+/// only 4 of its 1183 timed rows do (results/h100/whole-run-1126/), and those are the rows
+/// whose medians moved most between runs.
+pub const UNSTEADY_CV_PCT: f64 = 2.0;
+
+/// Notes on a timed bandwidth-suite row whose samples spread more than [`UNSTEADY_CV_PCT`]
+/// how far apart a reader should expect two runs' figures to be.
+fn unsteady_note(m: &mut Measurement) {
+    let Some(stats) = m.stats.filter(|_| m.status == Status::Ok) else {
+        return;
+    };
+    if m.test.suite() == crate::catalog::Suite::Bandwidth && stats.cv_pct > UNSTEADY_CV_PCT {
+        m.reason = join(
+            &m.reason,
+            &format!(
+                "unsteady: its samples spread {:.1} % (cv_pct): expect two runs to differ by \
+                 about as much",
+                stats.cv_pct
+            ),
+        );
+    }
+}
+
 fn join(text: &str, note: &str) -> String {
     if text.is_empty() {
         note.to_string()
@@ -711,6 +735,28 @@ mod tests {
             ..Sampled::default()
         });
         m
+    }
+
+    #[test]
+    fn a_bandwidth_row_whose_samples_spread_says_so() {
+        let bandwidth = crate::catalog::suite(crate::catalog::Suite::Bandwidth)[0].clone();
+        let at = |test: TestCase, times: &[f64]| {
+            let mut m = Measurement::not_run(test, Status::Ok, String::new());
+            m.stats = Stats::from_times(times);
+            unsteady_note(&mut m);
+            m.reason
+        };
+        // CV 8.2 % (sample standard deviation): said, with the spread.
+        let spread = [1.0, 1.1, 0.9, 1.0];
+        assert!(
+            at(bandwidth.clone(), &spread)
+                .starts_with("unsteady: its samples spread 8.2 % (cv_pct)"),
+            "{}",
+            at(bandwidth.clone(), &spread)
+        );
+        // Within 2 %, or a row of another suite: nothing.
+        assert_eq!(at(bandwidth, &[1.0, 1.01, 0.99, 1.0]), "");
+        assert_eq!(at(crate::catalog::baseline(), &spread), "");
     }
 
     #[test]

@@ -4,7 +4,9 @@ use super::{Fault, Mode, Runner, Stats};
 use crate::catalog::{self, Suite, TestCase};
 use crate::data;
 use crate::pipeline::{record_compute_barrier, record_invalid_barrier, Pipeline, PushConstants};
-use crate::resources::{device_local_heap_bytes, record_fill, Buffer, Memory};
+use crate::resources::{
+    device_local_heap_bytes, record_fill, record_memory_barrier, Buffer, Memory,
+};
 use crate::timer::Timer;
 use anyhow::Result;
 use ash::vk;
@@ -294,6 +296,19 @@ impl<'g> Runner<'g> {
         self.submit_dispatches_evicting(work, warmup, samples, probe, None)
     }
 
+    /// Fills `evict` with `value`, after the previous fill of it (write after write), before
+    /// the next dispatch.
+    fn record_evict(d: &ash::Device, cmd: vk::CommandBuffer, evict: &Buffer<'_>, value: u32) {
+        use vk::{AccessFlags as A, PipelineStageFlags as S};
+        record_memory_barrier(
+            d,
+            cmd,
+            (S::TRANSFER, A::TRANSFER_WRITE),
+            (S::TRANSFER, A::TRANSFER_WRITE),
+        );
+        record_fill(d, cmd, evict, value);
+    }
+
     /// As [`Runner::submit_dispatches`], with `evict` filled (and a barrier) before every
     /// dispatch where given: each then finds the caches holding none of its data.
     fn submit_dispatches_evicting(
@@ -331,7 +346,7 @@ impl<'g> Runner<'g> {
             if let Some((pipeline, constants, groups)) = work {
                 for i in 0..warmup {
                     if let Some(evict) = evict {
-                        record_fill(d, cmd, evict, i);
+                        Self::record_evict(d, cmd, evict, i);
                     }
                     pipeline.record_dispatch(d, cmd, constants, groups);
                     record_compute_barrier(d, cmd);
@@ -350,7 +365,7 @@ impl<'g> Runner<'g> {
                     // The fill ends before the interval opens (its stamp waits for all
                     // earlier work): the caches hold the filler, not the test's data.
                     if let Some(evict) = evict {
-                        record_fill(d, cmd, evict, i);
+                        Self::record_evict(d, cmd, evict, i);
                     }
                     timer.record_start(d, cmd, i);
                     pipeline.record_dispatch(d, cmd, constants, groups);

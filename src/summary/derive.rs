@@ -686,6 +686,10 @@ fn dispatch(d: &Device) -> Section {
             "dispatch: 1024 empty dispatches, one command buffer, a barrier after each",
         ),
         (
+            "chained (each reads the last)",
+            "dispatch: 1024 dispatches, each reading the word the one before wrote, one command buffer, a barrier after each",
+        ),
+        (
             "one submit each",
             "dispatch: 256 empty dispatches, one submit each",
         ),

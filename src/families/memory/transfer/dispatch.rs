@@ -1,10 +1,10 @@
-//! What a dispatch costs: empty dispatches recorded back to back, with barriers, one submit each, or submitted and waited for one at a time.
+//! What a dispatch costs: empty dispatches recorded back to back, with barriers, one submit each, or submitted and waited for one at a time; and a chain of dependent ones.
 
 use super::{Resources, Transfer, Variant};
 use crate::gpu::Queue;
 use crate::pipeline::{record_compute_barrier, record_dependency_barrier, Pipeline, PushConstants};
 use crate::timer::Timer;
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use ash::vk;
 
 /// Dispatches (or submissions) per sample of the dispatch-cost rows.
@@ -19,14 +19,18 @@ pub enum Submission {
     BackToBack,
     /// All in one command buffer, a compute-to-compute barrier after each.
     Barriers,
+    /// A dependent chain: each dispatch reads the word the one before wrote, and writes its
+    /// own; one command buffer, the same barrier after each.
+    Chain,
     /// One command buffer and one `vkQueueSubmit` each, submitted without waiting.
     SubmitEach,
 }
 
 impl Submission {
-    pub(super) const ALL: [Submission; 3] = [
+    pub(super) const ALL: [Submission; 4] = [
         Submission::BackToBack,
         Submission::Barriers,
+        Submission::Chain,
         Submission::SubmitEach,
     ];
 
@@ -36,6 +40,10 @@ impl Submission {
             Submission::Barriers => {
                 format!("{DISPATCHES} empty dispatches, one command buffer, a barrier after each")
             }
+            Submission::Chain => format!(
+                "{DISPATCHES} dispatches, each reading the word the one before wrote, one \
+                 command buffer, a barrier after each"
+            ),
             Submission::SubmitEach => format!("{SUBMITS} empty dispatches, one submit each"),
         }
     }
@@ -49,42 +57,51 @@ impl Submission {
 }
 
 impl Transfer {
-    /// Records the empty dispatches of one sample (marking words from `first` on where
-    /// `marks` is a device address; 0 while timed). The barrier after each is the narrowest a
+    /// Records the dispatches of one sample with `pipeline` (the empty kernel, the marking
+    /// one of `--verify`, or the chain's). The barrier after each is the narrowest a
     /// dependent chain needs (`pipeline::record_dependency_barrier`): on the H100 it, a
     /// shader-write → shader-read one, an execution-only one, and one chain bound and pushed
-    /// once all cost the same 1.78–1.84 µs a dispatch (results/h100/dispatch-barrier/): the
-    /// GPU draining and relaunching, not the barrier's flushes.
+    /// once all cost the same per dispatch (results/h100/dispatch-barrier/): what differs is
+    /// the kernel — 1.4 µs for one that touches no memory, 1.8–1.9 for one that may store,
+    /// 2.2 for the chain's load and store.
     pub(super) fn record_dispatches(
         pipeline: &Pipeline<'_>,
         d: &ash::Device,
         cmd: vk::CommandBuffer,
         s: Submission,
-        marks: u64,
         synchronization2: bool,
     ) {
         for i in 0..s.count() {
             let constants = PushConstants {
                 read_start: i,
-                address: marks,
                 ..Default::default()
             };
             pipeline.record_dispatch(d, cmd, &constants, 1);
-            if s == Submission::Barriers {
+            if matches!(s, Submission::Barriers | Submission::Chain) {
                 record_dependency_barrier(d, cmd, synchronization2);
             }
         }
     }
 
-    /// One sample of `s` (or of the round trip) with `marks` as the dispatches' device
-    /// address (0: nothing written); the sample's duration per dispatch in ms where `timer`.
+    /// The kernel `v` runs: the chain's own; else the empty one, or where `verify` the one
+    /// that marks each dispatch's word.
+    fn kernel_of<'a, 'g>(r: &'a Resources<'g>, v: Variant, verify: bool) -> &'a Pipeline<'g> {
+        match (v, verify) {
+            (Variant::Dispatches(Submission::Chain), _) => &r.chain,
+            (_, true) => &r.mark,
+            _ => &r.empty,
+        }
+    }
+
+    /// One sample of `s` (or of the round trip), with the marking kernel where `verify`; the
+    /// sample's duration per dispatch in ms where `timer`.
     pub(super) fn run_dispatches(
         r: &Resources<'_>,
         v: Variant,
-        marks: u64,
+        verify: bool,
         timer: Option<(&Timer<'_>, u32)>,
     ) -> Result<()> {
-        let pipeline = r.dispatch.as_ref().context("no dispatch pipeline")?;
+        let pipeline = Self::kernel_of(r, v, verify);
         let gpu = r.gpu;
         let stamp = |d: &ash::Device, cmd, start: bool| {
             if let Some((t, i)) = timer {
@@ -104,7 +121,6 @@ impl Transfer {
                     }
                     let constants = PushConstants {
                         read_start: i,
-                        address: marks,
                         ..Default::default()
                     };
                     pipeline.record_dispatch(d, cmd, &constants, 1);
@@ -116,14 +132,7 @@ impl Transfer {
             }
             Variant::Dispatches(s) => gpu.submit(|d, cmd| {
                 stamp(d, cmd, true);
-                Self::record_dispatches(
-                    pipeline,
-                    d,
-                    cmd,
-                    s,
-                    marks,
-                    gpu.info.features.synchronization2,
-                );
+                Self::record_dispatches(pipeline, d, cmd, s, gpu.info.features.synchronization2);
                 stamp(d, cmd, false);
                 // The marks, visible to the host (after the timed interval).
                 record_compute_barrier(d, cmd);
@@ -135,7 +144,6 @@ impl Transfer {
                     gpu.submit(|d, cmd| {
                         let constants = PushConstants {
                             read_start: k,
-                            address: marks,
                             ..Default::default()
                         };
                         pipeline.record_dispatch(d, cmd, &constants, 1);

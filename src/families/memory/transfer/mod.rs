@@ -2,13 +2,13 @@
 
 use crate::data::{compare_exact_par, Mismatch, ThreadSum};
 use crate::families::memory::bandwidth::fill_with;
-use crate::families::{lacks_feature, Checked, Columns, Shared, Spec, Unit};
+use crate::families::{Checked, Columns, Shared, Spec, Unit};
 use crate::gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
 use crate::pipeline::{Binding, Pipeline};
 use crate::resources::{
-    describe_memory_type, memory_type_heap_bytes, record_fill, record_transfer_copy,
-    record_transfer_fill, Buffer, Memory, Residence,
+    describe_memory_type, memory_type_heap_bytes, record_fill, record_readback,
+    record_transfer_copy, record_transfer_fill, Buffer, Memory, Residence,
 };
 use crate::timer::Timer;
 use anyhow::{Context as _, Result};
@@ -174,10 +174,16 @@ struct Held<'g> {
     to: Buffer<'g>,
 }
 
-/// The dispatch-cost kernel and its marks, and the buffers of the current copy test.
+/// The dispatch-cost kernels and their marks, and the buffers of the current copy test.
 pub struct Resources<'g> {
     gpu: &'g Gpu<'g>,
-    dispatch: Option<Pipeline<'g>>,
+    /// The kernel the dispatch rows time (it touches no memory).
+    empty: Pipeline<'g>,
+    /// What `--verify` runs in its place: each dispatch marks its word.
+    mark: Pipeline<'g>,
+    /// The dependent chain's kernel.
+    chain: Pipeline<'g>,
+    /// The words the marking and chain kernels write (device-local).
     marks: Buffer<'g>,
     held: Mutex<Option<Held<'g>>>,
 }
@@ -358,40 +364,36 @@ impl Spec for Transfer {
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         let gpu = shared.gpu;
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER
-            | vk::BufferUsageFlags::TRANSFER_DST
-            | if gpu.info.features.buffer_device_address {
-                vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
-            } else {
-                vk::BufferUsageFlags::empty()
-            };
+            | vk::BufferUsageFlags::TRANSFER_SRC
+            | vk::BufferUsageFlags::TRANSFER_DST;
+        // Device-local: the chain's loads and stores stay on the GPU while timed.
         let marks = Buffer::new(
             gpu,
             "dispatch marks",
             4 * DISPATCHES as u64,
             usage,
-            Memory::Readback,
+            Memory::DeviceLocal,
         )?;
-        // The kernel reaches its marks by address; binding 0 only gives the set something
-        // to hold (the shader declares no descriptor).
-        let dispatch = if gpu.info.features.buffer_device_address {
-            let kernel = crate::kernels::named("dispatch_empty")?;
-            Some(Pipeline::new(
+        // Binding 0 is the marks (the empty kernel declares no descriptor: the set only gives
+        // the layout something to hold).
+        let pipeline = |name: &str| -> Result<Pipeline<'g>> {
+            Pipeline::new(
                 gpu,
-                kernel.spirv,
+                crate::kernels::named(name)?.spirv,
                 &[(0, Binding::StorageBuffer(&marks, marks.size))],
-            )?)
-        } else {
-            None
+            )
         };
         Ok(Resources {
             gpu,
-            dispatch,
+            empty: pipeline("dispatch_empty")?,
+            mark: pipeline("dispatch_mark")?,
+            chain: pipeline("dispatch_chain")?,
             marks,
             held: Mutex::new(None),
         })
     }
 
-    fn unsupported(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+    fn unsupported(&self, _: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
         let gpu = shared.gpu;
         if v.queue() == Queue::Transfer && !gpu.has_queue(Queue::Transfer) {
             return Some("the device has no transfer-only queue family with timestamps".into());
@@ -399,10 +401,7 @@ impl Spec for Transfer {
         let places = match v {
             Variant::Copy { from, to, .. } => vec![from, to],
             Variant::Fill { .. } => vec![Place::Device],
-            Variant::Dispatches(_) | Variant::RoundTrip => {
-                return lacks_feature(r.dispatch.is_some(), "bufferDeviceAddress");
-            }
-            Variant::Timestamps => return None,
+            Variant::Dispatches(_) | Variant::RoundTrip | Variant::Timestamps => return None,
         };
         for place in places {
             let index = match place.residence().memory_type(gpu, u32::MAX) {
@@ -491,12 +490,12 @@ impl Spec for Transfer {
                     _ => 1,
                 };
                 for _ in 0..warmup {
-                    Self::run_dispatches(r, v, 0, None)?;
+                    Self::run_dispatches(r, v, false, None)?;
                 }
                 let timer = Timer::new(gpu, samples.max(1))?;
                 gpu.submit(|d, cmd| timer.record_reset(d, cmd))?;
                 for i in 0..samples {
-                    Self::run_dispatches(r, v, 0, Some((&timer, i)))?;
+                    Self::run_dispatches(r, v, false, Some((&timer, i)))?;
                 }
                 let times = if samples == 0 {
                     Vec::new()
@@ -575,9 +574,22 @@ impl Spec for Transfer {
                     Variant::Dispatches(s) => s.count(),
                     _ => 2,
                 };
-                gpu.submit(|d, cmd| record_fill(d, cmd, &r.marks, 0))?;
-                Self::run_dispatches(r, v, r.marks.device_address(), None)?;
-                let got = r.marks.read_bytes(4 * count as usize)?;
+                let bytes = 4 * count as u64;
+                let readback = Buffer::new(
+                    gpu,
+                    "dispatch marks readback",
+                    bytes,
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    Memory::Readback,
+                )?;
+                gpu.submit(|d, cmd| {
+                    record_fill(d, cmd, &r.marks, 0);
+                    record_fill(d, cmd, &readback, !0);
+                })?;
+                Self::run_dispatches(r, v, true, None)?;
+                gpu.submit(|d, cmd| record_readback(d, cmd, &r.marks, &readback, bytes))?;
+                let got = readback.read_bytes(bytes as usize)?;
+                // Each dispatch's own mark, or the chain's count: i + 1 either way.
                 Ok(compare_words(&got, |i| i + 1 + skew))
             }
         }
