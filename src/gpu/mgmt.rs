@@ -61,8 +61,11 @@ pub struct Reading {
     pub reasons: Option<u64>,
 }
 
-/// What the driver said while a row was timed: the mean clocks and power, the highest
-/// temperature and every reason seen.
+/// The reason bit of a reading taken while nothing ran on the GPU.
+pub const IDLE: u64 = 0x1;
+
+/// What the driver said while a row was timed: the mean clocks and power of the readings that
+/// found the GPU busy (of all where none did), the highest temperature and every reason seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sampled {
     pub sm_mhz: Option<f64>,
@@ -71,6 +74,8 @@ pub struct Sampled {
     pub temp_c: Option<f64>,
     pub reasons: Option<u64>,
     pub samples: u32,
+    /// Readings without the idle reason (a reading with no reasons counts as busy).
+    pub busy: u32,
 }
 
 impl Sampled {
@@ -80,17 +85,34 @@ impl Sampled {
             let (n, sum) = v.fold((0u32, 0.0), |(n, s), x| (n + 1, s + x));
             (n > 0).then(|| sum / n as f64)
         }
+        // A short row can fall between the GPU's bursts: a reading of an idle GPU (its clock
+        // already dropping) says nothing of the clock the row ran at.
+        let busy: Vec<&Reading> = readings
+            .iter()
+            .filter(|r| r.reasons.is_none_or(|b| b & IDLE == 0))
+            .collect();
+        let counted: Vec<&Reading> = if busy.is_empty() {
+            readings.iter().collect()
+        } else {
+            busy.clone()
+        };
         Sampled {
-            sm_mhz: mean(readings.iter().filter_map(|r| r.sm_mhz)),
-            mem_mhz: mean(readings.iter().filter_map(|r| r.mem_mhz)),
-            power_w: mean(readings.iter().filter_map(|r| r.power_w)),
+            sm_mhz: mean(counted.iter().filter_map(|r| r.sm_mhz)),
+            mem_mhz: mean(counted.iter().filter_map(|r| r.mem_mhz)),
+            power_w: mean(counted.iter().filter_map(|r| r.power_w)),
             temp_c: readings.iter().filter_map(|r| r.temp_c).reduce(f64::max),
             reasons: readings
                 .iter()
                 .filter_map(|r| r.reasons)
                 .reduce(|a, b| a | b),
             samples: readings.len() as u32,
+            busy: busy.len() as u32,
         }
+    }
+
+    /// Whether every reading found the GPU idle: its clock is then not the row's.
+    pub fn idle_only(&self) -> bool {
+        self.samples > 0 && self.busy == 0
     }
 }
 
@@ -566,5 +588,18 @@ mod tests {
         assert_eq!(s.reasons, Some(0x44));
         assert_eq!(reason_names(0x44), "power cap+thermal slowdown");
         assert_eq!(Sampled::of(&[]).sm_mhz, None);
+        // Readings of an idle GPU count only where no reading found it busy.
+        let s = Sampled::of(&[r(345.0, IDLE), r(1980.0, 0), r(1980.0, IDLE | 0x4)]);
+        assert_eq!((s.sm_mhz, s.busy, s.samples), (Some(1980.0), 1, 3));
+        assert!(!s.idle_only());
+        let s = Sampled::of(&[r(345.0, IDLE), r(495.0, IDLE)]);
+        assert_eq!((s.sm_mhz, s.busy), (Some(420.0), 0));
+        assert!(s.idle_only());
+        // No reasons read (sysfs): busy.
+        let s = Sampled::of(&[Reading {
+            sm_mhz: Some(2000.0),
+            ..Reading::default()
+        }]);
+        assert!(!s.idle_only());
     }
 }

@@ -651,6 +651,16 @@ impl<'g> Runner<'g> {
 fn driver_notes(m: &mut Measurement) {
     use crate::gpu::mgmt::{reason_names, THROTTLE};
     let Some(driver) = m.driver else { return };
+    if driver.idle_only() && m.clock_mhz.is_some() {
+        m.reason = join(
+            &m.reason,
+            &format!(
+                "the driver's {} reading(s) all found the GPU idle (the row ran between them): \
+                 its clock is not compared with the probe's",
+                driver.samples
+            ),
+        );
+    }
     if let (Some(off), Some(probe), Some(sm)) =
         (m.probe_vs_driver_pct(), m.clock_mhz, driver.sm_mhz)
     {
@@ -681,7 +691,6 @@ fn driver_notes(m: &mut Measurement) {
     }
 }
 
-/// `note` after `text`, separated by "; " where both are present.
 /// A bandwidth-suite row whose samples spread more than this (CV, %) says so: on the H100
 /// only 4 of its 1183 timed rows do (results/h100/whole-run-1126/), and those are the rows
 /// whose medians moved most between runs.
@@ -705,6 +714,7 @@ fn unsteady_note(m: &mut Measurement) {
     }
 }
 
+/// `note` after `text`, separated by "; " where both are present.
 fn join(text: &str, note: &str) -> String {
     if text.is_empty() {
         note.to_string()
@@ -732,6 +742,7 @@ mod tests {
             sm_mhz: Some(driver),
             reasons: Some(reasons),
             samples: 3,
+            busy: 3,
             ..Sampled::default()
         });
         m
@@ -773,6 +784,19 @@ mod tests {
                 .contains("1978 MHz is +473.3 % off the driver's 345 MHz"),
             "{}",
             m.reason
+        );
+        // Unless every reading found the GPU idle (a row between the driver's readings):
+        // then no comparison, and the row says why.
+        let mut m = row(1978.0, 345.0, 0x1, Conditions::Steady, "");
+        if let Some(d) = m.driver.as_mut() {
+            d.busy = 0;
+        }
+        driver_notes(&mut m);
+        assert_eq!(m.probe_vs_driver_pct(), None);
+        assert_eq!(
+            m.reason,
+            "the driver's 3 reading(s) all found the GPU idle (the row ran between them): its \
+             clock is not compared with the probe's"
         );
         // A throttled row names the driver's reason in its flag; another row as a note.
         let mut m = row(

@@ -331,8 +331,13 @@ impl Spec for Transfer {
         matches!(v, Variant::Copy { .. } | Variant::Fill { .. }).then_some(1)
     }
 
-    fn kernel(&self, _: Variant, _: Pattern) -> String {
-        "dispatch_empty".into()
+    /// The kernel a dispatch row times (the others time no kernel of their own).
+    fn kernel(&self, v: Variant, _: Pattern) -> String {
+        match v {
+            Variant::Dispatches(Submission::Chain) => "dispatch_chain",
+            _ => "dispatch_empty",
+        }
+        .into()
     }
 
     fn reference(&self, _: Variant, _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
