@@ -61,11 +61,9 @@ pub struct Reading {
     pub reasons: Option<u64>,
 }
 
-/// The reason bit of a reading taken while nothing ran on the GPU.
-pub const IDLE: u64 = 0x1;
-
-/// What the driver said while a row was timed: the mean clocks and power of the readings that
-/// found the GPU busy (of all where none did), the highest temperature and every reason seen.
+/// What the driver said while a row was timed: the mean clocks and power, the highest
+/// temperature and every reason seen, of the readings taken while it ran (the first reading,
+/// taken as the row starts, tells the state before it wherever later ones exist).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sampled {
     pub sm_mhz: Option<f64>,
@@ -74,45 +72,34 @@ pub struct Sampled {
     pub temp_c: Option<f64>,
     pub reasons: Option<u64>,
     pub samples: u32,
-    /// Readings without the idle reason (a reading with no reasons counts as busy).
-    pub busy: u32,
 }
 
 impl Sampled {
     /// The summary of `readings`.
     pub fn of(readings: &[Reading]) -> Sampled {
+        // The first reading is taken as the watch starts, before the row's work reaches the
+        // GPU: after an idle spell (the pipelines built before a suite's first row) it reads
+        // the idle clock of a GPU the probe finds at full clock (345 against 1978 MHz on the
+        // H100). The last one is taken once the row's work is done.
+        let readings = match readings {
+            [_, rest @ ..] if !rest.is_empty() => rest,
+            all => all,
+        };
         fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
             let (n, sum) = v.fold((0u32, 0.0), |(n, s), x| (n + 1, s + x));
             (n > 0).then(|| sum / n as f64)
         }
-        // A short row can fall between the GPU's bursts: a reading of an idle GPU (its clock
-        // already dropping) says nothing of the clock the row ran at.
-        let busy: Vec<&Reading> = readings
-            .iter()
-            .filter(|r| r.reasons.is_none_or(|b| b & IDLE == 0))
-            .collect();
-        let counted: Vec<&Reading> = if busy.is_empty() {
-            readings.iter().collect()
-        } else {
-            busy.clone()
-        };
         Sampled {
-            sm_mhz: mean(counted.iter().filter_map(|r| r.sm_mhz)),
-            mem_mhz: mean(counted.iter().filter_map(|r| r.mem_mhz)),
-            power_w: mean(counted.iter().filter_map(|r| r.power_w)),
+            sm_mhz: mean(readings.iter().filter_map(|r| r.sm_mhz)),
+            mem_mhz: mean(readings.iter().filter_map(|r| r.mem_mhz)),
+            power_w: mean(readings.iter().filter_map(|r| r.power_w)),
             temp_c: readings.iter().filter_map(|r| r.temp_c).reduce(f64::max),
             reasons: readings
                 .iter()
                 .filter_map(|r| r.reasons)
                 .reduce(|a, b| a | b),
             samples: readings.len() as u32,
-            busy: busy.len() as u32,
         }
-    }
-
-    /// Whether every reading found the GPU idle: its clock is then not the row's.
-    pub fn idle_only(&self) -> bool {
-        self.samples > 0 && self.busy == 0
     }
 }
 
@@ -582,24 +569,14 @@ mod tests {
             temp_c: Some(sm / 40.0),
             reasons: Some(reasons),
         };
-        let s = Sampled::of(&[r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x40)]);
+        // The first reading, before the row's work, does not count where later ones exist.
+        let s = Sampled::of(&[r(345.0, 0x1), r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x40)]);
         assert_eq!(s.sm_mhz, Some(1920.0));
         assert_eq!(s.temp_c, Some(49.5));
         assert_eq!(s.reasons, Some(0x44));
+        assert_eq!(s.samples, 3);
+        assert_eq!(Sampled::of(&[r(345.0, 0x1)]).sm_mhz, Some(345.0));
         assert_eq!(reason_names(0x44), "power cap+thermal slowdown");
         assert_eq!(Sampled::of(&[]).sm_mhz, None);
-        // Readings of an idle GPU count only where no reading found it busy.
-        let s = Sampled::of(&[r(345.0, IDLE), r(1980.0, 0), r(1980.0, IDLE | 0x4)]);
-        assert_eq!((s.sm_mhz, s.busy, s.samples), (Some(1980.0), 1, 3));
-        assert!(!s.idle_only());
-        let s = Sampled::of(&[r(345.0, IDLE), r(495.0, IDLE)]);
-        assert_eq!((s.sm_mhz, s.busy), (Some(420.0), 0));
-        assert!(s.idle_only());
-        // No reasons read (sysfs): busy.
-        let s = Sampled::of(&[Reading {
-            sm_mhz: Some(2000.0),
-            ..Reading::default()
-        }]);
-        assert!(!s.idle_only());
     }
 }

@@ -225,8 +225,7 @@ impl Measurement {
     /// How far the probe's clock was from the driver's while the row was timed, % of the
     /// driver's (where both read one).
     pub fn probe_vs_driver_pct(&self) -> Option<f64> {
-        let driver = self.driver.filter(|d| !d.idle_only())?;
-        let driver = driver.sm_mhz.filter(|c| *c > 0.0)?;
+        let driver = self.driver?.sm_mhz.filter(|c| *c > 0.0)?;
         Some(100.0 * (self.clock_mhz? / driver - 1.0))
     }
 

@@ -651,16 +651,6 @@ impl<'g> Runner<'g> {
 fn driver_notes(m: &mut Measurement) {
     use crate::gpu::mgmt::{reason_names, THROTTLE};
     let Some(driver) = m.driver else { return };
-    if driver.idle_only() && m.clock_mhz.is_some() {
-        m.reason = join(
-            &m.reason,
-            &format!(
-                "the driver's {} reading(s) all found the GPU idle (the row ran between them): \
-                 its clock is not compared with the probe's",
-                driver.samples
-            ),
-        );
-    }
     if let (Some(off), Some(probe), Some(sm)) =
         (m.probe_vs_driver_pct(), m.clock_mhz, driver.sm_mhz)
     {
@@ -742,7 +732,6 @@ mod tests {
             sm_mhz: Some(driver),
             reasons: Some(reasons),
             samples: 3,
-            busy: 3,
             ..Sampled::default()
         });
         m
@@ -784,19 +773,6 @@ mod tests {
                 .contains("1978 MHz is +473.3 % off the driver's 345 MHz"),
             "{}",
             m.reason
-        );
-        // Unless every reading found the GPU idle (a row between the driver's readings):
-        // then no comparison, and the row says why.
-        let mut m = row(1978.0, 345.0, 0x1, Conditions::Steady, "");
-        if let Some(d) = m.driver.as_mut() {
-            d.busy = 0;
-        }
-        driver_notes(&mut m);
-        assert_eq!(m.probe_vs_driver_pct(), None);
-        assert_eq!(
-            m.reason,
-            "the driver's 3 reading(s) all found the GPU idle (the row ran between them): its \
-             clock is not compared with the probe's"
         );
         // A throttled row names the driver's reason in its flag; another row as a note.
         let mut m = row(
