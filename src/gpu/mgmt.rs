@@ -62,8 +62,7 @@ pub struct Reading {
 }
 
 /// What the driver said while a row was timed: the mean clocks and power, the highest
-/// temperature and every reason seen, of the readings taken while it ran (the first reading,
-/// taken as the row starts, tells the state before it wherever later ones exist).
+/// temperature and every reason seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sampled {
     pub sm_mhz: Option<f64>,
@@ -77,14 +76,6 @@ pub struct Sampled {
 impl Sampled {
     /// The summary of `readings`.
     pub fn of(readings: &[Reading]) -> Sampled {
-        // The first reading is taken as the watch starts, before the row's work reaches the
-        // GPU: after an idle spell (the pipelines built before a suite's first row) it reads
-        // the idle clock of a GPU the probe finds at full clock (345 against 1978 MHz on the
-        // H100). The last one is taken once the row's work is done.
-        let readings = match readings {
-            [_, rest @ ..] if !rest.is_empty() => rest,
-            all => all,
-        };
         fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
             let (n, sum) = v.fold((0u32, 0.0), |(n, s), x| (n + 1, s + x));
             (n > 0).then(|| sum / n as f64)
@@ -569,13 +560,10 @@ mod tests {
             temp_c: Some(sm / 40.0),
             reasons: Some(reasons),
         };
-        // The first reading, before the row's work, does not count where later ones exist.
-        let s = Sampled::of(&[r(345.0, 0x1), r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x40)]);
+        let s = Sampled::of(&[r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x40)]);
         assert_eq!(s.sm_mhz, Some(1920.0));
         assert_eq!(s.temp_c, Some(49.5));
         assert_eq!(s.reasons, Some(0x44));
-        assert_eq!(s.samples, 3);
-        assert_eq!(Sampled::of(&[r(345.0, 0x1)]).sm_mhz, Some(345.0));
         assert_eq!(reason_names(0x44), "power cap+thermal slowdown");
         assert_eq!(Sampled::of(&[]).sm_mhz, None);
     }
