@@ -435,7 +435,7 @@ impl Runner<'_> {
 
     /// One probe in a submission of its own; its timestamp duration in ms.
     fn probe_alone(&self) -> Result<f64> {
-        Ok(self.submit_dispatches(None, 0, 0, true)?.probe_ms[0])
+        Ok(self.submit_dispatches(None, 0, 0, true, None)?.probe_ms[0])
     }
 
     /// Keeps the GPU busy with the reference kernel in windows of about `window_ms`, each
@@ -449,8 +449,13 @@ impl Runner<'_> {
         let batch = ((window_ms / per_dispatch.max(1e-3)).ceil() as u32).clamp(1, 256);
         let mut windows = Vec::new();
         loop {
-            let b =
-                self.submit_dispatches(Some((&pipeline, &constants, groups)), 0, batch, true)?;
+            let b = self.submit_dispatches(
+                Some((&pipeline, &constants, groups)),
+                0,
+                batch,
+                true,
+                None,
+            )?;
             if let Some(Fault::SlowStart) = self.settings.fault {
                 // As an H100 after idling: flat at a third of its clock for 0.4 s of work (flat
                 // for longer than the warm-up's minimum), then up within 0.1 s.

@@ -199,13 +199,18 @@ pub struct Measurement {
     pub driver: Option<crate::gpu::mgmt::Sampled>,
 }
 
+/// What the note of a row re-measured for its clock says after its count of timings
+/// (`timed 2 times: the clock was 333 MHz at the first, …`).
+pub const CLOCK_RETIMED: &str = " times: the clock was ";
+
 /// How far (%) the probe's clock may be from the driver's before a row says so.
 pub const CLOCK_AGREEMENT_PCT: f64 = 2.0;
 
 impl Measurement {
     /// After this row was timed again for its block (a drift check's re-time), what the
-    /// `earlier` timing found of its own: a re-measure for a low clock stays, with the parts
-    /// of its reason this timing does not repeat, where this one found nothing of its own.
+    /// `earlier` timing found of its own: a re-measure for its clock stays, with the note that
+    /// says so ([`CLOCK_RETIMED`]; the earlier timing's other notes, a cut or a spread, were of
+    /// that timing and are not carried), where this one found nothing of its own.
     pub fn keep_clock_finding(&mut self, earlier: &Measurement) {
         let own = matches!(
             self.conditions,
@@ -215,8 +220,8 @@ impl Measurement {
             return;
         }
         self.conditions = earlier.conditions;
-        for part in earlier.reason.split("; ").filter(|p| !p.is_empty()) {
-            if !self.reason.contains(part) {
+        for part in earlier.reason.split("; ") {
+            if part.contains(CLOCK_RETIMED) && !self.reason.contains(part) {
                 self.reason = super::join(&self.reason, part);
             }
         }
@@ -296,9 +301,10 @@ mod tests {
         let clock = Conditions::Remeasured(Cause::Clock);
         let earlier = row(
             clock,
-            "cut to 9 groups; timed 2 times: the clock was 333 MHz at the first",
+            "cut to 8 groups; timed 2 times: the clock was 333 MHz at the first; unsteady: 3.1 %",
         );
-        // The re-time found nothing of its own: the low clock and its text stay, once each.
+        // The re-time found nothing of its own: the low clock and its text stay, once; the
+        // earlier timing's other notes do not (the new one has its own).
         let mut m = row(Conditions::Steady, "cut to 9 groups");
         m.keep_clock_finding(&earlier);
         assert_eq!(m.conditions, clock);

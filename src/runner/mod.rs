@@ -488,8 +488,9 @@ impl<'g> Runner<'g> {
                     m.reason = join(
                         &m.reason,
                         &format!(
-                            "timed {} times: the clock was {off:.0} MHz at the first, {side}",
-                            tries + 1
+                            "timed {}{}{off:.0} MHz at the first, {side}",
+                            tries + 1,
+                            measurement::CLOCK_RETIMED
                         ),
                     );
                 }
@@ -682,8 +683,9 @@ fn driver_notes(m: &mut Measurement) {
 }
 
 /// A bandwidth-suite row whose samples spread more than this (CV, %) says so: on the H100
-/// only 4 of its 1183 timed rows do (results/h100/whole-run-1126/), and those are the rows
-/// whose medians moved most between runs.
+/// 2 to 5 of its rows a run (results/h100/whole-run-1126/cold/, final/), the host round trip,
+/// which moves most between runs, among them. (A row can also move between runs with steady
+/// samples: the chunked host reads, whose rows say so themselves.)
 pub const UNSTEADY_CV_PCT: f64 = 2.0;
 
 /// Notes on a timed bandwidth-suite row whose samples spread more than [`UNSTEADY_CV_PCT`]

@@ -231,7 +231,7 @@ impl<'g> Runner<'g> {
         loop {
             let warm = warm_left.min(DISPATCHES_PER_SUBMIT);
             let timed = left.min(DISPATCHES_PER_SUBMIT - warm);
-            let batch = self.submit_dispatches_evicting(
+            let batch = self.submit_dispatches(
                 Some((pipeline, constants, groups)),
                 warm,
                 timed,
@@ -283,19 +283,6 @@ impl<'g> Runner<'g> {
         ))
     }
 
-    /// One submission of `warmup` untimed and `samples` timed dispatches of `work` (pipeline,
-    /// constants, groups), with the clock probed before and after the timed ones where
-    /// `probe` (only before them when there are none).
-    pub(super) fn submit_dispatches(
-        &self,
-        work: Option<(&Pipeline<'g>, &PushConstants, u32)>,
-        warmup: u32,
-        samples: u32,
-        probe: bool,
-    ) -> Result<Batch> {
-        self.submit_dispatches_evicting(work, warmup, samples, probe, None)
-    }
-
     /// Fills `evict` with `value`, after the previous fill of it (write after write), before
     /// the next dispatch.
     fn record_evict(d: &ash::Device, cmd: vk::CommandBuffer, evict: &Buffer<'_>, value: u32) {
@@ -309,9 +296,11 @@ impl<'g> Runner<'g> {
         record_fill(d, cmd, evict, value);
     }
 
-    /// As [`Runner::submit_dispatches`], with `evict` filled (and a barrier) before every
-    /// dispatch where given: each then finds the caches holding none of its data.
-    fn submit_dispatches_evicting(
+    /// One submission of `warmup` untimed and `samples` timed dispatches of `work` (pipeline,
+    /// constants, groups), with the clock probed before and after the timed ones where
+    /// `probe` (only before them when there are none), and `evict` filled before every
+    /// dispatch where given (each then finds the caches holding none of its data).
+    pub(super) fn submit_dispatches(
         &self,
         work: Option<(&Pipeline<'g>, &PushConstants, u32)>,
         warmup: u32,

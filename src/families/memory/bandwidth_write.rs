@@ -454,13 +454,12 @@ impl Spec for BandwidthWrite {
     }
 
     /// The chunked host reads say what else than the link they measure, and where the link
-    /// alone is (results/h100/whole-run-1126/cold/, cold-2/: 6 runs on two H100s).
+    /// alone is (how far they moved between six runs on two H100s: docs/bandwidth.md).
     fn device_note(&self, _: &Resources<'_>, _: &Shared<'_>, v: Variant) -> Option<String> {
         (v.op == Op::ReadHost).then(|| {
             "each group reads a 1 MB chunk from a random start (chunks overlap, and each \
              dispatch reads the set again): the L2 serves what it keeps of host memory, which \
-             differs run to run (on the H100 2-10 % from 64 to 512 MB); `… once, cold` rows \
-             read the link alone"
+             differs run to run; `… once, cold` rows read the link alone"
                 .into()
         })
     }

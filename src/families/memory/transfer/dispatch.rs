@@ -63,7 +63,7 @@ impl Transfer {
     /// shader-write → shader-read one, an execution-only one, and one chain bound and pushed
     /// once all cost the same per dispatch (results/h100/dispatch-barrier/): what differs is
     /// the kernel — 1.4 µs for one that touches no memory, 1.8–1.9 for one that may store,
-    /// 2.2 for the chain's load and store.
+    /// 2.3 for the chain's load and store.
     pub(super) fn record_dispatches(
         pipeline: &Pipeline<'_>,
         d: &ash::Device,

@@ -97,7 +97,7 @@ pub enum Variant {
     },
     /// `vkCmdFillBuffer` of `SIZES[size]` bytes of device-local memory.
     Fill { queue: Queue, size: usize },
-    /// Empty dispatches of one workgroup.
+    /// Dispatches of one workgroup: empty, or the dependent chain.
     Dispatches(Submission),
     /// Submit one empty dispatch and wait for it, again and again.
     RoundTrip,
