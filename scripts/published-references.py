@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Transcribe PerfTest's published results into data/published/ (built into perftest).
+"""Transcribe PerfTest's published results into crates/results/data/published/ (built into perftest).
 
     python3 scripts/published-references.py [--source MD] [--out DIR] [--check]
 
@@ -232,7 +232,7 @@ def main(argv=None):
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--source", default=os.path.join(ROOT, "tests/data/perftest-published.md"))
-    p.add_argument("--out", default=os.path.join(ROOT, "data/published"))
+    p.add_argument("--out", default=os.path.join(ROOT, "crates/results/data/published"))
     p.add_argument("--check", action="store_true", help="compare with DIR, write nothing")
     args = p.parse_args(argv)
     try:

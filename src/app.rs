@@ -112,7 +112,7 @@ fn run_report(
         Err(e) => Failure::Usage(format!("{e:#}")),
     };
     let chosen = crate::published::select(references).map_err(usage)?;
-    crate::html::write(files, &chosen, output).map_err(usage)?;
+    crate::html::write(files, &chosen, &crate::catalog::names(), output).map_err(usage)?;
     eprintln!("perftest: wrote {}", output.display());
     Ok(())
 }
@@ -140,7 +140,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if let Some(cli::Command::Summary { files }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        let summaries = crate::summary::summarise_files(files).map_err(usage)?;
+        let summaries = crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
         stdout(&crate::summary::text(&summaries));
         return Ok(0);
     }
@@ -159,7 +159,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     let args = &config.args;
     let instance = gpu::Instance::new(args.validation)?;
     if instance.devices.is_empty() {
-        return Err(Failure::NoVulkan(gpu::NO_DEVICE.into()).into());
+        return Err(gpu::NoVulkan(gpu::NO_DEVICE.into()).into());
     }
     if args.list_devices {
         stdout(&select::details(&instance.devices));
@@ -759,7 +759,7 @@ impl Write for Kept {
 fn print_summary(kept: &Kept, csv_on_stdout: bool) {
     let text = String::from_utf8_lossy(&kept.0.borrow()).into_owned();
     let summary = crate::compare::read::read_text("this run", &text)
-        .and_then(|t| crate::summary::summarise(&[&t]));
+        .and_then(|t| crate::summary::summarise(&[&t], &crate::catalog::names()));
     match summary {
         Ok(s) if csv_on_stdout => eprint!("\n{}", crate::summary::text(&s)),
         Ok(s) => stdout(&format!("\n{}", crate::summary::text(&s))),

@@ -1,25 +1,12 @@
-//! perftest: GPU shader load-throughput microbenchmark, a Vulkan port of PerfTest.
+//! perftest: GPU shader load-throughput microbenchmark, a Vulkan port of PerfTest; the application over the workspace's crates.
 
 mod app;
-pub mod catalog;
 pub mod cli;
-pub mod compare;
-pub mod data;
-pub mod error;
-pub mod families;
-pub mod format;
-pub mod gpu;
-pub mod html;
-pub mod kernels;
-pub mod model;
-pub mod pipeline;
-pub mod provenance;
-pub mod published;
 pub mod report;
-pub mod resources;
-pub mod runner;
 pub mod select;
-pub mod summary;
-pub mod timer;
 
 pub use app::{run, EXIT_INTERRUPTED};
+pub use perftest_gpu as gpu;
+pub use perftest_results::{compare, error, html, published, summary};
+pub use perftest_runner as runner;
+pub use perftest_suites::{catalog, data, families, kernels, model, provenance};

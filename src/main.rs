@@ -11,7 +11,11 @@ fn main() {
         Err(e) if broken_pipe(&e) => 0,
         Err(e) => {
             eprintln!("perftest: error: {e:#}");
-            e.downcast_ref::<Failure>().map_or(1, Failure::exit_code)
+            if e.downcast_ref::<perftest::gpu::NoVulkan>().is_some() {
+                3
+            } else {
+                e.downcast_ref::<Failure>().map_or(1, Failure::exit_code)
+            }
         }
     };
     std::process::exit(code);

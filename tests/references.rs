@@ -58,7 +58,7 @@ fn published_file() -> Vec<(String, Vec<Line>)> {
 }
 
 fn data(name: &str) -> Vec<csv::StringRecord> {
-    csv::Reader::from_path(root().join("data/published").join(name))
+    csv::Reader::from_path(root().join("crates/results/data/published").join(name))
         .unwrap()
         .records()
         .map(Result::unwrap)

@@ -1,7 +1,7 @@
 //! Reporters — terminal (original lines, table, Markdown), CSV and JSON — behind one interface.
 
 mod json;
-pub mod path;
+pub use perftest_results::path;
 mod terminal;
 pub use json::Json;
 pub use terminal::{terminal_line, Terminal, TerminalFormat};

@@ -1,0 +1,570 @@
+//! The driver's management interface (NVIDIA's NVML, loaded at run time; Linux's sysfs for amdgpu and i915/xe): the GPU's own word on its clocks, power, temperature and why a clock is held down, sampled while rows are timed.
+
+use super::DeviceInfo;
+use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+type Handle = *mut c_void;
+type Ret = c_int;
+
+/// The NVML entry points used here (NVML's C API, stable since r440).
+struct Api {
+    _lib: libloading::Library,
+    by_uuid: unsafe extern "C" fn(*const c_char, *mut Handle) -> Ret,
+    clock: unsafe extern "C" fn(Handle, c_uint, *mut c_uint) -> Ret,
+    max_clock: unsafe extern "C" fn(Handle, c_uint, *mut c_uint) -> Ret,
+    power: unsafe extern "C" fn(Handle, *mut c_uint) -> Ret,
+    power_limit: unsafe extern "C" fn(Handle, *mut c_uint) -> Ret,
+    temperature: unsafe extern "C" fn(Handle, c_uint, *mut c_uint) -> Ret,
+    reasons: unsafe extern "C" fn(Handle, *mut c_ulonglong) -> Ret,
+}
+
+const NVML_CLOCK_SM: c_uint = 1;
+const NVML_CLOCK_MEM: c_uint = 2;
+const NVML_TEMPERATURE_GPU: c_uint = 0;
+
+/// The clock-event (throttle) reasons NVML reports, by bit, as nvidia-smi names them.
+pub const REASONS: [(u64, &str); 9] = [
+    (0x1, "idle"),
+    (0x2, "application clocks setting"),
+    (0x4, "power cap"),
+    (0x8, "hardware slowdown"),
+    (0x20, "sync boost"),
+    (0x40, "thermal slowdown"),
+    (0x80, "hardware thermal slowdown"),
+    (0x100, "power brake"),
+    (0x200, "display clock setting"),
+];
+
+/// The reasons of `bits`, joined with `+` (empty for none).
+pub fn reason_names(bits: u64) -> String {
+    REASONS
+        .iter()
+        .filter(|(bit, _)| bits & bit != 0)
+        .map(|(_, name)| *name)
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// The reasons that hold a busy GPU's clock down (not idle, not a setting the user chose).
+pub const THROTTLE: u64 = 0x4 | 0x8 | 0x40 | 0x80 | 0x100;
+
+/// One reading of the device.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reading {
+    pub sm_mhz: Option<f64>,
+    pub mem_mhz: Option<f64>,
+    pub power_w: Option<f64>,
+    pub temp_c: Option<f64>,
+    pub reasons: Option<u64>,
+}
+
+/// What the driver said while a row was timed: the mean clocks and power, the highest
+/// temperature and every reason seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sampled {
+    pub sm_mhz: Option<f64>,
+    pub mem_mhz: Option<f64>,
+    pub power_w: Option<f64>,
+    pub temp_c: Option<f64>,
+    pub reasons: Option<u64>,
+    pub samples: u32,
+}
+
+impl Sampled {
+    /// The summary of `readings`.
+    pub fn of(readings: &[Reading]) -> Sampled {
+        fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
+            let (n, sum) = v.fold((0u32, 0.0), |(n, s), x| (n + 1, s + x));
+            (n > 0).then(|| sum / n as f64)
+        }
+        Sampled {
+            sm_mhz: mean(readings.iter().filter_map(|r| r.sm_mhz)),
+            mem_mhz: mean(readings.iter().filter_map(|r| r.mem_mhz)),
+            power_w: mean(readings.iter().filter_map(|r| r.power_w)),
+            temp_c: readings.iter().filter_map(|r| r.temp_c).reduce(f64::max),
+            reasons: readings
+                .iter()
+                .filter_map(|r| r.reasons)
+                .reduce(|a, b| a | b),
+            samples: readings.len() as u32,
+        }
+    }
+}
+
+/// The device's limits, for `--list-devices`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub max_sm_mhz: Option<u32>,
+    pub max_mem_mhz: Option<u32>,
+    pub power_limit_w: Option<f64>,
+}
+
+/// One Vulkan device's management device, where the platform has one.
+pub struct Management {
+    source: Source,
+}
+
+#[derive(Clone)]
+enum Source {
+    Nvml { api: Arc<Api>, handle: SendHandle },
+    Sysfs(Sysfs),
+}
+
+#[derive(Clone, Copy)]
+struct SendHandle(Handle);
+// SAFETY: NVML device handles are process-wide and NVML is thread-safe.
+unsafe impl Send for SendHandle {}
+// SAFETY: as above.
+unsafe impl Sync for SendHandle {}
+
+impl Management {
+    /// The management device of `info`: NVIDIA's through NVML, matched by its Vulkan device
+    /// UUID (NVIDIA's Vulkan device UUID is NVML's GPU UUID); AMD's and Intel's through the
+    /// kernel's sysfs, matched by PCI address; or why there is none.
+    pub fn open(info: &DeviceInfo) -> Result<Management, String> {
+        match info.vendor_id {
+            0x10de => Self::open_nvml(info),
+            0x1002 | 0x8086 => {
+                let pci = info
+                    .pci
+                    .ok_or("the driver gives no PCI address (VK_EXT_pci_bus_info)")?;
+                let dir = std::path::PathBuf::from(format!("/sys/bus/pci/devices/{pci}"));
+                Sysfs::open(&dir).map(|s| Management {
+                    source: Source::Sysfs(s),
+                })
+            }
+            v => Err(format!(
+                "no management interface read for vendor {v:04x} (NVML for NVIDIA, sysfs for \
+                 AMD and Intel)"
+            )),
+        }
+    }
+
+    fn open_nvml(info: &DeviceInfo) -> Result<Management, String> {
+        let api = nvml()?;
+        let uuid = nvml_uuid(&info.uuid);
+        let c = std::ffi::CString::new(uuid.clone()).map_err(|e| e.to_string())?;
+        let mut handle: Handle = std::ptr::null_mut();
+        // SAFETY: a NUL-terminated string and a place for the handle.
+        let ret = unsafe { (api.by_uuid)(c.as_ptr(), &mut handle) };
+        if ret != 0 || handle.is_null() {
+            return Err(format!("NVML knows no GPU {uuid} (error {ret})"));
+        }
+        Ok(Management {
+            source: Source::Nvml {
+                api,
+                handle: SendHandle(handle),
+            },
+        })
+    }
+
+    /// One reading now (each field absent where the interface does not give it).
+    pub fn read(&self) -> Reading {
+        let (a, h) = match &self.source {
+            Source::Nvml { api, handle } => (api, handle.0),
+            Source::Sysfs(s) => return s.read(),
+        };
+        let u = |f: &dyn Fn(&mut c_uint) -> Ret| {
+            let mut v: c_uint = 0;
+            (f(&mut v) == 0).then_some(v)
+        };
+        // SAFETY (each call): a valid handle and a place for the value.
+        Reading {
+            sm_mhz: u(&|v| unsafe { (a.clock)(h, NVML_CLOCK_SM, v) }).map(f64::from),
+            mem_mhz: u(&|v| unsafe { (a.clock)(h, NVML_CLOCK_MEM, v) }).map(f64::from),
+            power_w: u(&|v| unsafe { (a.power)(h, v) }).map(|mw| f64::from(mw) / 1000.0),
+            temp_c: u(&|v| unsafe { (a.temperature)(h, NVML_TEMPERATURE_GPU, v) }).map(f64::from),
+            reasons: {
+                let mut bits: c_ulonglong = 0;
+                (unsafe { (a.reasons)(h, &mut bits) } == 0).then_some(bits)
+            },
+        }
+    }
+
+    /// Which interface reads the device: `NVML` or `sysfs`.
+    pub fn kind(&self) -> &'static str {
+        match self.source {
+            Source::Nvml { .. } => "NVML",
+            Source::Sysfs(_) => "sysfs",
+        }
+    }
+
+    /// The maximum clocks and the power limit.
+    pub fn limits(&self) -> Limits {
+        let (a, h) = match &self.source {
+            Source::Nvml { api, handle } => (api, handle.0),
+            Source::Sysfs(s) => return s.limits(),
+        };
+        let mut v: c_uint = 0;
+        // SAFETY (each call): a valid handle and a place for the value.
+        let max_sm = (unsafe { (a.max_clock)(h, NVML_CLOCK_SM, &mut v) } == 0).then_some(v);
+        let max_mem = (unsafe { (a.max_clock)(h, NVML_CLOCK_MEM, &mut v) } == 0).then_some(v);
+        let limit = (unsafe { (a.power_limit)(h, &mut v) } == 0).then(|| f64::from(v) / 1000.0);
+        Limits {
+            max_sm_mhz: max_sm,
+            max_mem_mhz: max_mem,
+            power_limit_w: limit,
+        }
+    }
+
+    /// Starts reading the device every `every` on a thread of its own, until the watch is
+    /// finished.
+    pub fn watch(&self, every: Duration) -> Watch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let readings = Arc::new(Mutex::new(Vec::new()));
+        let me = Management {
+            source: self.source.clone(),
+        };
+        let (s, r) = (stop.clone(), readings.clone());
+        let thread = std::thread::spawn(move || loop {
+            let reading = me.read();
+            if let Ok(mut v) = r.lock() {
+                v.push(reading);
+            }
+            if s.load(Ordering::Relaxed) {
+                break;
+            }
+            // Parked, not asleep: `finish` wakes it at once (a row must not wait out the
+            // interval: thousands of rows, each idling the GPU up to 10 ms, add half a
+            // minute to a whole run).
+            std::thread::park_timeout(every);
+        });
+        Watch {
+            stop,
+            readings,
+            thread: Some(thread),
+        }
+    }
+}
+
+/// The kernel's sysfs files of an amdgpu or i915/xe device (`/sys/bus/pci/devices/ADDR`).
+#[derive(Clone, Debug)]
+pub struct Sysfs {
+    /// Current and listed shader clock levels (amdgpu `pp_dpm_sclk`) or the actual and
+    /// maximum frequency files (i915 `gt_act_freq_mhz`, xe `act_freq`).
+    shader: Option<Clock>,
+    memory: Option<Clock>,
+    /// hwmon: power (µW), power cap (µW), temperature (m°C).
+    power: Option<std::path::PathBuf>,
+    power_cap: Option<std::path::PathBuf>,
+    temp: Option<std::path::PathBuf>,
+}
+
+#[derive(Clone, Debug)]
+enum Clock {
+    /// A `pp_dpm_*` table: levels, the current one starred.
+    Levels(std::path::PathBuf),
+    /// A file holding the clock in MHz, and the file holding its maximum.
+    Mhz(std::path::PathBuf, Option<std::path::PathBuf>),
+}
+
+impl Sysfs {
+    /// The files of the device at `dir` (a PCI device's sysfs folder), where its driver
+    /// exposes them; an error where it exposes none.
+    pub fn open(dir: &std::path::Path) -> Result<Sysfs, String> {
+        let file = |p: std::path::PathBuf| p.is_file().then_some(p);
+        let first = |pattern: &dyn Fn(&std::path::Path) -> Option<std::path::PathBuf>,
+                     sub: &str| {
+            std::fs::read_dir(dir.join(sub))
+                .ok()?
+                .filter_map(|e| e.ok())
+                .find_map(|e| pattern(&e.path()))
+        };
+        let hwmon = first(&|p: &std::path::Path| Some(p.to_path_buf()), "hwmon");
+        let drm_card = first(
+            &|p: &std::path::Path| {
+                let name = p.file_name()?.to_string_lossy().into_owned();
+                (name.starts_with("card") && !name.contains('-')).then(|| p.to_path_buf())
+            },
+            "drm",
+        );
+        let shader = file(dir.join("pp_dpm_sclk"))
+            .map(Clock::Levels)
+            .or_else(|| {
+                let card = drm_card.clone()?;
+                file(card.join("gt_act_freq_mhz"))
+                    .map(|p| Clock::Mhz(p, file(card.join("gt_max_freq_mhz"))))
+            })
+            .or_else(|| {
+                let freq = dir.join("tile0/gt0/freq0");
+                file(freq.join("act_freq")).map(|p| Clock::Mhz(p, file(freq.join("max_freq"))))
+            });
+        let memory = file(dir.join("pp_dpm_mclk")).map(Clock::Levels);
+        let hw = |name: &str| hwmon.as_ref().and_then(|h| file(h.join(name)));
+        let s = Sysfs {
+            shader,
+            memory,
+            power: hw("power1_average").or_else(|| hw("power1_input")),
+            power_cap: hw("power1_cap"),
+            temp: hw("temp1_input"),
+        };
+        if s.shader.is_none() && s.power.is_none() && s.temp.is_none() {
+            return Err(format!(
+                "{} exposes no clock, power or temperature files",
+                dir.display()
+            ));
+        }
+        Ok(s)
+    }
+
+    fn read(&self) -> Reading {
+        let text = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+        let number = |p: &Option<std::path::PathBuf>| {
+            p.as_deref()
+                .and_then(text)
+                .and_then(|t| t.trim().parse::<f64>().ok())
+        };
+        let clock = |c: &Option<Clock>| match c.as_ref()? {
+            Clock::Levels(p) => current_level(&text(p)?),
+            Clock::Mhz(p, _) => text(p)?.trim().parse().ok(),
+        };
+        Reading {
+            sm_mhz: clock(&self.shader),
+            mem_mhz: clock(&self.memory),
+            power_w: number(&self.power).map(|uw| uw / 1e6),
+            temp_c: number(&self.temp).map(|mc| mc / 1000.0),
+            reasons: None,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        let text = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+        let max = |c: &Option<Clock>| match c.as_ref()? {
+            Clock::Levels(p) => highest_level(&text(p)?),
+            Clock::Mhz(_, Some(m)) => text(m)?.trim().parse().ok(),
+            Clock::Mhz(_, None) => None,
+        };
+        Limits {
+            max_sm_mhz: max(&self.shader).map(|v| v as u32),
+            max_mem_mhz: max(&self.memory).map(|v| v as u32),
+            power_limit_w: self
+                .power_cap
+                .as_deref()
+                .and_then(text)
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .map(|uw| uw / 1e6),
+        }
+    }
+}
+
+/// The levels of an amdgpu `pp_dpm_*` table (`0: 500Mhz`, `1: 2100Mhz *`), MHz, and whether
+/// each is the current one.
+fn levels(text: &str) -> Vec<(f64, bool)> {
+    text.lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(':')?;
+            let mut words = rest.split_whitespace();
+            let mhz = words.next()?.to_ascii_lowercase();
+            let mhz: f64 = mhz.strip_suffix("mhz")?.parse().ok()?;
+            Some((mhz, words.any(|w| w == "*")))
+        })
+        .collect()
+}
+
+/// The current level of a `pp_dpm_*` table, MHz.
+pub fn current_level(text: &str) -> Option<f64> {
+    levels(text)
+        .into_iter()
+        .find(|(_, now)| *now)
+        .map(|(m, _)| m)
+}
+
+/// The highest level of a `pp_dpm_*` table, MHz.
+pub fn highest_level(text: &str) -> Option<f64> {
+    levels(text).into_iter().map(|(m, _)| m).reduce(f64::max)
+}
+
+/// Readings being taken (see [`Management::watch`]).
+pub struct Watch {
+    stop: Arc<AtomicBool>,
+    readings: Arc<Mutex<Vec<Reading>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watch {
+    /// Stops reading (after one last reading) and sums up what was read.
+    pub fn finish(mut self) -> Sampled {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+        let readings = self.readings.lock().map(|v| v.clone()).unwrap_or_default();
+        Sampled::of(&readings)
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+    }
+}
+
+/// NVML's spelling of a GPU UUID: `GPU-` and the 16 bytes as 8-4-4-4-12 hex digits.
+pub fn nvml_uuid(uuid: &[u8; 16]) -> String {
+    let h: String = uuid.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "GPU-{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+/// NVML's library, loaded and initialised once for the process (and never unloaded: every
+/// device, run and `--list-devices` line shares it), or why it cannot be.
+fn nvml() -> Result<Arc<Api>, String> {
+    static NVML: std::sync::OnceLock<Result<Arc<Api>, String>> = std::sync::OnceLock::new();
+    NVML.get_or_init(|| load().map(Arc::new)).clone()
+}
+
+/// Loads NVML's library and initialises it.
+fn load() -> Result<Api, String> {
+    let names: &[&str] = if cfg!(windows) {
+        &["nvml.dll"]
+    } else {
+        &["libnvidia-ml.so.1", "libnvidia-ml.so"]
+    };
+    let mut why = String::new();
+    for name in names {
+        // SAFETY: loading NVIDIA's library runs its initialisers, which have no preconditions.
+        match unsafe { libloading::Library::new(name) } {
+            Ok(lib) => return bind(lib),
+            Err(e) => why = format!("{name}: {e}"),
+        }
+    }
+    Err(format!("NVML is not installed ({why})"))
+}
+
+fn bind(lib: libloading::Library) -> Result<Api, String> {
+    // SAFETY: each symbol is looked up by its C name and given NVML's C signature.
+    unsafe {
+        macro_rules! sym {
+            ($name:literal) => {
+                *lib.get(concat!($name, "\0").as_bytes())
+                    .map_err(|e| format!("NVML has no {}: {e}", $name))?
+            };
+        }
+        let init: unsafe extern "C" fn() -> Ret = sym!("nvmlInit_v2");
+        let ret = init();
+        if ret != 0 {
+            return Err(format!("nvmlInit_v2 failed (error {ret})"));
+        }
+        let reasons = match lib.get(b"nvmlDeviceGetCurrentClocksEventReasons\0") {
+            Ok(f) => *f,
+            Err(_) => sym!("nvmlDeviceGetCurrentClocksThrottleReasons"),
+        };
+        Ok(Api {
+            by_uuid: sym!("nvmlDeviceGetHandleByUUID"),
+            clock: sym!("nvmlDeviceGetClockInfo"),
+            max_clock: sym!("nvmlDeviceGetMaxClockInfo"),
+            power: sym!("nvmlDeviceGetPowerUsage"),
+            power_limit: sym!("nvmlDeviceGetEnforcedPowerLimit"),
+            temperature: sym!("nvmlDeviceGetTemperature"),
+            reasons,
+            _lib: lib,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuids_are_spelled_as_nvml_spells_them() {
+        let uuid = [
+            0x86, 0xfa, 0x07, 0x68, 0x0d, 0xe1, 0xe2, 0x7a, 0x4c, 0x57, 0x07, 0xe1, 0x89, 0x7f,
+            0x34, 0x0c,
+        ];
+        assert_eq!(nvml_uuid(&uuid), "GPU-86fa0768-0de1-e27a-4c57-07e1897f340c");
+    }
+
+    fn sample(name: &str) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/sysfs")
+            .join(name)
+    }
+
+    #[test]
+    fn amdgpu_tables_give_the_starred_level_and_hwmon_its_units() {
+        let s = Sysfs::open(&sample("amdgpu")).unwrap();
+        let r = s.read();
+        assert_eq!(r.sm_mhz, Some(2371.0));
+        assert_eq!(r.mem_mhz, Some(1249.0));
+        assert_eq!(r.power_w, Some(250.0));
+        assert_eq!(r.temp_c, Some(61.0));
+        let l = s.limits();
+        assert_eq!((l.max_sm_mhz, l.max_mem_mhz), (Some(2482), Some(1249)));
+        assert_eq!(l.power_limit_w, Some(327.0));
+        // A table without a starred level has no current clock.
+        assert_eq!(current_level("0: 500Mhz\n1: 2100Mhz\n"), None);
+        assert_eq!(highest_level("garbage\n"), None);
+    }
+
+    #[test]
+    fn intel_cards_give_their_actual_and_maximum_frequency() {
+        let i915 = Sysfs::open(&sample("i915")).unwrap();
+        assert_eq!(i915.read().sm_mhz, Some(1450.0));
+        assert_eq!(i915.limits().max_sm_mhz, Some(2250));
+        assert_eq!(i915.read().power_w, None);
+        let xe = Sysfs::open(&sample("xe")).unwrap();
+        assert_eq!(xe.read().sm_mhz, Some(1800.0));
+        assert_eq!(xe.limits().max_sm_mhz, Some(2400));
+    }
+
+    #[test]
+    fn a_device_without_the_files_has_no_management_interface() {
+        let e = Sysfs::open(&sample("none")).unwrap_err();
+        assert!(
+            e.contains("exposes no clock, power or temperature files"),
+            "{e}"
+        );
+        assert!(Sysfs::open(&sample("absent")).is_err());
+    }
+
+    #[test]
+    fn a_watch_reads_at_once_and_stops_without_waiting_out_its_interval() {
+        let m = Management {
+            source: Source::Sysfs(Sysfs::open(&sample("amdgpu")).unwrap()),
+        };
+        let start = std::time::Instant::now();
+        // An interval far longer than the test: the first reading is taken at once, the
+        // last when the watch finishes, and nothing waits for the interval in between.
+        let watch = m.watch(Duration::from_secs(60));
+        let sampled = watch.finish();
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "finish waited out the interval"
+        );
+        assert!(sampled.samples >= 1);
+        assert_eq!(sampled.sm_mhz, Some(2371.0));
+        assert_eq!(sampled.power_w, Some(250.0));
+    }
+
+    #[test]
+    fn a_row_sums_up_its_readings() {
+        let r = |sm, reasons| Reading {
+            sm_mhz: Some(sm),
+            mem_mhz: Some(2619.0),
+            power_w: Some(sm / 4.0),
+            temp_c: Some(sm / 40.0),
+            reasons: Some(reasons),
+        };
+        let s = Sampled::of(&[r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x40)]);
+        assert_eq!(s.sm_mhz, Some(1920.0));
+        assert_eq!(s.temp_c, Some(49.5));
+        assert_eq!(s.reasons, Some(0x44));
+        assert_eq!(reason_names(0x44), "power cap+thermal slowdown");
+        assert_eq!(Sampled::of(&[]).sm_mhz, None);
+    }
+}

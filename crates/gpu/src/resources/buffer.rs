@@ -1,0 +1,208 @@
+//! Buffers (device-local, upload, readback, any memory type) and their texel views.
+
+use super::Memory;
+use crate::Gpu;
+use anyhow::{anyhow, Context as _, Result};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
+
+/// A buffer and its memory, freed on drop.
+pub struct Buffer<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The Vulkan handle.
+    pub handle: vk::Buffer,
+    allocation: Option<Allocation>,
+    /// Size in bytes.
+    pub size: u64,
+    /// The memory type index, for buffers placed with [`Memory::In`].
+    pub memory_type: Option<u32>,
+}
+
+impl<'g> Buffer<'g> {
+    /// Creates a buffer of `size` bytes with `usage`, in `memory`.
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        memory: Memory,
+    ) -> Result<Self> {
+        let d = gpu.device();
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: valid device and create info.
+        let handle = unsafe { d.create_buffer(&info, None) }
+            .with_context(|| format!("vkCreateBuffer ({name}, {size} bytes)"))?;
+        let mut buffer = Buffer {
+            gpu,
+            handle,
+            allocation: None,
+            size,
+            memory_type: None,
+        };
+        let mut requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        if let Memory::In(residence) = memory {
+            // Only the chosen type is allowed, so gpu-allocator allocates from exactly it.
+            let index = residence
+                .memory_type(gpu, requirements.memory_type_bits)
+                .map_err(|e| anyhow!("{name}: {e} for this buffer"))?;
+            requirements.memory_type_bits = 1 << index;
+            buffer.memory_type = Some(index);
+        }
+        let allocation = allocate(gpu, name, requirements, memory.location(), true)
+            .with_context(|| format!("allocating {size} bytes for {name}"))?;
+        let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
+        // Owned by the buffer from here, so Drop frees it even if binding fails.
+        buffer.allocation = Some(allocation);
+        // SAFETY: the allocation satisfies the buffer's requirements and outlives it.
+        unsafe { d.bind_buffer_memory(handle, memory, offset) }
+            .with_context(|| format!("vkBindBufferMemory ({name})"))?;
+        Ok(buffer)
+    }
+
+    /// The buffer's device address (the buffer needs SHADER_DEVICE_ADDRESS usage).
+    pub fn device_address(&self) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(self.handle);
+        // SAFETY: only called for buffers created with SHADER_DEVICE_ADDRESS on a device
+        // with the bufferDeviceAddress feature enabled.
+        unsafe { self.gpu.device().get_buffer_device_address(&info) }
+    }
+
+    /// Copies `data` into a host-visible buffer.
+    pub fn write(&mut self, data: &[u8]) -> Result<()> {
+        self.mapped_mut()?[..data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    /// The mapped bytes of a host-visible buffer, to write in place.
+    pub fn mapped_mut(&mut self) -> Result<&mut [u8]> {
+        self.allocation
+            .as_mut()
+            .and_then(|a| a.mapped_slice_mut())
+            .context("buffer is not host-visible")
+    }
+
+    /// The mapped bytes of a host-visible buffer (read in place: a gigabyte copied out first
+    /// costs as long as checking it).
+    pub fn mapped(&self) -> Result<&[u8]> {
+        self.allocation
+            .as_ref()
+            .and_then(|a| a.mapped_slice())
+            .context("buffer is not host-visible")
+    }
+
+    /// Reads the first `count` little-endian 32-bit words of a host-visible buffer.
+    pub fn read_u32(&self, count: usize) -> Result<Vec<u32>> {
+        Ok(self.mapped()?[..count * 4]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    /// The first `count` bytes of a host-visible buffer.
+    pub fn read_bytes(&self, count: usize) -> Result<Vec<u8>> {
+        Ok(self.mapped()?[..count].to_vec())
+    }
+
+    /// Reads a host-visible buffer as little-endian vec4s.
+    pub fn read_vec4(&self, count: usize) -> Result<Vec<[f32; 4]>> {
+        let slice = self.mapped()?;
+        Ok((0..count).map(|i| vec4_at(slice, i)).collect())
+    }
+}
+
+/// The `i`th little-endian vec4 of `bytes`.
+pub fn vec4_at(bytes: &[u8], i: usize) -> [f32; 4] {
+    let c = &bytes[16 * i..16 * i + 16];
+    let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+    [f(0), f(4), f(8), f(12)]
+}
+
+impl Drop for Buffer<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the GPU no longer uses the buffer: every submission is waited for.
+        unsafe { self.gpu.device().destroy_buffer(self.handle, None) };
+        free(self.gpu, self.allocation.take());
+    }
+}
+
+/// Returns an allocation to the allocator (a poisoned lock leaks it rather than panicking
+/// in a destructor).
+pub(super) fn free(gpu: &Gpu<'_>, allocation: Option<Allocation>) {
+    if let (Some(a), Ok(mut alloc)) = (allocation, gpu.allocator.lock()) {
+        let _ = alloc.free(a);
+    }
+}
+
+/// Memory for `requirements` from the device's allocator, at `location`; `linear` for a
+/// buffer or a linear-tiled image (gpu-allocator keeps those apart from optimal-tiled images
+/// within a page, as Vulkan's buffer-image granularity asks).
+pub(super) fn allocate(
+    gpu: &Gpu<'_>,
+    name: &str,
+    requirements: vk::MemoryRequirements,
+    location: MemoryLocation,
+    linear: bool,
+) -> Result<Allocation> {
+    let allocation = gpu
+        .allocator
+        .lock()
+        .map_err(|_| anyhow!("allocator lock poisoned"))?
+        .allocate(&AllocationCreateDesc {
+            name,
+            requirements,
+            location,
+            linear,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        })?;
+    Ok(allocation)
+}
+
+/// A typed view of a buffer (for texel-buffer descriptors).
+pub struct BufferView<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The Vulkan handle.
+    pub handle: vk::BufferView,
+}
+
+impl<'g> BufferView<'g> {
+    /// A view of the first `range` bytes of `buffer` as `format`.
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        buffer: &Buffer<'g>,
+        format: vk::Format,
+        range: u64,
+    ) -> Result<Self> {
+        Self::new_at(gpu, buffer, format, 0, range)
+    }
+
+    /// A view of `range` bytes of `buffer` from `offset` (a multiple of
+    /// minTexelBufferOffsetAlignment) as `format`.
+    pub fn new_at(
+        gpu: &'g Gpu<'g>,
+        buffer: &Buffer<'g>,
+        format: vk::Format,
+        offset: u64,
+        range: u64,
+    ) -> Result<Self> {
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(buffer.handle)
+            .format(format)
+            .offset(offset)
+            .range(range);
+        // SAFETY: valid buffer created with a texel-buffer usage.
+        let handle = unsafe { gpu.device().create_buffer_view(&info, None) }
+            .with_context(|| format!("vkCreateBufferView ({format:?})"))?;
+        Ok(BufferView { gpu, handle })
+    }
+}
+
+impl Drop for BufferView<'_> {
+    fn drop(&mut self) {
+        // SAFETY: idle GPU (see Buffer::drop).
+        unsafe { self.gpu.device().destroy_buffer_view(self.handle, None) };
+    }
+}

@@ -1,0 +1,523 @@
+//! Images (sampled, storage, any shape and format) and their views, filled and read back.
+
+use super::buffer::{allocate, free};
+use super::{record_full_barrier, Buffer};
+use crate::Gpu;
+use anyhow::{Context as _, Result};
+use ash::vk;
+use gpu_allocator::vulkan::Allocation;
+use gpu_allocator::MemoryLocation;
+
+/// A single-mip image (2-D unless made with [`Image::new_shaped`]), its memory and a view of it.
+pub struct Image<'g> {
+    gpu: &'g Gpu<'g>,
+    /// The image.
+    pub handle: vk::Image,
+    /// A view of mip 0, every layer.
+    pub view: vk::ImageView,
+    allocation: Option<Allocation>,
+    /// Dimensions, size and layers.
+    pub shape: Shape,
+    /// The layout shaders read it in, once filled.
+    pub layout: vk::ImageLayout,
+}
+
+/// Loaded as a storage image (`imageLoad`), in `GENERAL` layout.
+const STORAGE: (vk::ImageUsageFlags, vk::ImageLayout) =
+    (vk::ImageUsageFlags::STORAGE, vk::ImageLayout::GENERAL);
+/// Sampled and loaded as a storage image, in `GENERAL` layout.
+const SAMPLED_STORAGE: (vk::ImageUsageFlags, vk::ImageLayout) = (
+    vk::ImageUsageFlags::from_raw(
+        vk::ImageUsageFlags::SAMPLED.as_raw() | vk::ImageUsageFlags::STORAGE.as_raw(),
+    ),
+    vk::ImageLayout::GENERAL,
+);
+/// Written by shaders (`imageStore`) and read back by a copy, in `GENERAL` layout.
+const WRITABLE: (vk::ImageUsageFlags, vk::ImageLayout) = (
+    vk::ImageUsageFlags::from_raw(
+        vk::ImageUsageFlags::STORAGE.as_raw() | vk::ImageUsageFlags::TRANSFER_SRC.as_raw(),
+    ),
+    vk::ImageLayout::GENERAL,
+);
+
+/// An image's dimensions: the view type shaders see, the size in texels and the layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub view: vk::ImageViewType,
+    pub extent: vk::Extent3D,
+    pub layers: u32,
+}
+
+impl Shape {
+    /// A `size`×`size` 2-D image.
+    pub fn square(size: u32) -> Shape {
+        Shape {
+            view: vk::ImageViewType::TYPE_2D,
+            extent: vk::Extent3D {
+                width: size,
+                height: size,
+                depth: 1,
+            },
+            layers: 1,
+        }
+    }
+
+    /// A `width`×`height` 2-D image.
+    pub fn rect(width: u32, height: u32) -> Shape {
+        let mut shape = Shape::square(width);
+        shape.extent.height = height;
+        shape
+    }
+
+    fn image_type(self) -> vk::ImageType {
+        match self.view {
+            vk::ImageViewType::TYPE_1D | vk::ImageViewType::TYPE_1D_ARRAY => vk::ImageType::TYPE_1D,
+            vk::ImageViewType::TYPE_3D => vk::ImageType::TYPE_3D,
+            _ => vk::ImageType::TYPE_2D,
+        }
+    }
+}
+
+impl<'g> Image<'g> {
+    /// A sampled image of `format`, `size`×`size`, that can be filled by a copy and is then
+    /// read in `SHADER_READ_ONLY_OPTIMAL`.
+    pub fn new_sampled(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::new_shaped(gpu, name, format, Shape::square(size))
+    }
+
+    /// A sampled image of `format` and `shape` (1-D, 3-D, arrays; compressed formats too)
+    /// that can be filled by a copy and is then read in `SHADER_READ_ONLY_OPTIMAL`.
+    pub fn new_shaped(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        shape: Shape,
+    ) -> Result<Self> {
+        Self::new(
+            gpu,
+            name,
+            format,
+            shape,
+            vk::ImageUsageFlags::SAMPLED,
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            vk::ImageTiling::OPTIMAL,
+        )
+    }
+
+    /// A sampled image as [`Image::new_sampled`], with the given tiling, read in `layout`.
+    pub fn new_sampled_as(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+        tiling: vk::ImageTiling,
+        layout: vk::ImageLayout,
+    ) -> Result<Self> {
+        let usage = vk::ImageUsageFlags::SAMPLED;
+        Self::new(
+            gpu,
+            name,
+            format,
+            Shape::square(size),
+            usage,
+            layout,
+            tiling,
+        )
+    }
+
+    /// A storage image of `format`, `size`×`size`, that can be filled by a copy and is then
+    /// read in `GENERAL` layout.
+    pub fn new_storage(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::optimal(gpu, name, format, Shape::square(size), STORAGE)
+    }
+
+    /// An image shaders both sample and load as a storage image, `size`×`size`, filled by a
+    /// copy and then read in `GENERAL` layout (the latency suite's chain).
+    pub fn new_sampled_storage(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::optimal(gpu, name, format, Shape::square(size), SAMPLED_STORAGE)
+    }
+
+    /// An image shaders both sample and load as a storage image, `width`×`height`, filled in
+    /// bands of rows (see [`Image::record_fill_rows`]) and then read in `GENERAL` layout (the
+    /// bandwidth suite's working sets).
+    pub fn new_sampled_storage_rect(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        width: u32,
+        height: u32,
+    ) -> Result<Self> {
+        Self::optimal(
+            gpu,
+            name,
+            format,
+            Shape::rect(width, height),
+            SAMPLED_STORAGE,
+        )
+    }
+
+    /// Records a copy of `rows` rows of tightly packed texels from `source` (at offset 0) into
+    /// a 2-D image from row `first_row` on. The first band (`first_row` 0) takes the image
+    /// from `UNDEFINED` to `TRANSFER_DST_OPTIMAL`; the band that ends at the last row leaves it
+    /// in its read layout for compute shaders.
+    pub fn record_fill_rows(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        source: &Buffer<'_>,
+        first_row: u32,
+        rows: u32,
+    ) {
+        let extent = self.shape.extent;
+        debug_assert!(first_row + rows <= extent.height);
+        let barrier = |from, to, src, dst| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(src)
+                .dst_access_mask(dst)
+                .old_layout(from)
+                .new_layout(to)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(self.handle)
+                .subresource_range(color_range(1))
+        };
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(1),
+            )
+            .image_offset(vk::Offset3D {
+                x: 0,
+                y: first_row as i32,
+                z: 0,
+            })
+            .image_extent(vk::Extent3D {
+                width: extent.width,
+                height: rows,
+                depth: 1,
+            });
+        // SAFETY: recording into a command buffer in the recording state; the source buffer
+        // holds `rows` rows of texels and was made TRANSFER_SRC; the bands are recorded in
+        // order, so the image is in TRANSFER_DST_OPTIMAL after the first.
+        unsafe {
+            if first_row == 0 {
+                d.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &[barrier(
+                        vk::ImageLayout::UNDEFINED,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        vk::AccessFlags::empty(),
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    )],
+                );
+            }
+            d.cmd_copy_buffer_to_image(
+                cmd,
+                source.handle,
+                self.handle,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            );
+            if first_row + rows == extent.height {
+                d.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &[barrier(
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        self.layout,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                        vk::AccessFlags::SHADER_READ,
+                    )],
+                );
+            }
+        }
+    }
+
+    /// A storage image that shaders write, in `GENERAL` layout, cleared and read back through
+    /// transfers (see [`Image::record_clear`], [`Image::record_copy_to`]).
+    pub fn new_writable(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        size: u32,
+    ) -> Result<Self> {
+        Self::new_writable_rect(gpu, name, format, size, size)
+    }
+
+    /// As [`Image::new_writable`], `width`×`height` (the bandwidth suite's image stores).
+    pub fn new_writable_rect(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        width: u32,
+        height: u32,
+    ) -> Result<Self> {
+        Self::optimal(gpu, name, format, Shape::rect(width, height), WRITABLE)
+    }
+
+    /// An image in optimal tiling, for `what` (its usages and the layout shaders use it in).
+    fn optimal(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        shape: Shape,
+        (usage, layout): (vk::ImageUsageFlags, vk::ImageLayout),
+    ) -> Result<Self> {
+        Self::new(
+            gpu,
+            name,
+            format,
+            shape,
+            usage,
+            layout,
+            vk::ImageTiling::OPTIMAL,
+        )
+    }
+
+    fn new(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        format: vk::Format,
+        shape: Shape,
+        usage: vk::ImageUsageFlags,
+        layout: vk::ImageLayout,
+        tiling: vk::ImageTiling,
+    ) -> Result<Self> {
+        let d = gpu.device();
+        let info = vk::ImageCreateInfo::default()
+            .image_type(shape.image_type())
+            .format(format)
+            .extent(shape.extent)
+            .mip_levels(1)
+            .array_layers(shape.layers)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(tiling)
+            .usage(usage | vk::ImageUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: valid device and create info.
+        let handle = unsafe { d.create_image(&info, None) }
+            .with_context(|| format!("vkCreateImage ({name})"))?;
+        let mut image = Image {
+            gpu,
+            handle,
+            view: vk::ImageView::null(),
+            allocation: None,
+            shape,
+            layout,
+        };
+        let requirements = unsafe { d.get_image_memory_requirements(handle) };
+        let linear = tiling == vk::ImageTiling::LINEAR;
+        let allocation = allocate(gpu, name, requirements, MemoryLocation::GpuOnly, linear)
+            .with_context(|| format!("allocating memory for {name}"))?;
+        let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
+        // Owned by the image from here, so Drop frees it even if binding fails.
+        image.allocation = Some(allocation);
+        // SAFETY: the allocation satisfies the image's requirements and outlives it.
+        unsafe { d.bind_image_memory(handle, memory, offset) }
+            .with_context(|| format!("vkBindImageMemory ({name})"))?;
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(handle)
+            .view_type(shape.view)
+            .format(format)
+            .subresource_range(color_range(shape.layers));
+        image.view = unsafe { d.create_image_view(&view_info, None) }
+            .with_context(|| format!("vkCreateImageView ({name})"))?;
+        Ok(image)
+    }
+
+    /// Records a copy of tightly packed texels (or blocks) from `source` (at offset 0) into
+    /// the whole image, every layer, leaving it in its read layout for compute shaders.
+    pub fn record_fill(&self, d: &ash::Device, cmd: vk::CommandBuffer, source: &Buffer<'_>) {
+        let to_dst = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::empty())
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range(self.shape.layers));
+        let region = vk::BufferImageCopy::default()
+            .buffer_offset(0)
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(self.shape.layers),
+            )
+            .image_extent(self.shape.extent);
+        let to_read = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(self.layout)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range(self.shape.layers));
+        // SAFETY: recording into a command buffer in the recording state; the source buffer
+        // holds every texel of every layer and was made TRANSFER_SRC.
+        unsafe {
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_dst],
+            );
+            d.cmd_copy_buffer_to_image(
+                cmd,
+                source.handle,
+                self.handle,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            );
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_read],
+            );
+        }
+    }
+}
+
+impl Image<'_> {
+    /// Records clearing a writable image (see [`Image::new_writable`]) to zero in `GENERAL`
+    /// layout — from `UNDEFINED` when `first` — between full barriers.
+    pub fn record_clear(&self, d: &ash::Device, cmd: vk::CommandBuffer, first: bool) {
+        let to_general = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(if first {
+                vk::ImageLayout::UNDEFINED
+            } else {
+                vk::ImageLayout::GENERAL
+            })
+            .new_layout(vk::ImageLayout::GENERAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range(1));
+        // SAFETY: recording; the image has TRANSFER_DST usage and is not in use by the host.
+        unsafe {
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_general],
+            );
+            d.cmd_clear_color_image(
+                cmd,
+                self.handle,
+                vk::ImageLayout::GENERAL,
+                &vk::ClearColorValue::default(),
+                &[color_range(1)],
+            );
+        }
+        record_full_barrier(d, cmd);
+    }
+
+    /// Records copying a writable image (in `GENERAL` layout), tightly packed, to the start of
+    /// `buffer`, between full barriers.
+    pub fn record_copy_to(&self, d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>) {
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(1),
+            )
+            .image_extent(self.shape.extent);
+        let layout = |from, to| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+                .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+                .old_layout(from)
+                .new_layout(to)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(self.handle)
+                .subresource_range(color_range(1))
+        };
+        let general = vk::ImageLayout::GENERAL;
+        let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        let all = vk::PipelineStageFlags::ALL_COMMANDS;
+        // SAFETY: recording; the image has TRANSFER_SRC usage, the buffer TRANSFER_DST and
+        // room for every texel; the image returns to GENERAL.
+        unsafe {
+            d.cmd_pipeline_barrier(
+                cmd,
+                all,
+                all,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[layout(general, source)],
+            );
+            d.cmd_copy_image_to_buffer(cmd, self.handle, source, buffer.handle, &[region]);
+            d.cmd_pipeline_barrier(
+                cmd,
+                all,
+                all,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[layout(source, general)],
+            );
+        }
+        record_full_barrier(d, cmd);
+    }
+}
+
+fn color_range(layers: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(vk::ImageAspectFlags::COLOR)
+        .level_count(1)
+        .layer_count(layers)
+}
+
+impl Drop for Image<'_> {
+    fn drop(&mut self) {
+        // SAFETY: idle GPU (see Buffer::drop).
+        unsafe {
+            if self.view != vk::ImageView::null() {
+                self.gpu.device().destroy_image_view(self.view, None);
+            }
+            self.gpu.device().destroy_image(self.handle, None);
+        }
+        free(self.gpu, self.allocation.take());
+    }
+}

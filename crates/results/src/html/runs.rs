@@ -1,0 +1,267 @@
+//! The report's data: rows read from the result files, gathered into runs (one device, one
+//! or more files), each row placed in its suite.
+
+use crate::{Catalog, Suite};
+use crate::compare::read::Table;
+use anyhow::{bail, Result};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One result row, cells by column name.
+pub struct Row {
+    cells: HashMap<String, String>,
+}
+
+impl Row {
+    /// The cell of column `c` (`""` when the file has no such column).
+    pub fn get(&self, c: &str) -> &str {
+        self.cells.get(c).map_or("", String::as_str)
+    }
+
+    /// The cell of column `c` as a finite number.
+    pub fn num(&self, c: &str) -> Option<f64> {
+        self.get(c).parse::<f64>().ok().filter(|v| v.is_finite())
+    }
+
+    pub fn test(&self) -> &str {
+        self.get("test")
+    }
+
+    /// Whether the row ran and was timed (or verified).
+    pub fn ok(&self) -> bool {
+        self.get("status") == "ok"
+    }
+
+    /// Nanoseconds per load (operation) of a row that ran: the median dispatch time over
+    /// the dispatch's loads, so that rows of different dispatch sizes compare.
+    pub fn ns_per_op(&self) -> Option<f64> {
+        let ms = self.num("ms_median").filter(|_| self.ok())?;
+        let loads = self.num("loads_per_dispatch").filter(|l| *l > 0.0)?;
+        Some(ms * 1e6 / loads)
+    }
+
+    /// The row's own spread, % (`latency_spread_pct` for a latency row: the spread of its
+    /// chains; else `cv_pct`, the spread of its samples).
+    pub fn spread_pct(&self) -> Option<f64> {
+        self.num("latency_spread_pct")
+            .or_else(|| self.num("cv_pct"))
+    }
+}
+
+/// A suite as the report shows it: one the catalog knows, or a name read from the rows
+/// (a suite added after this build, or a test renamed since the file was written).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SuiteKey {
+    Known(Suite),
+    Other(String),
+}
+
+impl SuiteKey {
+    /// `original`, `bandwidth`, … as `--suite` names them.
+    pub fn name(&self) -> String {
+        match self {
+            SuiteKey::Known(s) => clap::ValueEnum::to_possible_value(s)
+                .map_or_else(|| format!("{s:?}"), |v| v.get_name().to_string()),
+            SuiteKey::Other(n) => n.clone(),
+        }
+    }
+}
+
+/// The suite of `row`: the catalog's for a test it knows; else the name's prefix before
+/// `: ` (`matrix: …`), else the family column, else `other`.
+pub fn suite_of(row: &Row, catalog: &Catalog) -> SuiteKey {
+    if let Some(s) = catalog.suite_of(row.test()) {
+        return SuiteKey::Known(s);
+    }
+    let name = match row.test().split_once(": ") {
+        Some((prefix, _)) if !prefix.is_empty() && !prefix.contains(' ') => prefix,
+        _ if !row.get("family").is_empty() => row.get("family"),
+        _ => "other",
+    };
+    SuiteKey::Other(name.to_lowercase())
+}
+
+/// One run: one device's rows from one or more files.
+pub struct Run {
+    /// How the report names the run.
+    pub label: String,
+    pub device: String,
+    /// The driver version (falls back to the driver column): runs on other drivers are not
+    /// one fleet.
+    pub driver: String,
+    /// The files it was read from.
+    pub files: Vec<String>,
+    pub rows: Vec<Row>,
+    by_test: HashMap<String, usize>,
+    /// The device's entry in each JSON file it came from (properties, limits, calibration),
+    /// with that file's command line.
+    pub json: Vec<(Value, Option<Value>)>,
+    /// Rows left out because an earlier file of the run has the test.
+    pub repeated: usize,
+}
+
+impl Run {
+    /// The row of `test`, if the run has one.
+    pub fn row(&self, test: &str) -> Option<&Row> {
+        self.by_test.get(test).map(|i| &self.rows[*i])
+    }
+
+    /// The first non-empty cell of column `c` over the run's rows.
+    pub fn first(&self, c: &str) -> &str {
+        self.rows
+            .iter()
+            .map(|r| r.get(c))
+            .find(|v| !v.is_empty())
+            .unwrap_or("")
+    }
+}
+
+/// The runs in `tables` (each with its label). Each (file, device) is a part; a part joins
+/// the latest run of the same device and driver with which it shares at most half of its
+/// tests and of the run's (the suites of one run kept in several files, each also holding
+/// the baseline or the original suite); otherwise it starts a run of its own (a second run
+/// of the same tests, or of more). Where a joined part repeats a test, the run keeps the row it had (the earlier
+/// file's) and counts the other in `repeated`.
+pub fn gather(tables: &[(String, Table)]) -> Result<Vec<Run>> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (label, table) in tables {
+        for part in parts(table)? {
+            let rows = part.rows;
+            let device = rows[0].get("device_name").to_string();
+            let driver = [rows[0].get("driver_version"), rows[0].get("driver")]
+                .into_iter()
+                .find(|v| !v.is_empty())
+                .unwrap_or("")
+                .to_string();
+            let json = device_json(table, rows[0].get("device_index"));
+            let joins = runs.iter().rposition(|r| {
+                r.device == device && r.driver == driver && {
+                    let shared = rows.iter().filter(|row| r.row(row.test()).is_some());
+                    let shared = shared.count();
+                    2 * shared <= rows.len() && 2 * shared <= r.rows.len()
+                }
+            });
+            let run = match joins {
+                Some(i) => &mut runs[i],
+                None => {
+                    runs.push(Run {
+                        label: String::new(),
+                        device,
+                        driver,
+                        files: Vec::new(),
+                        rows: Vec::new(),
+                        by_test: HashMap::new(),
+                        json: Vec::new(),
+                        repeated: 0,
+                    });
+                    runs.last_mut().expect("just pushed")
+                }
+            };
+            run.files.push(label.clone());
+            run.json.extend(json);
+            for row in rows {
+                if run.by_test.contains_key(row.test()) {
+                    run.repeated += 1;
+                    continue;
+                }
+                run.by_test.insert(row.test().to_string(), run.rows.len());
+                run.rows.push(row);
+            }
+        }
+    }
+    label_runs(&mut runs);
+    Ok(runs)
+}
+
+/// Labels: the device's name where every run is on another device; else the first file's
+/// label (with the device where one file holds several).
+fn label_runs(runs: &mut [Run]) {
+    let distinct = runs
+        .iter()
+        .all(|r| runs.iter().filter(|s| s.device == r.device).count() == 1);
+    let labels: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            if distinct {
+                r.device.clone()
+            } else {
+                let shared = runs.iter().filter(|s| s.files[0] == r.files[0]).count() > 1;
+                if shared {
+                    format!("{}:{}", r.files[0], r.device)
+                } else {
+                    r.files[0].clone()
+                }
+            }
+        })
+        .collect();
+    // Two runs with one label (two devices of one name in one file, one file given
+    // twice) are numbered.
+    for (i, run) in runs.iter_mut().enumerate() {
+        run.label = if labels.iter().filter(|l| **l == labels[i]).count() > 1 {
+            format!("{} #{}", labels[i], i + 1)
+        } else {
+            labels[i].clone()
+        };
+    }
+}
+
+/// The rows of one device in one file.
+struct Part {
+    rows: Vec<Row>,
+}
+
+/// The file's rows, one part per (device index, device name), in order of first appearance;
+/// a bad time or a test twice for one device is an error naming the line.
+fn parts(table: &Table) -> Result<Vec<Part>> {
+    let src = &table.source;
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
+    let mut seen: Vec<HashMap<String, usize>> = Vec::new();
+    for (line, cells) in &table.rows {
+        let row = Row {
+            cells: table.columns.iter().cloned().zip(cells.clone()).collect(),
+        };
+        let test = row.test();
+        if test.is_empty() {
+            bail!("{src}: line {line}: empty `test` cell");
+        }
+        let ms = row.get("ms_median");
+        if !ms.is_empty() && row.num("ms_median").is_none() {
+            bail!("{src}: line {line}: ms_median `{ms}` is not a number");
+        }
+        let key = (
+            row.get("device_index").to_string(),
+            row.get("device_name").to_string(),
+        );
+        let i = match keys.iter().position(|k| *k == key) {
+            Some(i) => i,
+            None => {
+                keys.push(key.clone());
+                parts.push(Part { rows: Vec::new() });
+                seen.push(HashMap::new());
+                keys.len() - 1
+            }
+        };
+        if let Some(first) = seen[i].insert(test.to_string(), *line) {
+            bail!(
+                "{src}: line {line}: test `{test}` appears twice for device {} ({}), first on \
+                 line {first}",
+                key.0,
+                key.1
+            );
+        }
+        parts[i].rows.push(row);
+    }
+    Ok(parts)
+}
+
+/// The JSON file's entry for device `index`, and its command line.
+fn device_json(table: &Table, index: &str) -> Option<(Value, Option<Value>)> {
+    let doc = table.json.as_ref()?;
+    let device = doc
+        .get("devices")?
+        .as_array()?
+        .iter()
+        .find(|d| d.get("index").map(|i| i.to_string()) == Some(index.to_string()))?;
+    Some((device.clone(), doc.get("command_line").cloned()))
+}

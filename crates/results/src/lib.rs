@@ -1,0 +1,13 @@
+//! perftest's results layer: what a run's rows mean and every reader of them (compare, summary, HTML report), without Vulkan.
+
+pub mod compare;
+pub mod error;
+pub mod html;
+pub mod path;
+pub mod published;
+mod stats;
+mod suite;
+pub mod summary;
+
+pub use stats::median;
+pub use suite::{Catalog, Suite};

@@ -1,0 +1,783 @@
+//! The rules that turn one GPU's rows into the summary's items (docs/summary.md says each).
+
+use super::curve::{self, Point, Span};
+use super::vendor::{self, Figure};
+use super::{Device, Item, Row, Section, Summary};
+use crate::{Catalog, Suite};
+
+/// The latency curve the cache levels are read from: a storage buffer, one dependent load
+/// at a time.
+pub const LATENCY: &str = "latency: ByteAddressBuffer ";
+/// The bandwidth curve: 16-byte coalesced loads from a storage buffer.
+pub const BANDWIDTH: &str = "bandwidth: ByteAddressBuffer.Load4 ";
+
+/// The summary of one GPU.
+pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
+    let heading = if d.driver.is_empty() {
+        d.name.clone()
+    } else {
+        format!("{} ({})", d.name, d.driver)
+    };
+    Summary {
+        heading,
+        device: d.name.clone(),
+        files: d.files.clone(),
+        rows: d.rows.len(),
+        sections: vec![
+            device_section(d),
+            caches(d),
+            host(d),
+            arithmetic(d),
+            dispatch(d),
+            loads(d, catalog),
+        ],
+    }
+}
+
+fn item(
+    what: impl Into<String>,
+    value: Result<String, String>,
+    measured: Option<(f64, f64)>,
+    vendor: Option<Figure>,
+    from: impl Into<String>,
+) -> Item {
+    Item {
+        what: what.into(),
+        value,
+        measured,
+        vendor,
+        from: from.into(),
+    }
+}
+
+/// A figure: `51.1`, `0.166`, `3118`: three significant digits, or the whole number.
+pub fn num(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+fn device_section(d: &Device) -> Section {
+    let cus: Vec<f64> = d.rows.iter().filter_map(|r| r.compute_units).collect();
+    let units = if cus.is_empty() {
+        item(
+            "compute units",
+            Err("no compute_units in the rows (the driver does not say)".into()),
+            None,
+            vendor::figure(&d.name, "compute_units"),
+            "",
+        )
+    } else {
+        let n = curve::median(cus.iter().copied());
+        item(
+            "compute units",
+            Ok(format!("{n:.0}")),
+            Some((n, n)),
+            vendor::figure(&d.name, "compute_units"),
+            "compute_units of the rows",
+        )
+    };
+    let clocks: Vec<f64> = d
+        .rows
+        .iter()
+        .filter(|r| r.ok())
+        .filter_map(|r| r.clock_mhz)
+        .collect();
+    let clock = if clocks.is_empty() {
+        item(
+            "shader clock",
+            Err("no clock_mhz in the rows (a CPU device, or no shaderSubgroupClock)".into()),
+            None,
+            None,
+            "",
+        )
+    } else {
+        let lo = clocks.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = clocks.iter().copied().fold(0.0, f64::max);
+        item(
+            "shader clock",
+            Ok(format!(
+                "{:.0} MHz ({lo:.0}–{hi:.0})",
+                curve::median(clocks.iter().copied())
+            )),
+            None,
+            None,
+            format!("clock_mhz of {} rows: median (range)", clocks.len()),
+        )
+    };
+    Section {
+        title: "Device".into(),
+        items: vec![units, clock],
+    }
+}
+
+/// The ok rows of a sweep (`PREFIX <size>`) with a figure, in size order.
+fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<Point> {
+    let mut out: Vec<Point> = d
+        .rows
+        .iter()
+        .filter(|r| r.ok())
+        .filter_map(|r| {
+            Some(Point {
+                size: curve::size_after(&r.test, prefix)?,
+                value: value(r).filter(|v| *v > 0.0)?,
+                test: r.test.clone(),
+            })
+        })
+        .collect();
+    out.sort_by_key(|p| p.size);
+    out
+}
+
+/// `PREFIX 4 KB … 160 KB (22 rows)`.
+fn range_text(prefix: &str, points: &[Point], s: Span) -> String {
+    let (a, b) = (points[s.first].size, points[s.last].size);
+    format!(
+        "{}{} … {} ({} rows)",
+        prefix,
+        curve::size_name(a),
+        curve::size_name(b),
+        s.len()
+    )
+}
+
+/// A cache level: its plateau on the latency curve (where that curve has levels) and the
+/// bandwidth plateau that goes with it.
+struct Level {
+    name: String,
+    index: usize,
+    memory: bool,
+    lat: Option<Span>,
+    bw: Result<Span, String>,
+}
+
+fn level_name(i: usize, memory: bool) -> String {
+    match (memory, i) {
+        (true, _) => "memory".into(),
+        (_, 0) => "L1".into(),
+        (_, 1) => "L2".into(),
+        _ => format!("level {}", i + 1),
+    }
+}
+
+/// The edge of a level as an item: between the last size on its plateau and the first off it.
+fn edge_item(
+    what: String,
+    points: &[Point],
+    s: Span,
+    prefix: &str,
+    vendor: Option<Figure>,
+) -> Item {
+    match curve::edge(points, s) {
+        Some((a, b)) => {
+            let scale = match vendor.as_ref().map(|f| f.unit.as_str()) {
+                Some("KB") => 1024.0,
+                Some("MB") => 1024.0 * 1024.0,
+                _ => 1.0,
+            };
+            item(
+                what,
+                Ok(format!("{} – {}", curve::size_name(a), curve::size_name(b))),
+                Some((a as f64 / scale, b as f64 / scale)),
+                vendor,
+                format!(
+                    "{prefix}{} (last on the plateau) | {} (first off it)",
+                    curve::size_name(a),
+                    curve::size_name(b)
+                ),
+            )
+        }
+        None => item(
+            what,
+            Err(format!(
+                "no step within the sweep ({} … {})",
+                curve::size_name(points[0].size),
+                curve::size_name(points[points.len() - 1].size)
+            )),
+            None,
+            vendor,
+            "",
+        ),
+    }
+}
+
+fn caches(d: &Device) -> Section {
+    let mut items = Vec::new();
+    let lat = points(d, LATENCY, |r| r.latency_clk);
+    let bw_rows: Vec<&Row> = d
+        .rows
+        .iter()
+        .filter(|r| r.ok() && curve::size_after(&r.test, BANDWIDTH).is_some())
+        .collect();
+    // Per clock per compute unit where every row has it (a clock that moved does not move
+    // the curve), else bytes per second.
+    let per_clk = !bw_rows.is_empty() && bw_rows.iter().all(|r| r.bytes_per_clk.is_some());
+    let bw = points(d, BANDWIDTH, |r| {
+        if per_clk {
+            r.bytes_per_clk
+        } else {
+            r.gbytes
+        }
+    });
+    let (lat_plateaus, bw_plateaus) = (curve::plateaus(&lat), curve::plateaus(&bw));
+    let no_bw = || {
+        if d.rows
+            .iter()
+            .any(|r| curve::size_after(&r.test, BANDWIDTH).is_some())
+        {
+            format!("no {BANDWIDTH}<size> row ran")
+        } else {
+            format!("no {BANDWIDTH}<size> rows: the bandwidth suite did not run")
+        }
+    };
+    let mut levels = Vec::new();
+    if !lat_plateaus.is_empty() {
+        let n = lat_plateaus.len();
+        for (i, s) in lat_plateaus.iter().enumerate() {
+            let memory = n >= 2 && i == n - 1 && s.last == lat.len() - 1;
+            let lo = lat[s.first].size;
+            let hi = if memory { u64::MAX } else { lat[s.last].size };
+            let bw = if bw.is_empty() {
+                Err(no_bw())
+            } else {
+                curve::matching(&bw, &bw_plateaus, lo, hi)
+                    .ok_or_else(|| "no bandwidth plateau over these sizes".to_string())
+            };
+            levels.push(Level {
+                name: level_name(i, memory),
+                index: i,
+                memory,
+                lat: Some(*s),
+                bw,
+            });
+        }
+        let last = lat_plateaus[n - 1];
+        if !levels.iter().any(|l| l.memory) {
+            let why = if last.last == lat.len() - 1 {
+                format!(
+                    "one plateau over the whole latency sweep ({} … {}): no step to tell a \
+                     cache from memory",
+                    curve::size_name(lat[0].size),
+                    curve::size_name(lat[lat.len() - 1].size)
+                )
+            } else {
+                format!(
+                    "not reached: the latency curve has no plateau at its largest sizes (its \
+                     last ends at {}, of {})",
+                    curve::size_name(lat[last.last].size),
+                    curve::size_name(lat[lat.len() - 1].size)
+                )
+            };
+            items.push(item("memory", Err(why), None, None, ""));
+        }
+    } else {
+        let why = if d
+            .rows
+            .iter()
+            .any(|r| curve::size_after(&r.test, LATENCY).is_some())
+        {
+            if lat.is_empty() {
+                format!(
+                    "the {LATENCY}<size> rows have no latency_clk (no shader clock: a CPU device?)"
+                )
+            } else {
+                format!(
+                    "the {LATENCY}<size> curve has no plateau of {} sizes",
+                    curve::MIN_POINTS
+                )
+            }
+        } else {
+            format!("no {LATENCY}<size> rows: the latency suite did not run")
+        };
+        items.push(item(
+            "cache levels",
+            Err(format!(
+                "{why}; levels past L1 are read from the latency curve, so only the \
+                 bandwidth curve's first and last plateaus are shown"
+            )),
+            None,
+            None,
+            "",
+        ));
+        if let Some(first) = bw_plateaus.first().filter(|s| s.first == 0) {
+            levels.push(Level {
+                name: "L1".into(),
+                index: 0,
+                memory: false,
+                lat: None,
+                bw: Ok(*first),
+            });
+        }
+        if let Some(last) = bw_plateaus
+            .last()
+            .filter(|s| bw_plateaus.len() >= 2 && s.last == bw.len() - 1)
+        {
+            levels.push(Level {
+                name: "memory".into(),
+                index: bw_plateaus.len() - 1,
+                memory: true,
+                lat: None,
+                bw: Ok(*last),
+            });
+        }
+    }
+    let mut previous_bw: Option<(Span, String)> = None;
+    for level in &levels {
+        let size_figure = match (level.memory, level.index) {
+            (true, _) => None,
+            (_, 0) => vendor::figure(&d.name, "l1_kb"),
+            _ => vendor::figure(&d.name, "l2_mb"),
+        };
+        if let (Some(s), false) = (level.lat, level.memory) {
+            items.push(edge_item(
+                format!("{}: edge by latency", level.name),
+                &lat,
+                s,
+                LATENCY,
+                size_figure.clone(),
+            ));
+        }
+        // The bandwidth plateau, unless it is the one the level before already has.
+        let bw_span = match (&level.bw, &previous_bw) {
+            (Ok(s), Some((p, name))) if s == p => Err(format!(
+                "no bandwidth step of its own: its sizes lie on {name}'s bandwidth plateau ({})",
+                range_text(BANDWIDTH, &bw, *s)
+            )),
+            (b, _) => b.clone(),
+        };
+        if let (Ok(s), false) = (&bw_span, level.memory) {
+            items.push(edge_item(
+                format!("{}: edge by bandwidth", level.name),
+                &bw,
+                *s,
+                BANDWIDTH,
+                size_figure,
+            ));
+        }
+        if let Some(s) = level.lat {
+            let rows: Vec<&Row> = lat[s.first..=s.last]
+                .iter()
+                .filter_map(|p| d.get(&p.test))
+                .collect();
+            let clk = s.median(&lat);
+            let ns: Vec<f64> = rows
+                .iter()
+                .filter_map(|r| Some(r.latency_clk? / r.clock_mhz? * 1000.0))
+                .collect();
+            let ns = if ns.is_empty() {
+                " (no clock_mhz: ns left out)".to_string()
+            } else {
+                format!(", {} ns", num(curve::median(ns.into_iter())))
+            };
+            items.push(item(
+                format!("{}: latency", level.name),
+                Ok(format!("{} clk{ns}", num(clk))),
+                None,
+                None,
+                range_text(LATENCY, &lat, s),
+            ));
+        }
+        match &bw_span {
+            Ok(s) => {
+                let rows: Vec<&Row> = bw[s.first..=s.last]
+                    .iter()
+                    .filter_map(|p| d.get(&p.test))
+                    .collect();
+                // Memory is approached from above (a set a few times the L2 still finds part
+                // of itself there): its figure is the largest set's, a cache's the median.
+                let rows = if level.memory {
+                    rows[rows.len() - 1..].to_vec()
+                } else {
+                    rows
+                };
+                let tbps = curve::median(rows.iter().filter_map(|r| r.gbytes)) / 1000.0;
+                let clk = curve::median(rows.iter().filter_map(|r| r.bytes_per_clk));
+                let per_clk = if clk.is_nan() {
+                    "no clock: B/clk/CU left out, ".to_string()
+                } else {
+                    format!("{} B/clk/CU, ", num(clk))
+                };
+                let figure = if level.memory {
+                    vendor::figure(&d.name, "memory_tbps")
+                } else {
+                    None
+                };
+                items.push(item(
+                    format!("{}: bandwidth", level.name),
+                    Ok(format!("{per_clk}{} TB/s", num(tbps))),
+                    Some((tbps, tbps)),
+                    figure,
+                    if level.memory {
+                        format!(
+                            "{}{} (the largest set of the plateau {})",
+                            BANDWIDTH,
+                            curve::size_name(bw[s.last].size),
+                            range_text("", &bw, *s)
+                        )
+                    } else {
+                        range_text(BANDWIDTH, &bw, *s)
+                    },
+                ));
+                previous_bw = Some((*s, level.name.clone()));
+            }
+            Err(why) => items.push(item(
+                format!("{}: bandwidth", level.name),
+                Err(why.clone()),
+                None,
+                None,
+                "",
+            )),
+        }
+    }
+    Section {
+        title: format!(
+            "Caches and memory (the curves of `{}` and `{}` over the working set)",
+            LATENCY.trim_end(),
+            BANDWIDTH.trim_end()
+        ),
+        items,
+    }
+}
+
+/// The best ok row of `tests` by `key`, or why there is none.
+fn best<'a>(
+    d: &'a Device,
+    tests: &[String],
+    key: impl Fn(&Row) -> Option<f64>,
+) -> Result<(&'a Row, f64), String> {
+    let present: Vec<&Row> = tests.iter().filter_map(|t| d.get(t)).collect();
+    let Some(first) = present.first() else {
+        return Err(match tests {
+            [] => "no such row ran".to_string(),
+            [one] => format!("no `{one}` row"),
+            _ => format!("no row of {} (`{}` …)", tests.len(), tests[0]),
+        });
+    };
+    present
+        .iter()
+        .filter(|r| r.ok())
+        .filter_map(|r| Some((*r, key(r)?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .ok_or_else(|| {
+            let reason = if first.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", first.reason)
+            };
+            let all = if present.len() > 1 {
+                format!("every one of {} rows is not ok; ", present.len())
+            } else {
+                String::new()
+            };
+            format!("{all}`{}`: {}{reason}", first.test, first.status)
+        })
+}
+
+fn host(d: &Device) -> Section {
+    let copies = |to_device: bool| -> Vec<String> {
+        let mut v = Vec::new();
+        for q in ["", " on the transfer queue"] {
+            for m in ["host-coherent", "host-cached"] {
+                v.push(if to_device {
+                    format!("transfer: vkCmdCopyBuffer {m} to device 1 GB{q}")
+                } else {
+                    format!("transfer: vkCmdCopyBuffer device to {m} 1 GB{q}")
+                });
+            }
+        }
+        v
+    };
+    let items = [("host → device", true), ("device → host", false)]
+        .into_iter()
+        .map(|(what, to_device)| {
+            let tests = copies(to_device);
+            let figure = vendor::figure(&d.name, "host_gbps");
+            match best(d, &tests, |r| r.gbytes) {
+                Ok((row, g)) => item(
+                    what,
+                    Ok(format!("{} GB/s", num(g))),
+                    Some((g, g)),
+                    figure,
+                    format!("{} (fastest of {})", row.test, tests.len()),
+                ),
+                Err(why) => item(what, Err(why), None, figure, ""),
+            }
+        })
+        .collect();
+    Section {
+        title: "Host link (1 GB copies, either queue)".into(),
+        items,
+    }
+}
+
+/// An arithmetic rate: the best of `tests` (each with the factor that makes its count
+/// flops or ops with a multiply-add counted two), per clock per compute unit and per second.
+fn rate(d: &Device, what: &str, tests: &[(&str, f64)], unit: &str, figure: Option<Figure>) -> Item {
+    let names: Vec<String> = tests.iter().map(|(t, _)| t.to_string()).collect();
+    let factor = |test: &str| {
+        tests
+            .iter()
+            .find(|(t, _)| *t == test)
+            .map_or(1.0, |(_, f)| *f)
+    };
+    // Ranked per clock where the row has it (rows at other clocks compare), else per second.
+    let key = |r: &Row| Some(r.per_clk.or(r.gops)? * factor(&r.test));
+    match best(d, &names, key) {
+        Ok((row, _)) => {
+            let f = factor(&row.test);
+            let per_s = row.gops.unwrap_or(f64::NAN) * f / 1000.0;
+            let per_clk = match row.per_clk {
+                Some(v) => format!("{} {unit}/clk/CU, ", num(v * f)),
+                None => "no clock: per clock left out, ".into(),
+            };
+            let big = if unit == "flops" { "TFLOP/s" } else { "TOP/s" };
+            let counted = if f == 2.0 {
+                " ×2 (a multiply-add counted one op there)"
+            } else {
+                ""
+            };
+            let of = if names.len() > 1 {
+                format!("; best of {}", names.len())
+            } else {
+                String::new()
+            };
+            item(
+                what,
+                Ok(format!("{per_clk}{} {big}", num(per_s))),
+                Some((per_s, per_s)),
+                figure,
+                format!("{}{counted}{of}", row.test),
+            )
+        }
+        Err(why) => item(what, Err(why), None, figure, ""),
+    }
+}
+
+/// The input type of a cooperative-matrix row (`f16` of `… 16x16x16 f16*f16+f32 …`).
+fn matrix_type(test: &str) -> Option<&str> {
+    if !test.starts_with("matrix: coopmat") {
+        return None;
+    }
+    let types = test
+        .split(' ')
+        .find(|w| w.contains('*') && w.contains('+'))?;
+    types.split('*').next()
+}
+
+fn arithmetic(d: &Device) -> Section {
+    let f = |key: &str| vendor::figure(&d.name, key);
+    let mut items = vec![
+        rate(
+            d,
+            "fp32",
+            &[("fp32 fma", 2.0), ("matrix: peak fp32 vec4 fma", 1.0)],
+            "flops",
+            f("fp32_tflops"),
+        ),
+        rate(
+            d,
+            "fp16 (not tensor)",
+            &[
+                ("fp16 fma", 2.0),
+                ("fp16x2 fma (packed)", 2.0),
+                ("matrix: peak fp16 vec4 fma", 1.0),
+            ],
+            "flops",
+            f("fp16_tflops"),
+        ),
+        rate(
+            d,
+            "fp64",
+            &[("fp64 fma", 2.0), ("matrix: peak fp64 vec4 fma", 1.0)],
+            "flops",
+            f("fp64_tflops"),
+        ),
+        rate(
+            d,
+            "int32 multiply-add",
+            &[("int32 mad", 2.0), ("matrix: peak int32 vec4 mul+add", 1.0)],
+            "ops",
+            f("int32_tops"),
+        ),
+        rate(
+            d,
+            "int8 dot product",
+            &[
+                ("matrix: dot 4x8-bit packed signed (+add)", 1.0),
+                ("matrix: dot 4x8-bit packed unsigned (+add)", 1.0),
+                ("matrix: dot 4x8-bit packed mixed (+add)", 1.0),
+            ],
+            "ops",
+            None,
+        ),
+        rate(
+            d,
+            "fp16 dot product",
+            &[("matrix: dot f16vec2", 1.0)],
+            "flops",
+            None,
+        ),
+        rate(
+            d,
+            "bf16 dot product",
+            &[("matrix: dot bf16vec2", 1.0)],
+            "flops",
+            None,
+        ),
+    ];
+    // The cooperative-matrix rows the device ran, whichever configurations its driver lists.
+    let matrix: Vec<&str> = d
+        .rows
+        .iter()
+        .map(|r| r.test.as_str())
+        .filter(|n| matrix_type(n).is_some())
+        .collect();
+    for (label, types, unit, key) in [
+        ("fp16 matrix", &["f16"][..], "flops", "fp16_tensor_tflops"),
+        ("bf16 matrix", &["bf16"], "flops", "bf16_tensor_tflops"),
+        (
+            "fp8 matrix",
+            &["e4m3", "e5m2"],
+            "flops",
+            "fp8_tensor_tflops",
+        ),
+        ("int8 matrix", &["s8", "u8"], "ops", "int8_tensor_tops"),
+    ] {
+        let tests: Vec<(&str, f64)> = matrix
+            .iter()
+            .filter(|n| matrix_type(n).is_some_and(|t| types.contains(&t)))
+            .map(|n| (*n, 1.0))
+            .collect();
+        items.push(rate(d, label, &tests, unit, f(key)));
+    }
+    for (label, key, why) in [
+        (
+            "tf32 matrix",
+            "tf32_tensor_tflops",
+            "the matrix suite has no tf32 configuration",
+        ),
+        (
+            "fp64 matrix",
+            "fp64_tensor_tflops",
+            "the matrix suite has no fp64 configuration",
+        ),
+    ] {
+        if let Some(figure) = f(key) {
+            items.push(item(label, Err(why.into()), None, Some(figure), ""));
+        }
+    }
+    Section {
+        title: "Arithmetic (a multiply-add counts two; at each row's clock)".into(),
+        items,
+    }
+}
+
+fn dispatch(d: &Device) -> Section {
+    let items = [
+        (
+            "back to back",
+            "dispatch: 1024 empty dispatches, one command buffer",
+        ),
+        (
+            "dependent (a barrier after each)",
+            "dispatch: 1024 empty dispatches, one command buffer, a barrier after each",
+        ),
+        (
+            "chained (each reads the last)",
+            "dispatch: 1024 dispatches, each reading the word the one before wrote, one command buffer, a barrier after each",
+        ),
+        (
+            "one submit each",
+            "dispatch: 256 empty dispatches, one submit each",
+        ),
+        (
+            "round trip (submit and wait)",
+            "dispatch: submit and wait, one empty dispatch each",
+        ),
+    ]
+    .into_iter()
+    .map(
+        |(what, test)| match best(d, &[test.to_string()], |r| r.ms) {
+            Ok((_, ms)) => item(
+                what,
+                Ok(format!("{} µs", num(ms * 1000.0))),
+                None,
+                None,
+                test,
+            ),
+            Err(why) => item(what, Err(why), None, None, ""),
+        },
+    )
+    .collect();
+    Section {
+        title: "Dispatch (per dispatch; the bandwidth suite's dispatch: rows)".into(),
+        items,
+    }
+}
+
+fn loads(d: &Device, catalog: &Catalog) -> Section {
+    let names: Vec<&str> = catalog.names(Suite::Original).collect();
+    let published = vendor::published_gpu(&d.name);
+    let mut items = Vec::new();
+    for pattern in ["uniform", "linear", "random"] {
+        let rows: Vec<&Row> = names
+            .iter()
+            .filter(|n| n.ends_with(&format!(" {pattern}")))
+            .filter_map(|n| d.get(n))
+            .filter(|r| r.ok())
+            .collect();
+        if rows.is_empty() {
+            items.push(item(
+                format!("{pattern}: best and worst"),
+                Err(format!("no original-suite `… {pattern}` row ran")),
+                None,
+                None,
+                "",
+            ));
+            continue;
+        }
+        let per_clk = rows.iter().all(|r| r.per_clk.is_some());
+        let key = |r: &Row| if per_clk { r.per_clk } else { r.gops };
+        let by = |a: &&&Row, b: &&&Row| key(a).unwrap_or(0.0).total_cmp(&key(b).unwrap_or(0.0));
+        let best = rows.iter().max_by(by).unwrap();
+        let worst = rows.iter().min_by(by).unwrap();
+        for (which, row) in [("best", best), ("worst", worst)] {
+            let rate = if per_clk {
+                format!("{} loads/clk/CU", num(row.per_clk.unwrap_or(0.0)))
+            } else {
+                format!("{} Gloads/s", num(row.gops.unwrap_or(0.0)))
+            };
+            let ratio = row
+                .ratio
+                .map_or(String::new(), |r| format!(", ratio {r:.3}"));
+            let figure = published.and_then(|p| {
+                Some(Figure {
+                    device: d.name.clone(),
+                    key: "published_ratio".into(),
+                    value: p.ratio(&row.test)?,
+                    unit: "ratio".into(),
+                    what: format!("PerfTest's published ratio on {}", p.heading),
+                    source: p.source.clone(),
+                })
+            });
+            items.push(item(
+                format!("{pattern}: {which}"),
+                Ok(format!("{rate}{ratio}")),
+                row.ratio.map(|r| (r, r)),
+                figure,
+                format!("{} (of {} {pattern} rows)", row.test, rows.len()),
+            ));
+        }
+    }
+    Section {
+        title: "Load path (the original suite, per pattern; ratio to Buffer<RGBA8>.Load random)"
+            .into(),
+        items,
+    }
+}

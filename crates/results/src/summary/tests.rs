@@ -1,0 +1,302 @@
+//! The summary rules on synthetic curves (a clean step, a noisy step, two steps close
+//! together, no step) and on the committed H100 results.
+
+use super::curve::{self, Point, Span};
+use super::*;
+
+/// A curve of `values` over the latency suite's sizes from 4 KB, four per octave.
+fn points(values: &[f64]) -> Vec<Point> {
+    let mut size = 4096u64;
+    let mut out = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        out.push(Point {
+            size,
+            value: *v,
+            test: format!("t{i}"),
+        });
+        // 4, 5, 6, 7, 8 KB …: a quarter of the octave's start each step.
+        let octave = 1u64 << (63 - size.leading_zeros());
+        size += octave / 4;
+    }
+    out
+}
+
+fn spans(values: &[f64]) -> Vec<(usize, usize)> {
+    curve::plateaus(&points(values))
+        .iter()
+        .map(|s| (s.first, s.last))
+        .collect()
+}
+
+#[test]
+fn a_clean_step_has_its_edge_between_the_last_size_on_and_the_first_off() {
+    let mut v = vec![50.0; 10];
+    v.extend([300.0; 8]);
+    let p = points(&v);
+    assert_eq!(spans(&v), [(0, 9), (10, 17)]);
+    // Sizes 4, 5, 6, 7, 8, 10, 12, 14, 16, 20 KB: the edge lies between 20 and 24 KB.
+    let edge = curve::edge(&p, Span { first: 0, last: 9 }).unwrap();
+    assert_eq!(edge, (20 << 10, 24 << 10));
+    assert_eq!(
+        curve::edge(
+            &p,
+            Span {
+                first: 10,
+                last: 17
+            }
+        ),
+        None
+    );
+}
+
+#[test]
+fn a_noisy_step_with_a_point_on_the_transition() {
+    // ±4 % noise on each plateau, one point half way up.
+    let v = [
+        51.0, 49.0, 52.0, 50.5, 48.9, 51.8, 50.0, 49.5, 170.0, 290.0, 305.0, 298.0, 311.0, 301.0,
+        295.0,
+    ];
+    assert_eq!(spans(&v), [(0, 7), (9, 14)]);
+    let p = points(&v);
+    assert_eq!(
+        Span { first: 9, last: 14 }.median(&p),
+        299.5,
+        "the plateau's figure is its median"
+    );
+}
+
+#[test]
+fn two_steps_close_together_each_show_where_the_middle_has_three_sizes() {
+    let mut v = vec![50.0; 8];
+    v.extend([300.0, 305.0, 302.0]);
+    v.extend([550.0; 8]);
+    assert_eq!(spans(&v), [(0, 7), (8, 10), (11, 18)]);
+    // With two sizes between them the middle is no level: its points belong to none.
+    let mut v = vec![50.0; 8];
+    v.extend([300.0, 305.0]);
+    v.extend([550.0; 8]);
+    assert_eq!(spans(&v), [(0, 7), (10, 17)]);
+}
+
+#[test]
+fn no_step_is_one_plateau_and_no_edge() {
+    let v = [10.0, 10.2, 9.9, 10.1, 10.0, 10.3, 9.8, 10.0];
+    assert_eq!(spans(&v), [(0, 7)]);
+    // A slow drift of more than the tolerance over the sweep is not one flat plateau.
+    let drift: Vec<f64> = (0..12).map(|i| 10.0 * 1.03f64.powi(i)).collect();
+    assert!(spans(&drift).len() >= 2, "{:?}", spans(&drift));
+}
+
+#[test]
+fn sizes_parse_and_print_as_the_suites_name_them() {
+    let p = "latency: ByteAddressBuffer ";
+    assert_eq!(
+        curve::size_after("latency: ByteAddressBuffer 1.25 MB", p),
+        Some(1_310_720)
+    );
+    assert_eq!(
+        curve::size_after("latency: ByteAddressBuffer 4 KB", p),
+        Some(4096)
+    );
+    assert_eq!(
+        curve::size_after(
+            "latency: ByteAddressBuffer beside groupshared{uint[8192]} 4 KB",
+            p
+        ),
+        None
+    );
+    assert_eq!(curve::size_name(1_310_720), "1.25 MB");
+    assert_eq!(curve::size_name(1 << 30), "1 GB");
+    assert_eq!(curve::size_name(160 << 10), "160 KB");
+}
+
+/// The committed H100 `--suite all` run (driver columns, commit b61aad8), gzipped.
+fn h100() -> Summary {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/driver/b61aad8/all.csv.gz"
+    );
+    let mut s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    assert_eq!(s.len(), 1, "one GPU");
+    s.remove(0)
+}
+
+fn find<'a>(s: &'a Summary, what: &str) -> &'a Item {
+    s.sections
+        .iter()
+        .flat_map(|x| &x.items)
+        .find(|i| i.what == what)
+        .unwrap_or_else(|| panic!("no item {what}"))
+}
+
+#[test]
+fn the_h100s_caches_agree_with_its_curves_and_the_published_figures() {
+    let s = h100();
+    assert_eq!(s.device, "NVIDIA H100 80GB HBM3");
+    // L1: flat at 51 clk to 160 KB, 89 clk at 192 KB (results/README.md: "holds to 160 KB").
+    let l1 = find(&s, "L1: edge by latency");
+    assert_eq!(l1.value.as_deref(), Ok("160 KB – 192 KB"));
+    let (lo, hi) = l1.ratio().unwrap();
+    assert!((lo - 160.0 / 256.0).abs() < 1e-9 && (hi - 0.75).abs() < 1e-9);
+    assert!(find(&s, "L1: latency")
+        .value
+        .as_ref()
+        .unwrap()
+        .starts_with("51.1 clk"));
+    // The near half of L2 ends between 20 and 24 MB on the latency curve; the far half (level
+    // 3) and the bandwidth curve's L2 between 48 and 56 MB, about the 50 MB published.
+    assert_eq!(
+        find(&s, "L2: edge by latency").value.as_deref(),
+        Ok("20 MB – 24 MB")
+    );
+    assert_eq!(
+        find(&s, "level 3: edge by latency").value.as_deref(),
+        Ok("48 MB – 56 MB")
+    );
+    let bw = find(&s, "L2: edge by bandwidth");
+    assert_eq!(bw.value.as_deref(), Ok("48 MB – 56 MB"));
+    assert_eq!(bw.vendor.as_ref().unwrap().value, 50.0);
+    assert!(
+        find(&s, "level 3: bandwidth").value.is_err(),
+        "no step of its own"
+    );
+    assert!(find(&s, "L2: latency")
+        .value
+        .as_ref()
+        .unwrap()
+        .starts_with("293 clk"));
+    // Memory bandwidth: the plateau 320 MB … 1 GB (3.43 to 3.12 TB/s, still falling), its
+    // figure the 1 GB row's 3117.391 GB/s, beside the datasheet's 3.35 TB/s.
+    let mem = find(&s, "memory: bandwidth");
+    assert!(mem.from.contains("320 MB … 1 GB (8 rows)"), "{}", mem.from);
+    let (tbps, _) = mem.measured.unwrap();
+    assert!((tbps - 3.117391).abs() < 1e-9, "{tbps}");
+    assert!((tbps / 3.35 - mem.ratio().unwrap().0).abs() < 1e-12);
+    assert!(find(&s, "memory: latency")
+        .value
+        .as_ref()
+        .unwrap()
+        .starts_with("702 clk"));
+}
+
+#[test]
+fn the_h100s_arithmetic_dispatch_and_loads_are_their_rows() {
+    let s = h100();
+    // fp32: `fp32 fma` 122.6 fma/clk/SM, 32021.650 G fma/s: ×2 = 64.04 TFLOP/s, 0.956 of 67.
+    let fp32 = find(&s, "fp32");
+    assert!((fp32.measured.unwrap().0 - 64.0433).abs() < 1e-3);
+    assert!((fp32.ratio().unwrap().0 - 64.0433 / 67.0).abs() < 1e-4);
+    assert!(fp32.from.starts_with("fp32 fma ×2"));
+    // The best fp16 matrix row and its rate: 640079.510 Gflop/s.
+    let m = find(&s, "fp16 matrix");
+    assert!(m
+        .from
+        .starts_with("matrix: coopmat 16x16x16 f16*f16+f16 subgroup"));
+    assert!((m.measured.unwrap().0 - 640.0795).abs() < 1e-3);
+    // fp8: every row unsupported on this driver, said so.
+    let fp8 = find(&s, "fp8 matrix");
+    assert!(fp8.value.as_ref().unwrap_err().contains("unsupported"));
+    assert_eq!(fp8.vendor.as_ref().unwrap().value, 1979.0);
+    assert_eq!(find(&s, "back to back").value.as_deref(), Ok("0.166 µs"));
+    assert_eq!(
+        find(&s, "round trip (submit and wait)").value.as_deref(),
+        Ok("44.9 µs")
+    );
+    let h = find(&s, "host → device");
+    assert_eq!(h.value.as_deref(), Ok("51.1 GB/s"));
+    // The load path: NVIDIA's divergent constant-buffer reads are the worst linear rows.
+    assert!(find(&s, "linear: worst")
+        .from
+        .starts_with("cbuffer{float4} load linear"));
+    let text = text(&[s]);
+    assert!(text.contains("Published figures:\n  [1] NVIDIA H100"));
+}
+
+#[test]
+fn rows_that_cannot_support_a_value_leave_it_out_with_the_reason() {
+    // A lavapipe-like run: bandwidth rows without a clock, no latency, no matrix suite.
+    let mut rows = Vec::new();
+    for (i, kb) in [4u64, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+        .iter()
+        .enumerate()
+    {
+        rows.push(Row {
+            test: format!(
+                "bandwidth: ByteAddressBuffer.Load4 {}",
+                curve::size_name(kb << 10)
+            ),
+            status: "ok".into(),
+            gbytes: Some(if i < 5 { 100.0 } else { 20.0 }),
+            ..Default::default()
+        });
+    }
+    let d = Device::new("llvmpipe", "llvmpipe", rows);
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    let levels = find(&s, "cache levels");
+    assert!(levels
+        .value
+        .as_ref()
+        .unwrap_err()
+        .contains("the latency suite did not run"));
+    let l1 = find(&s, "L1: bandwidth");
+    assert!(l1
+        .value
+        .as_ref()
+        .unwrap()
+        .starts_with("no clock: B/clk/CU left out, 0.100 TB/s"));
+    assert_eq!(
+        find(&s, "L1: edge by bandwidth").value.as_deref(),
+        Ok("64 KB – 128 KB")
+    );
+    assert!(find(&s, "memory: bandwidth").value.is_ok());
+    assert!(find(&s, "fp32")
+        .value
+        .as_ref()
+        .unwrap_err()
+        .contains("no row of 2"));
+    assert!(find(&s, "shader clock").value.is_err());
+    assert!(find(&s, "uniform: best and worst").value.is_err());
+    // No vendor figure for a device the table does not name.
+    assert!(s
+        .sections
+        .iter()
+        .flat_map(|x| &x.items)
+        .all(|i| i.vendor.is_none()));
+}
+
+#[test]
+fn a_published_gpu_sets_its_ratio_beside_the_same_test() {
+    let rows = vec![Row {
+        test: "Buffer<R8>.Load uniform".into(),
+        status: "ok".into(),
+        gops: Some(100.0),
+        ratio: Some(2.0),
+        ..Default::default()
+    }];
+    let s = derive::summary(&Device::new("NVIDIA GeForce RTX 3090", "", rows), &crate::suite::test_catalog());
+    let best = find(&s, "uniform: best");
+    let published = crate::published::all()
+        .unwrap()
+        .iter()
+        .find(|r| r.key == "nvidia-ampere")
+        .unwrap()
+        .ratio("Buffer<R8>.Load uniform")
+        .unwrap();
+    assert_eq!(best.vendor.as_ref().unwrap().value, published);
+    assert!((best.ratio().unwrap().0 - 2.0 / published).abs() < 1e-12);
+}
+
+#[test]
+fn every_gpu_of_the_committed_results_finds_its_figures() {
+    // H200: `NVIDIA H200` as its driver names it (results/h200/whole-run).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h200/whole-run/all-run1.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    assert_eq!(s[0].device, "NVIDIA H200");
+    let mem = find(&s[0], "memory: bandwidth");
+    assert_eq!(mem.vendor.as_ref().unwrap().value, 4.8);
+    let (tbps, _) = mem.measured.unwrap();
+    assert!((tbps - 4.821299).abs() < 1e-9, "{tbps}");
+}

@@ -1,0 +1,222 @@
+//! Latency of a dependent chain: a test's latency kernel runs one subgroup through a chain of
+//! operations between two reads of the subgroup clock, and writes the ticks and its results.
+
+use super::{Fault, Mode, PipelineRef, Runner};
+use perftest_suites::catalog::TestCase;
+use perftest_suites::data;
+use perftest_suites::families::Latency;
+use perftest_gpu::DeviceType;
+use perftest_suites::kernels;
+pub use perftest_suites::model::LATENCY_GROUP_SIZE;
+use perftest_gpu::pipeline::{Binding, Pipeline};
+use anyhow::{Context as _, Result};
+use std::collections::HashMap;
+
+/// Iterations of the shorter timed run; the longer one runs twice as many, and the latency is
+/// the difference over the extra operations (which cancels the clock reads and the start).
+const TIMED_ITERATIONS: u32 = 8;
+/// Runs of each length; the fewest ticks count (anything else only adds).
+const TIMED_RUNS: usize = 3;
+/// Most iterations of one untimed warm-up dispatch (see [`Latency::warm_ops`]): 32768 steps of a
+/// pointer chase, well under the watchdog budget at a microsecond per step.
+const WARM_CHUNK: u64 = 2048;
+/// Iterations of the `--verify` run of a latency kernel.
+pub const VERIFY_ITERATIONS: u32 = 2;
+
+impl<'g> Runner<'g> {
+    /// Whether latency kernels can run here at all (they read the subgroup clock).
+    fn has_clock(&self) -> bool {
+        self.gpu.info.features.shader_subgroup_clock
+    }
+
+    /// Builds the latency pipelines of the supported `tests` up front, as for the tests' own.
+    pub(super) fn build_latency_pipelines(
+        &self,
+        tests: &[TestCase],
+    ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
+        if !self.has_clock() {
+            return HashMap::new();
+        }
+        let todo: Vec<(TestCase, Latency)> = tests
+            .iter()
+            .filter(|t| self.unsupported_reason(t).is_none())
+            .filter_map(|t| t.latency().map(|l| (*t, l)))
+            .collect();
+        self.build_parallel(&todo, |(t, l)| {
+            (
+                *t,
+                self.latency_pipeline_now(t, l)
+                    .map_err(|e| format!("{e:#}")),
+            )
+        })
+        .into_iter()
+        .collect()
+    }
+
+    fn latency_pipeline_now(&self, test: &TestCase, latency: &Latency) -> Result<Pipeline<'g>> {
+        let kernel = kernels::named(&latency.kernel)?;
+        let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
+        bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
+        Pipeline::new(self.gpu, kernel.spirv, &bindings)
+            .with_context(|| format!("building the latency pipeline for {}", test.name()))
+    }
+
+    fn latency_pipeline(&self, test: &TestCase, latency: &Latency) -> Result<PipelineRef<'_, 'g>> {
+        match self.latency_pipelines.get(test) {
+            Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
+            Some(Err(e)) => anyhow::bail!("{e}"),
+            None => Ok(PipelineRef::Built(
+                self.latency_pipeline_now(test, latency)?,
+            )),
+        }
+    }
+
+    /// One dispatch of the latency kernel with `iterations`, from `readStart = start`;
+    /// returns its ticks.
+    fn latency_run(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        iterations: u32,
+        start: u32,
+    ) -> Result<u64> {
+        let mut constants = self.constants(test, 0);
+        constants.elements_mask = iterations;
+        constants.read_start = start;
+        self.dispatches(pipeline, &constants, 1, 1, 0)?;
+        // Lane 0 writes the ticks, as two 32-bit words, into the vec4 after the lanes' results.
+        let words = self.output.read_u32(4 * (LATENCY_GROUP_SIZE + 1))?;
+        let at = 4 * LATENCY_GROUP_SIZE;
+        Ok(words[at] as u64 | (words[at + 1] as u64) << 32)
+    }
+
+    /// Clocks per dependent operation, where the test has a latency kernel and the device a
+    /// subgroup clock that counts shader-core clocks (not on a CPU device, as for the clock):
+    /// the median over the test's chains, and their spread (max − min over the median, %)
+    /// where it has several.
+    pub(super) fn latency(&self, test: &TestCase) -> Result<Option<(f64, Option<f64>)>> {
+        let Some(latency) = test.latency() else {
+            return Ok(None);
+        };
+        if !self.has_clock() || self.gpu.info.device_type == DeviceType::Cpu {
+            return Ok(None);
+        }
+        let pipeline = self.latency_pipeline(test, &latency)?;
+        // Untimed first, where the test asks: a chase walks its working set into the caches.
+        let warm = latency
+            .warm_ops
+            .div_ceil(latency.ops_per_iteration.max(1) as u64);
+        let own = test.read_start();
+        let iterations = match latency.timed_iterations {
+            0 => TIMED_ITERATIONS,
+            n => n,
+        };
+        anyhow::ensure!(
+            2 * iterations <= 0xFFFF && latency.warm_iterations <= 0xFFFF,
+            "the latency kernel takes at most 65535 iterations of each kind"
+        );
+        let in_dispatch = latency.warm_iterations << 16;
+        let ops = iterations as f64 * latency.ops_per_iteration as f64;
+        let mut clocks = Vec::with_capacity(1 + latency.chains.len());
+        for start in std::iter::once(own).chain(latency.chains.iter().copied()) {
+            let mut left = warm;
+            while left > 0 {
+                let n = left.min(WARM_CHUNK);
+                self.latency_run(test, &pipeline, n as u32, start)?;
+                left -= n;
+            }
+            let fewest = |iterations: u32| -> Result<u64> {
+                (0..TIMED_RUNS)
+                    .map(|_| self.latency_run(test, &pipeline, in_dispatch | iterations, start))
+                    .try_fold(u64::MAX, |a, t| Ok(a.min(t?)))
+            };
+            let short = fewest(iterations)?;
+            let long = fewest(2 * iterations)?;
+            let c = (long as f64 - short as f64) / ops;
+            if !(c.is_finite() && c > 0.0) {
+                return Ok(None);
+            }
+            clocks.push(c);
+        }
+        Ok(median_and_spread(&clocks))
+    }
+
+    /// `--verify` of the latency kernel: its lanes' chain results against the CPU reference,
+    /// for each of the test's chains; a mismatch as the row's reason.
+    pub(super) fn verify_latency(&self, test: &TestCase) -> Result<Result<(), String>> {
+        debug_assert_eq!(self.settings.mode, Mode::Verify);
+        let Some(latency) = test.latency() else {
+            return Ok(Ok(()));
+        };
+        if !self.has_clock() {
+            return Ok(Ok(()));
+        }
+        let pipeline = self.latency_pipeline(test, &latency)?;
+        let lanes = perftest_suites::model::latency_lanes(self.gpu.info.subgroup_size);
+        let mut input = self.shared.data.clone();
+        if self.settings.fault == Some(Fault::Reference) {
+            input.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
+        }
+        // The test's own chain continues from its verify dispatch; each further chain gets a
+        // verify dispatch of the test's kernel from its own start first, as the first did.
+        let own = test.read_start();
+        for (i, start) in std::iter::once(own).chain(latency.chains).enumerate() {
+            if start != own {
+                let main = self.pipeline_for(test)?;
+                let mut constants = self.constants(test, 0);
+                constants.read_start = start;
+                let groups = self.full_groups(test);
+                self.dispatches(&main, &constants, groups, 1, 0)?;
+            }
+            self.latency_run(test, &pipeline, VERIFY_ITERATIONS, start)?;
+            let output = self.output.read_vec4(lanes)?;
+            let reference = test.latency_reference(
+                &input,
+                VERIFY_ITERATIONS,
+                self.gpu.info.subgroup_size,
+                start,
+            );
+            if let Err(mismatch) = data::compare(test.tolerance(), &reference, &output) {
+                return Ok(Err(match i {
+                    0 => format!("latency kernel: {mismatch}"),
+                    _ => format!(
+                        "latency kernel, chain {} (readStart {start}): {mismatch}",
+                        i + 1
+                    ),
+                }));
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// The median of `values` and, where there are several, their spread: (max − min) / median,
+/// in %.
+pub(crate) fn median_and_spread(values: &[f64]) -> Option<(f64, Option<f64>)> {
+    let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    let median = perftest_suites::model::median(v.iter().copied());
+    let (min, max) = v
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(*x), hi.max(*x))
+        });
+    let spread = (v.len() > 1).then(|| 100.0 * (max - min) / median);
+    Some((median, spread))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_and_spread;
+
+    #[test]
+    fn median_and_spread_of_chains() {
+        assert_eq!(median_and_spread(&[]), None);
+        assert_eq!(median_and_spread(&[300.0]), Some((300.0, None)));
+        let (m, s) = median_and_spread(&[310.0, 290.0, 300.0, 330.0]).unwrap();
+        assert_eq!(m, 305.0);
+        assert!((s.unwrap() - 100.0 * 40.0 / 305.0).abs() < 1e-9);
+    }
+}

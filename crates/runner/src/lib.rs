@@ -1,0 +1,803 @@
+//! One device, many tests: builds the inputs once, then verifies or times each test.
+
+use perftest_suites::catalog::{Pattern, TestCase};
+use perftest_suites::data;
+use perftest_suites::families::{Bound, Shared, REGISTRY};
+use perftest_gpu::{Gpu, Instance};
+use perftest_suites::kernels;
+use perftest_gpu::pipeline::{Binding, Pipeline, PushConstants};
+use perftest_gpu::resources::{record_copy, Buffer, Memory};
+use anyhow::{Context as _, Result};
+use ash::vk;
+use std::collections::HashMap;
+
+mod clock;
+mod drift;
+mod latency;
+mod measurement;
+pub mod session;
+mod timing;
+mod trace;
+pub use clock::{CLOCK_FLOOR, MAX_RETIMES};
+pub use drift::Drift;
+pub use latency::LATENCY_GROUP_SIZE;
+pub use measurement::{
+    Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status, CLOCK_AGREEMENT_PCT,
+};
+pub use timing::{Calibration, MAX_DISPATCH_MS};
+
+/// A pipeline built up front (borrowed) or just now (owned).
+pub(crate) enum PipelineRef<'a, 'g> {
+    Cached(&'a Pipeline<'g>),
+    Built(Pipeline<'g>),
+}
+
+impl<'g> std::ops::Deref for PipelineRef<'_, 'g> {
+    type Target = Pipeline<'g>;
+    fn deref(&self) -> &Pipeline<'g> {
+        match self {
+            PipelineRef::Cached(p) => p,
+            PipelineRef::Built(p) => p,
+        }
+    }
+}
+
+/// Whether `e` (or anything it wraps) is VK_ERROR_DEVICE_LOST.
+pub fn is_device_lost(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|c| c.downcast_ref::<vk::Result>() == Some(&vk::Result::ERROR_DEVICE_LOST))
+}
+
+/// Everything the tests read, created once per device.
+pub struct Runner<'g> {
+    gpu: &'g Gpu<'g>,
+    settings: Settings,
+    /// The input and what every family reads it through.
+    shared: Shared<'g>,
+    /// Each family's resources, in registry order.
+    bound: Vec<Box<dyn Bound<'g> + 'g>>,
+    output: Buffer<'g>,
+    /// What a cold test's dispatches fill before each one to empty the caches (made on first
+    /// use), or why it could not be made.
+    evict: std::sync::OnceLock<std::result::Result<Buffer<'g>, String>>,
+    /// Dispatch size, clock and warm-up decided for this device.
+    pub calibration: Calibration,
+    /// Pipelines built up front, or why building one failed.
+    pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    /// Whether an injected disturbance (`--fault drift`) is slowing timings down now.
+    disturbed: std::sync::atomic::AtomicBool,
+    /// The same for the tests' latency kernels.
+    latency_pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    /// The clock probe, where the device has a shader clock (or one is simulated).
+    probe: Option<clock::Probe<'g>>,
+    /// The clock a simulated-clock fault imposes.
+    simulated: clock::Simulated,
+    /// The dispatch the warm-ups repeat: groups, and ms per dispatch.
+    warm_dispatch: (u32, f64),
+    /// Tests started so far in run order (re-times not counted).
+    position: std::sync::atomic::AtomicUsize,
+    /// The shader clock right after the device was opened, MHz.
+    open_mhz: Option<f64>,
+    /// Diagnostic lines (`PERFTEST_TRACE`).
+    trace: trace::Trace,
+    /// The device's timer and the host's clock at the last drift check, where calibrated
+    /// timestamps exist: the timer's rate over the next interval is measured from it.
+    timer_anchor: std::sync::Mutex<Option<perftest_gpu::Calibrated>>,
+    /// The steady clock rows are held to, MHz (f64 bits; 0 = none): the warm-up's, raised
+    /// where the GPU later holds a higher clock through the baseline itself.
+    steady: std::sync::atomic::AtomicU64,
+    /// The driver's management interface for this device (NVML), or why there is none.
+    pub management: std::result::Result<perftest_gpu::mgmt::Management, String>,
+}
+
+/// Tests run so far in this process (for fault injection).
+static TESTS_RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl<'g> Runner<'g> {
+    /// Uploads the input and lets every family create its views, images and samplers.
+    /// Builds the pipelines of `tests` up front (so no driver compilation idles the GPU
+    /// between timed tests and lets its clocks drop), then calibrates and warms up.
+    pub fn new(
+        gpu: &'g Gpu<'g>,
+        instance: &'g Instance,
+        settings: Settings,
+        tests: &[TestCase],
+    ) -> Result<Self> {
+        let trace = trace::Trace::from_env();
+        let output = Self::output_buffer(gpu, &settings)?;
+        let shared = Self::upload_input(gpu, instance, &settings)?;
+        let bound = REGISTRY
+            .iter()
+            .map(|family| family.bind(&shared))
+            .collect::<Result<Vec<_>>>()?;
+        trace.line("phase", &[("done", "resources".into())]);
+        gpu.submit(|d, cmd| {
+            for b in &bound {
+                b.record_upload(&shared, d, cmd);
+            }
+        })
+        .context("filling the views and images from the input")?;
+        trace.line("phase", &[("done", "upload".into())]);
+        let mut runner = Runner {
+            gpu,
+            settings,
+            shared,
+            bound,
+            output,
+            evict: std::sync::OnceLock::new(),
+            calibration: Calibration::default(),
+            pipelines: HashMap::new(),
+            disturbed: false.into(),
+            latency_pipelines: HashMap::new(),
+            probe: clock::Probe::new(gpu, settings.fault)?,
+            simulated: clock::Simulated::new(),
+            warm_dispatch: (1, 1.0),
+            position: 0.into(),
+            open_mhz: None,
+            trace,
+            timer_anchor: std::sync::Mutex::new(None),
+            steady: 0.into(),
+            management: perftest_gpu::mgmt::Management::open(gpu.info),
+        };
+        // Before the pipelines are built, which may idle the GPU for seconds: the clock the
+        // driver raised when the device was opened is what the warm-up waits for.
+        runner.open_mhz = runner.clock_at_open().context("probing the shader clock")?;
+        // The reference kernel too: calibration and every drift check time it, and building it
+        // between tests (when the baseline is not selected) would idle the GPU mid-run.
+        let mut wanted = tests.to_vec();
+        let reference = runner.reference_test();
+        if !wanted.contains(&reference) {
+            wanted.push(reference);
+        }
+        runner.pipelines = runner.build_pipelines(&wanted);
+        runner.trace.line("phase", &[("done", "pipelines".into())]);
+        runner.latency_pipelines = runner.build_latency_pipelines(tests);
+        runner
+            .trace
+            .line("phase", &[("done", "latency pipelines".into())]);
+        runner.after_build();
+        let (warm, measured) = runner
+            .warm_dispatch()
+            .context("timing the reference kernel")?;
+        runner.trace.line("phase", &[("done", "warm-up".into())]);
+        runner.warm_dispatch = warm;
+        runner.calibration = runner
+            .calibrate(measured)
+            .context("calibrating the dispatch size")?;
+        runner
+            .trace
+            .line("phase", &[("done", "calibration".into())]);
+        runner.set_steady(runner.calibration.clock_mhz.unwrap_or(0.0));
+        Ok(runner)
+    }
+
+    /// The 16 KB input in device-local memory, usable as every kind of buffer.
+    fn upload_input(
+        gpu: &'g Gpu<'g>,
+        instance: &'g Instance,
+        settings: &Settings,
+    ) -> Result<Shared<'g>> {
+        let data = data::input();
+        let size = data.len() as u64;
+        let mut usage = vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+            | vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | vk::BufferUsageFlags::TRANSFER_SRC;
+        if gpu.info.features.buffer_device_address {
+            usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        }
+        let input = Buffer::new(gpu, "input", size, usage, Memory::DeviceLocal)?;
+        let address = if gpu.info.features.buffer_device_address {
+            input.device_address()
+        } else {
+            0
+        };
+        let mut staging = Buffer::new(
+            gpu,
+            "staging",
+            size,
+            vk::BufferUsageFlags::TRANSFER_SRC,
+            Memory::Upload,
+        )?;
+        staging.write(&data)?;
+        gpu.submit(|d, cmd| record_copy(d, cmd, &staging, &input, size))
+            .context("uploading the input data")?;
+        Ok(Shared {
+            gpu,
+            instance,
+            data,
+            input,
+            address,
+            fault: settings.fault,
+        })
+    }
+
+    /// Room for the largest dispatch any test may run (verify writes one vec4 per thread).
+    fn output_buffer(gpu: &'g Gpu<'g>, settings: &Settings) -> Result<Buffer<'g>> {
+        let max_groups = settings
+            .groups
+            .unwrap_or(timing::FULL_GROUPS)
+            .max(timing::FULL_GROUPS);
+        let output_size = max_groups as u64 * 256 * 16;
+        let bindable = gpu.info.limits.max_storage_buffer_range as u64;
+        if output_size > bindable {
+            anyhow::bail!(
+                "--groups {max_groups} needs a {output_size}-byte output buffer, more than this \
+                 device can bind (maxStorageBufferRange = {bindable}); use at most {} groups",
+                bindable / 4096
+            );
+        }
+        Buffer::new(
+            gpu,
+            "output",
+            output_size,
+            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            Memory::Readback,
+        )
+    }
+
+    /// Why `test` cannot run on this device, if it cannot.
+    pub fn unsupported_reason(&self, test: &TestCase) -> Option<String> {
+        let f = &self.gpu.info.features;
+        let subgroup = match test.pattern() {
+            Pattern::UniformElected | Pattern::UniformWaveBroadcast if !f.subgroup_ballot => {
+                Some("subgroup BASIC + BALLOT operations are not supported in compute shaders")
+            }
+            Pattern::UniformShuffle
+                if !f.subgroup_shuffle || self.settings.fault == Some(Fault::NoSubgroupShuffle) =>
+            {
+                Some(
+                "subgroup BASIC + BALLOT + SHUFFLE operations (GL_KHR_shader_subgroup_shuffle) \
+                 are not supported in compute shaders",
+                )
+            }
+            _ => None,
+        };
+        if let Some(reason) = subgroup {
+            return Some(reason.into());
+        }
+        self.bound[test.family_index()].unsupported(&self.shared, test.index())
+    }
+
+    /// Runs the next test of the run order in the configured mode; failures become rows,
+    /// never panics.
+    pub fn run(&self, test: &TestCase) -> Measurement {
+        let position = self
+            .position
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        self.before_test(test, position);
+        self.trace.line("test", &[("name", test.name())]);
+        self.measure(test)
+    }
+
+    /// Runs (or runs again) one test in the configured mode.
+    pub fn measure(&self, test: &TestCase) -> Measurement {
+        self.throttled(test, || self.measure_now(test))
+    }
+
+    fn measure_now(&self, test: &TestCase) -> Measurement {
+        let mut m = Measurement {
+            test: *test,
+            status: Status::Ok,
+            stats: None,
+            reason: String::new(),
+            groups: self.calibration.groups,
+            shader_stats: Vec::new(),
+            device_lost: false,
+            conditions: Conditions::Unchecked,
+            clock_mhz: None,
+            drift_pct: None,
+            memory: self.bound[test.family_index()]
+                .memory(&self.shared, test.index())
+                .unwrap_or_default(),
+            full_groups: 0,
+            latency_clk: None,
+            latency_spread_pct: None,
+            driver: None,
+        };
+        if let Some(reason) = self.unsupported_reason(test) {
+            m.groups = 0;
+            m.status = Status::Unsupported;
+            m.reason = reason;
+            return m;
+        }
+        if let Err(e) = self.run_supported(test, &mut m) {
+            m.status = Status::Error;
+            m.stats = None;
+            m.reason = format!("{e:#}");
+            m.device_lost = is_device_lost(&e);
+        }
+        unsteady_note(&mut m);
+        m
+    }
+
+    fn run_supported(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
+        // Counted over the whole process, so an injected fault hits one device only.
+        let n = TESTS_RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        match self.settings.fault {
+            Some(Fault::DeviceLost) if n == 2 => {
+                return Err(anyhow::Error::new(vk::Result::ERROR_DEVICE_LOST))
+                    .context("vkQueueSubmit (injected by --fault device-lost)")
+            }
+            Some(Fault::OutOfMemory) if n == 2 => {
+                return Err(anyhow::Error::new(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY))
+                    .context("allocating the pipeline (injected by --fault out-of-memory)")
+            }
+            _ => {}
+        }
+        if test.self_timed() {
+            return self.run_self_timed(test, m);
+        }
+        let pipeline = self.pipeline_for(test)?;
+        let pipeline = &*pipeline;
+        m.shader_stats = pipeline.statistics.clone();
+        m.full_groups = self.full_groups(test);
+        let note = self.bound[test.family_index()].device_note(&self.shared, test.index());
+        match self.settings.mode {
+            Mode::Time => {
+                self.time_at_steady_clock(test, pipeline, m)?;
+                driver_notes(m);
+                // The latency is extra information: its failure costs only the figure (and a
+                // note), unless the device is gone.
+                match self.latency(test) {
+                    Ok(latency) => {
+                        m.latency_clk = latency.map(|(clk, _)| clk);
+                        m.latency_spread_pct = latency.and_then(|(_, spread)| spread);
+                    }
+                    Err(e) if is_device_lost(&e) => return Err(e),
+                    Err(e) => {
+                        let sep = if m.reason.is_empty() { "" } else { "; " };
+                        m.reason = format!("{}{sep}latency not measured: {e:#}", m.reason);
+                    }
+                }
+            }
+            Mode::Verify => {
+                let timing::Sizing { groups, note, .. } = self.size_dispatch(test, pipeline)?;
+                self.trace.line("phase", &[("done", "sizing".into())]);
+                (m.groups, m.reason) = (groups, note);
+                if let Err(mismatch) = self.verify(test, pipeline, groups)? {
+                    m.status = Status::Mismatch;
+                    m.reason = mismatch.to_string();
+                } else if let Err(mismatch) = self.verify_latency(test)? {
+                    m.status = Status::Mismatch;
+                    m.reason = mismatch;
+                }
+            }
+        }
+        if let Some(note) = note.filter(|_| m.status == Status::Ok) {
+            m.reason = join(&m.reason, &note);
+        }
+        let cal = &self.calibration;
+        if !cal.auto && m.status == Status::Ok && m.full_groups != cal.groups {
+            m.reason = join(
+                &m.reason,
+                &format!(
+                    "ran {} group(s) whatever --groups: what it measures needs that size",
+                    m.full_groups
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// A test whose family records and times its own commands (a copy, a fill, empty
+    /// dispatches): no kernel, no dispatch sizing and no clock probe; its count is its own.
+    fn run_self_timed(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
+        let compute_units = self.gpu.info.compute_units.map(|(n, _)| n);
+        m.groups = test.dispatch_groups(self.calibration.groups, compute_units);
+        m.full_groups = m.groups;
+        match self.settings.mode {
+            Mode::Time => {
+                let watch = self
+                    .management
+                    .as_ref()
+                    .ok()
+                    .map(|mgmt| mgmt.watch(std::time::Duration::from_millis(10)));
+                let timed = self.time_self(test);
+                m.driver = watch.map(|w| w.finish());
+                m.stats = timed?;
+                driver_notes(m);
+                if m.stats.is_none() {
+                    m.status = Status::Error;
+                    m.reason = "the timestamps gave no positive duration".into();
+                }
+            }
+            Mode::Verify => {
+                let family = &self.bound[test.family_index()];
+                if let Err(mismatch) = family.verify_self(&self.shared, test.index())? {
+                    m.status = Status::Mismatch;
+                    m.reason = mismatch.to_string();
+                }
+            }
+        }
+        if let Some(note) = self.bound[test.family_index()]
+            .device_note(&self.shared, test.index())
+            .filter(|_| m.status == Status::Ok)
+        {
+            m.reason = join(&m.reason, &note);
+        }
+        Ok(())
+    }
+
+    /// Sizes and times `test`, and where its clock was off the steady clock, does both again
+    /// once the clock is back, up to [`MAX_RETIMES`] times: the row is then re-measured, or
+    /// throttled when its clock stayed low. Below the floor, the clock is brought back (after
+    /// a recovery pause from the second time on); a test during which the clock falls although
+    /// it came back between tries twice is drawing the power itself, and is not tried further.
+    /// Above the ceiling (a spell faster than the steady state), the GPU is kept busy until
+    /// the clock comes down; a test during which it rises again twice raises it itself: its
+    /// row is kept at the clock it ran at, and says so.
+    fn time_at_steady_clock(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        m: &mut Measurement,
+    ) -> Result<()> {
+        let mut first_off = None;
+        let mut fell_while_running = 0;
+        let mut rose_while_running = 0;
+        let mut came_down = false;
+        for tries in 0.. {
+            let timing::Sizing {
+                groups,
+                estimate_ms,
+                note,
+            } = self.size_dispatch(test, pipeline)?;
+            // The driver's own readings while the row is timed, every 10 ms.
+            let watch = self
+                .management
+                .as_ref()
+                .ok()
+                .map(|mgmt| mgmt.watch(std::time::Duration::from_millis(10)));
+            let timed = self.time(test, pipeline, groups, estimate_ms);
+            m.driver = watch.map(|w| w.finish());
+            let (stats, clocks) = timed?;
+            let steady = self.steady_mhz();
+            (m.groups, m.reason, m.stats) = (groups, note, stats);
+            if let Some(cold) = test.cold().then(|| self.cold_note()).flatten() {
+                m.reason = join(&m.reason, &cold);
+            }
+            m.clock_mhz = timing::mean(&clocks);
+            if m.stats.is_none() {
+                m.status = Status::Error;
+                m.reason = "the timestamps gave no positive duration".into();
+                return Ok(());
+            }
+            let (Some(steady), Some(clock)) = (steady, m.clock_mhz) else {
+                return Ok(());
+            };
+            let floor = format!(
+                "{:.0} % of the steady {steady:.0} MHz",
+                100.0 * clock::CLOCK_FLOOR
+            );
+            let ceiling = format!(
+                "{:.0} % of the steady {steady:.0} MHz",
+                100.0 * clock::CLOCK_CEILING
+            );
+            let (low, high) = (clock::is_low(clock, steady), clock::is_high(clock, steady));
+            if !low && !high {
+                if let Some((off, was_high)) = first_off {
+                    m.conditions = Conditions::Remeasured(Cause::Clock);
+                    let side = if was_high {
+                        format!("above {ceiling}")
+                    } else {
+                        format!("below {floor}")
+                    };
+                    m.reason = join(
+                        &m.reason,
+                        &format!(
+                            "timed {}{}{off:.0} MHz at the first, {side}",
+                            tries + 1,
+                            measurement::CLOCK_RETIMED
+                        ),
+                    );
+                }
+                return Ok(());
+            }
+            first_off.get_or_insert((clock, high));
+            if high {
+                if came_down {
+                    rose_while_running += 1;
+                }
+                if tries == clock::MAX_RETIMES || rose_while_running >= 2 {
+                    let why = if rose_while_running >= 2 {
+                        "the clock came back down between tries but rose while this test ran: \
+                         its own load raises it"
+                    } else {
+                        "the clock did not come back down"
+                    };
+                    m.reason = join(
+                        &m.reason,
+                        &format!(
+                            "timed at {clock:.0} MHz, above {ceiling}, after {} tries: {why}",
+                            tries + 1
+                        ),
+                    );
+                    return Ok(());
+                }
+                let back = self.cool_down(steady)?;
+                came_down = !clock::is_high(back, steady);
+                if !came_down && back.is_finite() {
+                    // Held through the baseline itself: no spell, the clock the GPU sustains
+                    // (the warm-up settled below it). Every row is held to it from here on.
+                    self.set_steady(back);
+                    m.reason = join(
+                        &m.reason,
+                        &format!(
+                            "the GPU held {back:.0} MHz through {:.1} s of the baseline, above \
+                             {ceiling}: the steady clock is {back:.0} MHz from here on",
+                            clock::MAX_COOL_DOWN.as_secs_f64()
+                        ),
+                    );
+                }
+                continue;
+            }
+            if tries == clock::MAX_RETIMES || fell_while_running >= 2 {
+                m.conditions = Conditions::Throttled;
+                let why = if fell_while_running >= 2 {
+                    "the clock came back between tries but fell while this test ran: its own \
+                     power or thermal limit"
+                } else {
+                    "the clock did not come back"
+                };
+                m.reason = join(
+                    &m.reason,
+                    &format!(
+                        "throttled: {clock:.0} MHz, below {floor}, after {} tries; {why}",
+                        tries + 1
+                    ),
+                );
+                return Ok(());
+            }
+            if tries >= 1 {
+                std::thread::sleep(clock::RECOVERY_PAUSE);
+            }
+            let back = self.rewarm(steady)?;
+            if tries >= 1 && !clock::is_low(back, steady) {
+                fell_while_running += 1;
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
+    /// The steady clock every row is held to, MHz: the warm-up's, or higher where the GPU
+    /// later held a higher clock through the baseline (see [`Runner::time_at_steady_clock`]).
+    pub fn steady_mhz(&self) -> Option<f64> {
+        let s = f64::from_bits(self.steady.load(std::sync::atomic::Ordering::Relaxed));
+        Some(s).filter(|s| *s > 0.0)
+    }
+
+    fn set_steady(&self, mhz: f64) {
+        self.steady
+            .store(mhz.to_bits(), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The test's pipeline: the one built up front, else built now.
+    pub(crate) fn pipeline_for(&self, test: &TestCase) -> Result<PipelineRef<'_, 'g>> {
+        match self.pipelines.get(test) {
+            Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
+            Some(Err(e)) => anyhow::bail!("{e}"),
+            None => Ok(PipelineRef::Built(self.pipeline(test)?)),
+        }
+    }
+
+    /// Builds the pipelines of the supported `tests` on several threads (creating pipelines
+    /// and descriptor sets of different objects is thread-safe in Vulkan).
+    fn build_pipelines(
+        &self,
+        tests: &[TestCase],
+    ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
+        let todo: Vec<TestCase> = tests
+            .iter()
+            .filter(|t| !t.self_timed() && self.unsupported_reason(t).is_none())
+            .copied()
+            .collect();
+        self.build_parallel(&todo, |t| {
+            (*t, self.pipeline(t).map_err(|e| format!("{e:#}")))
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// `build` applied to every item of `todo`, on up to 16 threads.
+    fn build_parallel<T: Sync, R: Send>(
+        &self,
+        todo: &[T],
+        build: impl Fn(&T) -> R + Sync,
+    ) -> Vec<R> {
+        let threads = std::thread::available_parallelism()
+            .map_or(4, |n| n.get())
+            .min(16);
+        let chunk = todo.len().div_ceil(threads).max(1);
+        let build = &build;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = todo
+                .chunks(chunk)
+                .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    }
+
+    pub(crate) fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
+        let kernel = kernels::named(&test.kernel())?;
+        let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
+        bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
+        Pipeline::new(self.gpu, kernel.spirv, &bindings)
+            .with_context(|| format!("building the pipeline for {}", test.name()))
+    }
+
+    pub(crate) fn constants(&self, test: &TestCase, write_index: u32) -> PushConstants {
+        let mut array = [0u8; 96];
+        array.copy_from_slice(&self.shared.data[..96]);
+        PushConstants {
+            elements_mask: 0,
+            write_index,
+            read_start: test.read_start(),
+            address: self.shared.address,
+            array,
+        }
+    }
+}
+
+/// The driver's word beside the probe's: a probe clock more than
+/// [`CLOCK_AGREEMENT_PCT`](measurement::CLOCK_AGREEMENT_PCT) off the driver's says so, and the
+/// reasons the driver gave for holding the clock down (power cap, thermal slowdown…) are
+/// named: in a throttled row's flag, else as a note.
+fn driver_notes(m: &mut Measurement) {
+    use perftest_gpu::mgmt::{reason_names, THROTTLE};
+    let Some(driver) = m.driver else { return };
+    if let (Some(off), Some(probe), Some(sm)) =
+        (m.probe_vs_driver_pct(), m.clock_mhz, driver.sm_mhz)
+    {
+        if off.abs() > measurement::CLOCK_AGREEMENT_PCT {
+            m.reason = join(
+                &m.reason,
+                &format!(
+                    "the probe's clock {probe:.0} MHz is {off:+.1} % off the driver's \
+                     {sm:.0} MHz"
+                ),
+            );
+        }
+    }
+    if let Some(bits) = driver.reasons.map(|b| b & THROTTLE).filter(|b| *b != 0) {
+        let names = reason_names(bits);
+        if m.conditions == Conditions::Throttled && m.reason.contains("throttled: ") {
+            m.reason = m.reason.replacen(
+                "throttled: ",
+                &format!("throttled: {names} (the driver's word): "),
+                1,
+            );
+        } else {
+            m.reason = join(
+                &m.reason,
+                &format!("the driver reported {names} while it ran"),
+            );
+        }
+    }
+}
+
+/// A bandwidth-suite row whose samples spread more than this (CV, %) says so: on the H100
+/// 2 to 5 of its rows a run (results/h100/whole-run-1126/cold/, final/), the host round trip,
+/// which moves most between runs, among them. (A row can also move between runs with steady
+/// samples: the chunked host reads, whose rows say so themselves.)
+pub const UNSTEADY_CV_PCT: f64 = 2.0;
+
+/// Notes on a timed bandwidth-suite row whose samples spread more than [`UNSTEADY_CV_PCT`]
+/// how far apart a reader should expect two runs' figures to be.
+fn unsteady_note(m: &mut Measurement) {
+    let Some(stats) = m.stats.filter(|_| m.status == Status::Ok) else {
+        return;
+    };
+    if m.test.suite() == perftest_suites::catalog::Suite::Bandwidth && stats.cv_pct > UNSTEADY_CV_PCT {
+        m.reason = join(
+            &m.reason,
+            &format!(
+                "unsteady: its samples spread {:.1} % (cv_pct): expect two runs to differ by \
+                 about as much",
+                stats.cv_pct
+            ),
+        );
+    }
+}
+
+/// `note` after `text`, separated by "; " where both are present.
+fn join(text: &str, note: &str) -> String {
+    if text.is_empty() {
+        note.to_string()
+    } else {
+        format!("{text}; {note}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perftest_gpu::mgmt::Sampled;
+
+    fn row(
+        probe: f64,
+        driver: f64,
+        reasons: u64,
+        conditions: Conditions,
+        reason: &str,
+    ) -> Measurement {
+        let mut m = Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, reason.into());
+        m.clock_mhz = Some(probe);
+        m.conditions = conditions;
+        m.driver = Some(Sampled {
+            sm_mhz: Some(driver),
+            reasons: Some(reasons),
+            samples: 3,
+            ..Sampled::default()
+        });
+        m
+    }
+
+    #[test]
+    fn a_bandwidth_row_whose_samples_spread_says_so() {
+        let bandwidth = perftest_suites::catalog::suite(perftest_suites::catalog::Suite::Bandwidth)[0].clone();
+        let at = |test: TestCase, times: &[f64]| {
+            let mut m = Measurement::not_run(test, Status::Ok, String::new());
+            m.stats = Stats::from_times(times);
+            unsteady_note(&mut m);
+            m.reason
+        };
+        // CV 8.2 % (sample standard deviation): said, with the spread.
+        let spread = [1.0, 1.1, 0.9, 1.0];
+        assert!(
+            at(bandwidth.clone(), &spread)
+                .starts_with("unsteady: its samples spread 8.2 % (cv_pct)"),
+            "{}",
+            at(bandwidth.clone(), &spread)
+        );
+        // Within 2 %, or a row of another suite: nothing.
+        assert_eq!(at(bandwidth, &[1.0, 1.01, 0.99, 1.0]), "");
+        assert_eq!(at(perftest_suites::catalog::baseline(), &spread), "");
+    }
+
+    #[test]
+    fn the_drivers_word_is_beside_the_probes() {
+        // Within 2 %: nothing said; the idle bit is no reason a busy GPU is slow.
+        let mut m = row(2008.0, 1980.0, 0x1, Conditions::Steady, "");
+        driver_notes(&mut m);
+        assert_eq!(m.reason, "");
+        // More than 2 % apart: the row says so, with both clocks.
+        let mut m = row(1978.0, 345.0, 0x1, Conditions::Steady, "");
+        driver_notes(&mut m);
+        assert!(
+            m.reason
+                .contains("1978 MHz is +473.3 % off the driver's 345 MHz"),
+            "{}",
+            m.reason
+        );
+        // A throttled row names the driver's reason in its flag; another row as a note.
+        let mut m = row(
+            1500.0,
+            1500.0,
+            0x4 | 0x40,
+            Conditions::Throttled,
+            "throttled: 1500 MHz, below 98 % of the steady 1980 MHz",
+        );
+        driver_notes(&mut m);
+        assert!(
+            m.reason
+                .starts_with("throttled: power cap+thermal slowdown (the driver's word): 1500 MHz"),
+            "{}",
+            m.reason
+        );
+        let mut m = row(1978.0, 1965.0, 0x4, Conditions::Steady, "");
+        driver_notes(&mut m);
+        assert_eq!(m.reason, "the driver reported power cap while it ran");
+        // No readings: nothing.
+        let mut m = Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, String::new());
+        m.clock_mhz = Some(1978.0);
+        driver_notes(&mut m);
+        assert_eq!(m.reason, "");
+    }
+}

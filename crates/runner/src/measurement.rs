@@ -1,0 +1,341 @@
+//! What a run is asked to do and what it measured: plain data for the runner and the reporters.
+
+use perftest_suites::catalog::TestCase;
+pub use perftest_suites::model::Fault;
+use perftest_gpu::pipeline::ShaderStatistic;
+
+/// What a run does with each test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Warm up, then time `samples` dispatches.
+    Time,
+    /// One dispatch with the output write on, compared with the CPU reference.
+    Verify,
+}
+
+/// Under what conditions a row was timed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Conditions {
+    /// Not checked (verify mode, a row that did not run, or no drift check and no clock).
+    #[default]
+    Unchecked,
+    /// At the steady clock, with the baseline within the drift limit before and after.
+    Steady,
+    /// Timed again, after `Cause`, and then steady.
+    Remeasured(Cause),
+    /// The clock stayed below the floor of the steady clock, however often it was timed.
+    Throttled,
+    /// The clock was normal but the baseline was slow and stayed slow: another process.
+    Contended,
+    /// The baseline was off and did not come back, and no clock tells why.
+    Disturbed,
+}
+
+/// Why a row was timed again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// Its clock was below the floor of the steady clock.
+    Clock,
+    /// The drift check around its block was off.
+    Drift,
+}
+
+impl Conditions {
+    /// The CSV/JSON `conditions` cell.
+    pub fn name(self) -> &'static str {
+        match self {
+            Conditions::Unchecked => "",
+            Conditions::Steady => "steady",
+            Conditions::Remeasured(_) => "re-measured",
+            Conditions::Throttled => "throttled",
+            Conditions::Contended => "contended",
+            Conditions::Disturbed => "disturbed",
+        }
+    }
+
+    /// Whether the row's time is not the steady-state figure (and `--strict` fails).
+    pub fn is_flagged(self) -> bool {
+        matches!(
+            self,
+            Conditions::Throttled | Conditions::Contended | Conditions::Disturbed
+        )
+    }
+
+    /// These conditions after a block-wide verdict `block`: a row's own finding (re-measured
+    /// for its clock, throttled) is kept unless the block's is worse.
+    pub fn with_block(self, block: Conditions) -> Conditions {
+        match (self, block) {
+            (own, _) if own.is_flagged() => own,
+            (Conditions::Remeasured(c), Conditions::Steady | Conditions::Remeasured(_)) => {
+                Conditions::Remeasured(c)
+            }
+            (_, b) => b,
+        }
+    }
+}
+
+/// How each test is run.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Workgroups per dispatch (256 threads each); `None` = calibrated per device.
+    pub groups: Option<u32>,
+    /// Untimed dispatches before the timed ones.
+    pub warmup: u32,
+    /// Timed dispatches; `None` = as many as fit the per-test time budget (5 to 20, up to
+    /// 200 for a noisy test).
+    pub samples: Option<u32>,
+    /// Time or verify.
+    pub mode: Mode,
+    /// An injected fault, if any.
+    pub fault: Option<Fault>,
+}
+
+/// Outcome of one test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Timed, or verified equal to the reference.
+    Ok,
+    /// The device lacks a feature the test needs; `reason` says which.
+    Unsupported,
+    /// `--verify` found a difference from the reference.
+    Mismatch,
+    /// A Vulkan call failed.
+    Error,
+    /// Not run: the run was interrupted (Ctrl-C) before this test.
+    Interrupted,
+}
+
+impl Status {
+    /// Lower-case name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Unsupported => "unsupported",
+            Status::Mismatch => "mismatch",
+            Status::Error => "error",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Timing statistics of one test, per dispatch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub mean_ms: f64,
+    /// Coefficient of variation (sample standard deviation / mean), in percent.
+    pub cv_pct: f64,
+    pub samples: u32,
+}
+
+impl Stats {
+    /// Statistics of `times`; `None` when empty or not all finite and positive.
+    pub fn from_times(times: &[f64]) -> Option<Stats> {
+        if times.is_empty() || times.iter().any(|t| !t.is_finite() || *t <= 0.0) {
+            return None;
+        }
+        let mut sorted = times.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        };
+        let mean = sorted.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            sorted.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Some(Stats {
+            median_ms: median,
+            min_ms: sorted[0],
+            mean_ms: mean,
+            cv_pct: 100.0 * var.sqrt() / mean,
+            samples: n as u32,
+        })
+    }
+}
+
+/// The result of one test on one device: plain data for the reporters.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    pub test: TestCase,
+    pub status: Status,
+    /// Present when timed successfully.
+    pub stats: Option<Stats>,
+    /// Why the test is unsupported, failed or mismatched; for an ok test, a note on how it
+    /// ran (e.g. a dispatch capped to the watchdog budget); else empty.
+    pub reason: String,
+    /// Workgroups per dispatch actually run.
+    pub groups: u32,
+    /// The driver's statistics of the kernel, where the device reports them.
+    pub shader_stats: Vec<ShaderStatistic>,
+    /// The device was lost during this test: nothing more can run on it.
+    pub device_lost: bool,
+    /// Whether the baseline held steady around this test (time mode).
+    pub conditions: Conditions,
+    /// The shader clock while the row was timed (mean of the probes around its timed
+    /// dispatches), MHz; `None` where the device has no clock.
+    pub clock_mhz: Option<f64>,
+    /// The baseline's deviation from its start-of-run time at the check after this test, %.
+    pub drift_pct: Option<f64>,
+    /// The memory type the test's input lives in, where the family chooses it (the `memory`
+    /// column); else empty.
+    pub memory: String,
+    /// The groups the test runs uncut: its device's common size, or that size rounded by its
+    /// family (whole waves of compute units); 0 when it did not run.
+    pub full_groups: u32,
+    /// Clocks per operation of a dependent chain (instruction tests, timed on a device with
+    /// a subgroup clock that is a shader-core clock).
+    pub latency_clk: Option<f64>,
+    /// The spread of `latency_clk` over the test's chains, (max − min) / median in %, where
+    /// it times several (the latency suite: four random cycles per working set).
+    pub latency_spread_pct: Option<f64>,
+    /// What the driver's management interface read while the row was timed (its last
+    /// timing), where the device has one.
+    pub driver: Option<perftest_gpu::mgmt::Sampled>,
+}
+
+/// What the note of a row re-measured for its clock says after its count of timings
+/// (`timed 2 times: the clock was 333 MHz at the first, …`).
+pub const CLOCK_RETIMED: &str = " times: the clock was ";
+
+/// How far (%) the probe's clock may be from the driver's before a row says so.
+pub const CLOCK_AGREEMENT_PCT: f64 = 2.0;
+
+impl Measurement {
+    /// After this row was timed again for its block (a drift check's re-time), what the
+    /// `earlier` timing found of its own: a re-measure for its clock stays, with the note that
+    /// says so ([`CLOCK_RETIMED`]; the earlier timing's other notes, a cut or a spread, were of
+    /// that timing and are not carried), where this one found nothing of its own.
+    pub fn keep_clock_finding(&mut self, earlier: &Measurement) {
+        let own = matches!(
+            self.conditions,
+            Conditions::Remeasured(_) | Conditions::Throttled
+        );
+        if earlier.conditions != Conditions::Remeasured(Cause::Clock) || own {
+            return;
+        }
+        self.conditions = earlier.conditions;
+        for part in earlier.reason.split("; ") {
+            if part.contains(CLOCK_RETIMED) && !self.reason.contains(part) {
+                self.reason = super::join(&self.reason, part);
+            }
+        }
+    }
+
+    /// How far the probe's clock was from the driver's while the row was timed, % of the
+    /// driver's (where both read one).
+    pub fn probe_vs_driver_pct(&self) -> Option<f64> {
+        let driver = self.driver?.sm_mhz.filter(|c| *c > 0.0)?;
+        Some(100.0 * (self.clock_mhz? / driver - 1.0))
+    }
+
+    /// Whether this test was timed with fewer groups per dispatch than `common_groups`, its
+    /// device's common size (cut to the watchdog budget): its times then need scaling before
+    /// they compare with the other rows'.
+    pub fn is_cut(&self, common_groups: u32) -> bool {
+        self.stats.is_some() && self.groups > 0 && self.groups < self.full_groups.min(common_groups)
+    }
+
+    /// A row for a test that did not run, with `status` and `reason`.
+    pub fn not_run(test: TestCase, status: Status, reason: String) -> Self {
+        Measurement {
+            test,
+            status,
+            stats: None,
+            reason,
+            groups: 0,
+            shader_stats: Vec::new(),
+            device_lost: false,
+            conditions: Conditions::Unchecked,
+            clock_mhz: None,
+            drift_pct: None,
+            memory: String::new(),
+            full_groups: 0,
+            latency_clk: None,
+            latency_spread_pct: None,
+            driver: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_verdict_keeps_what_a_row_found_itself() {
+        let clock = Conditions::Remeasured(Cause::Clock);
+        assert_eq!(clock.with_block(Conditions::Steady), clock);
+        assert_eq!(
+            Conditions::Throttled.with_block(Conditions::Steady),
+            Conditions::Throttled
+        );
+        assert_eq!(
+            clock.with_block(Conditions::Contended),
+            Conditions::Contended
+        );
+        assert_eq!(
+            Conditions::Unchecked.with_block(Conditions::Remeasured(Cause::Drift)),
+            Conditions::Remeasured(Cause::Drift)
+        );
+        assert!(!clock.is_flagged() && Conditions::Disturbed.is_flagged());
+        // Re-measured for its clock, then re-timed after a drift check: still its own.
+        assert_eq!(
+            clock.with_block(Conditions::Remeasured(Cause::Drift)),
+            clock
+        );
+    }
+
+    #[test]
+    fn a_re_time_keeps_the_low_clock_the_row_found_before() {
+        let row = |conditions, reason: &str| {
+            let mut m = Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, reason.into());
+            m.conditions = conditions;
+            m
+        };
+        let clock = Conditions::Remeasured(Cause::Clock);
+        let earlier = row(
+            clock,
+            "cut to 8 groups; timed 2 times: the clock was 333 MHz at the first; unsteady: 3.1 %",
+        );
+        // The re-time found nothing of its own: the low clock and its text stay, once; the
+        // earlier timing's other notes do not (the new one has its own).
+        let mut m = row(Conditions::Steady, "cut to 9 groups");
+        m.keep_clock_finding(&earlier);
+        assert_eq!(m.conditions, clock);
+        assert_eq!(
+            m.reason,
+            "cut to 9 groups; timed 2 times: the clock was 333 MHz at the first"
+        );
+        // Its own finding wins; a row not re-measured for its clock before gives nothing.
+        let mut m = row(Conditions::Throttled, "throttled: x");
+        m.keep_clock_finding(&earlier);
+        assert_eq!(
+            (m.conditions, m.reason.as_str()),
+            (Conditions::Throttled, "throttled: x")
+        );
+        let mut m = row(Conditions::Unchecked, "");
+        m.keep_clock_finding(&row(Conditions::Remeasured(Cause::Drift), "drift"));
+        assert_eq!(
+            (m.conditions, m.reason.as_str()),
+            (Conditions::Unchecked, "")
+        );
+    }
+
+    #[test]
+    fn stats_of_known_samples() {
+        let s = Stats::from_times(&[3.0, 1.0, 2.0, 4.0]).unwrap();
+        assert_eq!(
+            (s.median_ms, s.min_ms, s.mean_ms, s.samples),
+            (2.5, 1.0, 2.5, 4)
+        );
+        assert!((s.cv_pct - 100.0 * (5.0f64 / 3.0).sqrt() / 2.5).abs() < 1e-9);
+        assert!(Stats::from_times(&[]).is_none());
+        assert!(Stats::from_times(&[1.0, 0.0]).is_none());
+    }
+}

@@ -1,0 +1,870 @@
+//! The bandwidth suite's stores, shader copies and reads of host memory: the read sweep's access over the same working sets, 4 KB to 1 GB.
+
+use crate::data::{compare_exact, compare_exact_par, ThreadSum};
+use crate::families::memory::bandwidth::{
+    blocks, bytes_of, group_start, size_bytes, small_sizes, sums_of_groups, texel_of, upload_words,
+    word, HEAP_SHARE, LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
+};
+use crate::families::{Checked, Columns, Dispatch, Shared, Spec};
+use perftest_gpu::Gpu;
+use crate::model::{size_name, Fault, Pattern, Suite};
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{
+    device_local_heap_bytes, memory_type_heap_bytes, record_fill, record_readback, Buffer, Image,
+    Memory, Residence,
+};
+use anyhow::{Context as _, Result};
+use ash::vk;
+use std::sync::OnceLock;
+
+/// The grid-stride copy's groups per compute unit: on the H100, 64 per SM (8448) copied 1 GB
+/// at 1.46 TB/s in two processes, 8, 16, 30, 31, 32, 128 and 256 per SM at 1.40–1.43
+/// (results/h100/copy-grid-stride/).
+const GRID_STRIDE_GROUPS_PER_UNIT: u32 = 64;
+/// Elements one group touches (256 invocations × 256).
+const GROUP_ELEMENTS: u32 = 65536;
+/// The smallest set of the cold host reads: one group's elements (1 MB), so that a grid of
+/// whole groups reads each element exactly once.
+const COLD_MIN_BYTES: u64 = 16 * GROUP_ELEMENTS as u64;
+
+/// What the kernel does with each element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Stores to a storage buffer of uvec4.
+    StoreBuffer,
+    /// Loads from one storage buffer, stores to another.
+    CopyBuffer,
+    /// Loads from a storage buffer in host-visible, host-coherent memory.
+    ReadHost,
+    /// Stores to an RGBA32F storage image.
+    StoreImage,
+    /// [`Op::CopyBuffer`]'s copy with a grid-stride access: at each step the whole grid copies
+    /// one contiguous window (the plain loop a shader author writes), not a chunk per group.
+    CopyGridStride,
+    /// [`Op::StoreImage`]'s stores with the grid-stride access.
+    StoreImageGridStride,
+    /// [`Op::StoreImage`]'s stores laid out in rows of the image, not 8×8 blocks.
+    StoreImageRows,
+    /// Rows and the grid-stride access.
+    StoreImageRowsGridStride,
+    /// [`Op::ReadHost`]'s loads with the grid-stride access, a grid that reads each element
+    /// once per dispatch, and the caches emptied before each: the host link alone, the same
+    /// in every run (the chunked row reads a set ~2–4000 times per dispatch, from the L2
+    /// where it keeps what it read).
+    ReadHostCold,
+}
+
+impl Op {
+    const ALL: [Op; 9] = [
+        Op::StoreBuffer,
+        Op::CopyBuffer,
+        Op::ReadHost,
+        Op::StoreImage,
+        Op::CopyGridStride,
+        Op::StoreImageGridStride,
+        Op::StoreImageRows,
+        Op::StoreImageRowsGridStride,
+        Op::ReadHostCold,
+    ];
+
+    /// Whether it stores to the image.
+    fn image(self) -> bool {
+        matches!(
+            self,
+            Op::StoreImage
+                | Op::StoreImageGridStride
+                | Op::StoreImageRows
+                | Op::StoreImageRowsGridStride
+        )
+    }
+
+    /// Whether it takes the grid-stride access (else a chunk per group from a hashed start).
+    fn grid_stride(self) -> bool {
+        matches!(
+            self,
+            Op::CopyGridStride
+                | Op::StoreImageGridStride
+                | Op::StoreImageRowsGridStride
+                | Op::ReadHostCold
+        )
+    }
+
+    /// Whether it reads the host-memory buffer.
+    fn reads_host(self) -> bool {
+        matches!(self, Op::ReadHost | Op::ReadHostCold)
+    }
+
+    /// Whether it runs one size per octave only (each such row is slow to time, or is a
+    /// variation of a row swept at every size).
+    fn per_octave(self) -> bool {
+        !matches!(self, Op::StoreBuffer | Op::CopyBuffer | Op::StoreImage)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Op::StoreBuffer => "RWByteAddressBuffer.Store4",
+            Op::CopyBuffer => "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4",
+            Op::ReadHost => "ByteAddressBuffer.Load4 from host-coherent memory",
+            Op::StoreImage => "RWTexture2D<RGBA32F>.Store",
+            Op::CopyGridStride => {
+                "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride"
+            }
+            Op::StoreImageGridStride => "RWTexture2D<RGBA32F>.Store, grid-stride",
+            Op::StoreImageRows => "RWTexture2D<RGBA32F>.Store, rows",
+            Op::StoreImageRowsGridStride => "RWTexture2D<RGBA32F>.Store, rows, grid-stride",
+            Op::ReadHostCold => "ByteAddressBuffer.Load4 from host-coherent memory, once, cold",
+        }
+    }
+
+    fn kernel(self) -> &'static str {
+        match self {
+            Op::StoreBuffer => "bandwidth_store_buffer",
+            Op::CopyBuffer => "bandwidth_copy_buffer",
+            Op::ReadHost => "bandwidth_read_host",
+            Op::StoreImage => "bandwidth_store_image",
+            Op::CopyGridStride => "bandwidth_copy_grid_stride",
+            Op::StoreImageGridStride => "bandwidth_store_image_grid_stride",
+            Op::StoreImageRows => "bandwidth_store_image_rows",
+            Op::StoreImageRowsGridStride => "bandwidth_store_image_rows_grid_stride",
+            Op::ReadHostCold => "bandwidth_read_host_cold",
+        }
+    }
+}
+
+/// One test: an operation over working set `size` of the sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    op: Op,
+    size: usize,
+}
+
+impl Variant {
+    fn bytes(self) -> u64 {
+        size_bytes(self.size)
+    }
+
+    /// Elements (16 bytes each) in the set: the kernel's N.
+    fn elements(self) -> u32 {
+        (self.bytes() / 16) as u32
+    }
+
+    fn large(self) -> bool {
+        self.bytes() > SMALL_POOL_BYTES
+    }
+}
+
+/// What a buffer of the family holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Where stores and copies go (device-local).
+    Destination,
+    /// What copies read: [`word`]s, device-local.
+    Source,
+    /// What the host-memory reads read: [`word`]s, host-visible and coherent.
+    Host,
+}
+
+/// `bandwidth: <operation> <size>` for stores, copies and reads of host memory.
+pub struct BandwidthWrite;
+
+/// Buffers per role and pool (small, large), the images per pool, and the checksums.
+pub struct Resources<'g> {
+    gpu: &'g Gpu<'g>,
+    buffers: [[OnceLock<std::result::Result<Buffer<'g>, String>>; 2]; 3],
+    images: [OnceLock<std::result::Result<Image<'g>, String>>; 2],
+    check: Buffer<'g>,
+    /// `--verify`'s host copy of what a store wrote, kept for the next row (a gigabyte of
+    /// pinned memory takes longer to allocate than to check), grown when a row needs more.
+    readback: std::sync::Mutex<Option<Buffer<'g>>>,
+}
+
+/// Where the host-memory reads' data lives: host-coherent system memory, or where a device
+/// has none (one whose memory is all device-local and host-visible: integrated GPUs, CPU
+/// drivers) that memory, which the host also reads and writes directly.
+fn host_residence(gpu: &Gpu<'_>) -> Residence {
+    if Residence::Host.memory_type(gpu, u32::MAX).is_ok() {
+        Residence::Host
+    } else {
+        Residence::DeviceHost
+    }
+}
+
+/// The heap size of `role`'s buffers, or why the device has no memory for them.
+fn heap_of(gpu: &Gpu<'_>, role: Role) -> std::result::Result<u64, String> {
+    match role {
+        Role::Host => host_residence(gpu)
+            .memory_type(gpu, u32::MAX)
+            .map(|i| memory_type_heap_bytes(gpu, i)),
+        _ => Ok(device_local_heap_bytes(gpu)),
+    }
+}
+
+impl<'g> Resources<'g> {
+    /// `role`'s buffer of `v`'s pool, made (and filled) on first use.
+    fn buffer(&self, role: Role, v: Variant) -> std::result::Result<&Buffer<'g>, String> {
+        let slot = &self.buffers[role as usize][v.large() as usize];
+        slot.get_or_init(|| {
+            let bytes = if v.large() {
+                let heap = heap_of(self.gpu, role)? / HEAP_SHARE;
+                (small_sizes()..SIZES)
+                    .map(size_bytes)
+                    .filter(|&b| b <= heap)
+                    .max()
+                    .ok_or("no large set fits")?
+            } else {
+                SMALL_POOL_BYTES
+            };
+            self.make(role, bytes).map_err(|e| format!("{e:#}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+    }
+
+    fn make(&self, role: Role, bytes: u64) -> Result<Buffer<'g>> {
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_SRC
+            | vk::BufferUsageFlags::TRANSFER_DST;
+        let gpu = self.gpu;
+        match role {
+            Role::Destination => Buffer::new(
+                gpu,
+                "bandwidth destination",
+                bytes,
+                usage,
+                Memory::DeviceLocal,
+            ),
+            Role::Host => {
+                let mut b = Buffer::new(
+                    gpu,
+                    "bandwidth host data",
+                    bytes,
+                    usage,
+                    Memory::In(host_residence(gpu)),
+                )?;
+                let words = bytes_of(0..bytes / 4, |i| word(i).to_le_bytes());
+                b.write(&words)?;
+                Ok(b)
+            }
+            Role::Source => {
+                let data = Buffer::new(
+                    gpu,
+                    "bandwidth copy source",
+                    bytes,
+                    usage,
+                    Memory::DeviceLocal,
+                )?;
+                upload_words(gpu, &data).context("uploading the copy source")?;
+                Ok(data)
+            }
+        }
+    }
+
+    /// The image of `v`'s pool, made (and cleared) on first use: as large as its largest set.
+    fn image(&self, v: Variant) -> std::result::Result<&Image<'g>, String> {
+        let large = v.large();
+        self.images[large as usize]
+            .get_or_init(|| {
+                let limits = &self.gpu.info.limits;
+                let heap = device_local_heap_bytes(self.gpu) / HEAP_SHARE;
+                let sizes = if large {
+                    small_sizes()..SIZES
+                } else {
+                    0..small_sizes()
+                };
+                let (mut width, mut height) = (8, 8);
+                for size in sizes.filter(|&s| size_bytes(s) <= heap) {
+                    let (w, h) = blocks((size_bytes(size) / 16) as u32);
+                    if 8 * w.max(h) <= limits.max_image_dimension2_d {
+                        (width, height) = (width.max(8 * w), height.max(8 * h));
+                    }
+                }
+                let image = Image::new_writable_rect(
+                    self.gpu,
+                    "bandwidth store image",
+                    vk::Format::R32G32B32A32_SFLOAT,
+                    width,
+                    height,
+                )
+                .map_err(|e| format!("{e:#}"))?;
+                self.gpu
+                    .submit(|d, cmd| image.record_clear(d, cmd, true))
+                    .map_err(|e| format!("{e:#}"))?;
+                Ok(image)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Which elements of a set of `n` the first `groups` groups touch (all when a group covers
+/// the set): each group's 65536 from its start, wrapping (mirrors the kernel).
+fn touched(n: u32, groups: u32) -> Vec<bool> {
+    if n <= GROUP_ELEMENTS {
+        return vec![true; n as usize];
+    }
+    // Each group covers [start, start + GROUP_ELEMENTS) wrapping at n: +1 where a range
+    // begins, -1 past its end, and a running sum (groups × 65536 marks otherwise).
+    let mut edges = vec![0i32; n as usize + 1];
+    for g in 0..groups {
+        let start = group_start(g, n) as usize;
+        let end = start + GROUP_ELEMENTS as usize;
+        edges[start] += 1;
+        if end <= n as usize {
+            edges[end] -= 1;
+        } else {
+            edges[n as usize] -= 1;
+            edges[0] += 1;
+            edges[end - n as usize] -= 1;
+        }
+    }
+    let mut covered = 0;
+    edges[..n as usize]
+        .iter()
+        .map(|d| {
+            covered += d;
+            covered > 0
+        })
+        .collect()
+}
+
+/// Which elements of a set of `n` a grid-stride dispatch of `groups` groups touches: element
+/// (i + k T) mod n for invocation i < T = 256 × groups and k < 256, so the first 65536 ×
+/// groups, wrapping (all when they reach n) (mirrors the kernel's OP 5).
+fn touched_grid_stride(n: u32, groups: u32) -> Vec<bool> {
+    let covered = (groups as u64 * GROUP_ELEMENTS as u64).min(n as u64) as usize;
+    (0..n as usize).map(|e| e < covered).collect()
+}
+
+/// Each group's sum of its elements under the grid-stride walk of `groups` groups over a set
+/// of `n` (mirrors the kernel's OP 9): invocation i < T = 256 × groups reads (i + k T) mod n
+/// for k < 256, so group g reads elements g·256 + t + k·T (mod n), t < 256.
+fn sums_of_grid_stride_groups(
+    n: u32,
+    groups: u32,
+    element: &(impl Fn(u32) -> u32 + Sync),
+) -> Vec<u32> {
+    let grid = 256 * groups as u64;
+    let n = n as u64;
+    crate::data::in_parts(groups as usize, |range| {
+        range
+            .map(|g| {
+                let mut sum = 0u32;
+                for k in 0..LOADS_PER_THREAD {
+                    let window = (g as u64 * 256 + k * grid) % n;
+                    for t in 0..256u64 {
+                        sum = sum.wrapping_add(element(((window + t) % n) as u32));
+                    }
+                }
+                sum
+            })
+            .collect::<Vec<u32>>()
+    })
+    .concat()
+}
+
+/// What the kept readback buffer holds before each copy back (no store, copy or image word
+/// is ever this): a copy back that never happened cannot pass on an earlier row's words.
+const NOT_READ_BACK: u32 = 0xDEAD_BEEF;
+
+/// Word `c` of element `e` after a store (the kernel's `4e + c + 1`).
+fn stored(e: u32, c: u32) -> u32 {
+    4 * e + c + 1
+}
+
+impl Spec for BandwidthWrite {
+    type Variant = Variant;
+    type Resources<'g> = Resources<'g>;
+
+    /// Every size for stores and copies; reads of host memory and the grid-stride copy one
+    /// size per octave (past the L2 every size reads at the bus's rate, and each such row is
+    /// slow to time; the grid-stride copy is the chunked copy's yardstick).
+    fn tests(&self) -> Vec<(Suite, Variant, Pattern)> {
+        Op::ALL
+            .iter()
+            .flat_map(|&op| {
+                (0..SIZES)
+                    .filter(move |size| !op.per_octave() || size % 4 == 0)
+                    .filter(move |&size| {
+                        op != Op::ReadHostCold || size_bytes(size) >= COLD_MIN_BYTES
+                    })
+                    .map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
+            })
+            .collect()
+    }
+
+    fn name(&self, v: Variant) -> String {
+        format!("bandwidth: {} {}", v.op.name(), size_name(v.bytes()))
+    }
+
+    fn test_name(&self, v: Variant, _: Pattern) -> String {
+        self.name(v)
+    }
+
+    fn columns(&self, v: Variant) -> Columns {
+        let (resource, format) = if v.op.image() {
+            ("STORAGE_IMAGE", "R32G32B32A32_SFLOAT")
+        } else {
+            ("STORAGE_BUFFER", "uvec4")
+        };
+        Columns {
+            family: "bandwidth",
+            resource,
+            format: format.into(),
+        }
+    }
+
+    /// 16 bytes per element: stored, copied (read once and written once) or read.
+    fn bytes_per_load(&self, _: Variant) -> Option<u32> {
+        Some(16)
+    }
+
+    fn kernel(&self, v: Variant, _: Pattern) -> String {
+        v.op.kernel().into()
+    }
+
+    fn read_start(&self, v: Variant) -> u32 {
+        v.elements()
+    }
+
+    fn reference(&self, _: Variant, _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
+        Vec::new()
+    }
+
+    fn ops_per_thread(&self, _: Variant) -> u64 {
+        LOADS_PER_THREAD
+    }
+
+    /// The grid-stride copy runs the grid a shader author would pick, where the compute units
+    /// are known: no wider than the set (one element per invocation per step: a wider grid
+    /// has several units write the same lines at once), at least one group per unit, at most
+    /// [`GRID_STRIDE_GROUPS_PER_UNIT`] per unit; kept under an explicit --groups (the row's
+    /// figure depends on it). Elsewhere the calibrated size, as every other row.
+    fn dispatch_groups(&self, v: Variant, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
+        if v.op == Op::ReadHostCold {
+            // Each element once: N / 65536 groups (N a multiple of 65536 from 1 MB on).
+            return (v.elements() / GROUP_ELEMENTS).max(1);
+        }
+        match units {
+            Some(n) if v.op == Op::CopyGridStride && n > 0 => {
+                let set = v.elements() / crate::model::THREADS_PER_GROUP as u32;
+                set.clamp(n, n * GRID_STRIDE_GROUPS_PER_UNIT)
+            }
+            _ => calibrated,
+        }
+    }
+
+    /// The chunked host reads say what else than the link they measure, and where the link
+    /// alone is (how far they moved between six runs on two H100s: docs/bandwidth.md).
+    fn device_note(&self, _: &Resources<'_>, _: &Shared<'_>, v: Variant) -> Option<String> {
+        (v.op == Op::ReadHost).then(|| {
+            "each group reads a 1 MB chunk from a random start (chunks overlap, and each \
+             dispatch reads the set again): the L2 serves what it keeps of host memory, which \
+             differs run to run; `… once, cold` rows read the link alone"
+                .into()
+        })
+    }
+
+    /// The cold host reads: the caches emptied before each dispatch.
+    fn cold(&self, v: Variant) -> bool {
+        v.op == Op::ReadHostCold
+    }
+
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
+        let check = Buffer::new(
+            shared.gpu,
+            "bandwidth host checksums",
+            4 * MAX_CHECK_GROUPS as u64,
+            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            Memory::Readback,
+        )?;
+        Ok(Resources {
+            gpu: shared.gpu,
+            buffers: Default::default(),
+            images: Default::default(),
+            check,
+            readback: Default::default(),
+        })
+    }
+
+    fn unsupported(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+        let gpu = shared.gpu;
+        let limits = &gpu.info.limits;
+        let bytes = v.bytes();
+        let roles: &[Role] = match v.op {
+            Op::StoreBuffer => &[Role::Destination],
+            Op::CopyBuffer | Op::CopyGridStride => &[Role::Source, Role::Destination],
+            Op::ReadHost | Op::ReadHostCold => &[Role::Host],
+            _ => &[],
+        };
+        let heap_role = if v.op.reads_host() {
+            Role::Host
+        } else {
+            Role::Destination
+        };
+        let heap = match heap_of(gpu, heap_role) {
+            Ok(h) => h,
+            Err(why) => return Some(why),
+        };
+        if bytes > heap / HEAP_SHARE {
+            return Some(format!(
+                "{} exceeds a quarter of the {} heap ({} MB)",
+                size_name(bytes),
+                if v.op.reads_host() {
+                    "host-coherent memory's"
+                } else {
+                    "largest device-local"
+                },
+                heap >> 20
+            ));
+        }
+        if v.op.image() {
+            let (w, h) = blocks(v.elements());
+            if 8 * w.max(h) > limits.max_image_dimension2_d {
+                return Some(format!(
+                    "{} as a {}x{} image exceeds maxImageDimension2D = {}",
+                    size_name(bytes),
+                    8 * w,
+                    8 * h,
+                    limits.max_image_dimension2_d
+                ));
+            }
+            return r
+                .image(v)
+                .err()
+                .map(|e| format!("the image could not be created: {e}"));
+        }
+        if bytes > limits.max_storage_buffer_range as u64 {
+            return Some(format!(
+                "{} exceeds maxStorageBufferRange = {}",
+                size_name(bytes),
+                limits.max_storage_buffer_range
+            ));
+        }
+        roles
+            .iter()
+            .find_map(|&role| r.buffer(role, v).err())
+            .map(|e| format!("the data could not be created: {e}"))
+    }
+
+    fn bindings<'a, 'g>(
+        &self,
+        r: &'a Resources<'g>,
+        _: &'a Shared<'g>,
+        v: Variant,
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        let slice = |role| {
+            r.buffer(role, v)
+                .ok()
+                .map(|b| Binding::StorageBufferSlice(b, 0, v.bytes()))
+        };
+        let bound = match v.op {
+            Op::StoreBuffer => vec![(1, slice(Role::Destination))],
+            Op::CopyBuffer | Op::CopyGridStride => {
+                vec![(0, slice(Role::Source)), (1, slice(Role::Destination))]
+            }
+            Op::ReadHost | Op::ReadHostCold => vec![
+                (0, slice(Role::Host)),
+                (1, Some(Binding::StorageBuffer(&r.check, r.check.size))),
+            ],
+            _ => vec![(1, r.image(v).ok().map(Binding::StorageImage))],
+        };
+        bound
+            .into_iter()
+            .filter_map(|(n, b)| b.map(|b| (n, b)))
+            .collect()
+    }
+
+    fn memory(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+        let b = r.buffer(Role::Host, v).ok().filter(|_| v.op.reads_host())?;
+        Some(perftest_gpu::resources::describe_memory_type(
+            shared.gpu,
+            b.memory_type?,
+        ))
+    }
+
+    /// Reads: each group's checksum against the CPU's. Stores and copies: the set read back
+    /// whole, every element the groups touched holding what they wrote and every other 0.
+    fn verify_writes(
+        &self,
+        r: &Resources<'_>,
+        shared: &Shared<'_>,
+        v: Variant,
+        _: Pattern,
+        groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        Some((|| {
+            anyhow::ensure!(
+                groups <= MAX_CHECK_GROUPS,
+                "--verify of the bandwidth suite reads back at most {MAX_CHECK_GROUPS} groups"
+            );
+            let gpu = shared.gpu;
+            // --fault reference: the CPU expects other words, so every row must mismatch.
+            let skew = u32::from(shared.fault == Some(Fault::Reference));
+            let n = v.elements();
+            if v.op.reads_host() {
+                dispatch()?;
+                let got = r.check.read_u32(groups as usize)?;
+                let element =
+                    |e: u32| (0..4).fold(skew, |s, c| s.wrapping_add(word(4 * e as u64 + c)));
+                let sums = if v.op.grid_stride() {
+                    sums_of_grid_stride_groups(n, groups, &element)
+                } else {
+                    sums_of_groups(n, groups, &element)
+                };
+                return Ok(compare_exact("group", sums.into_iter().zip(got)));
+            }
+            // An image is read back whole (it holds the pool's largest set).
+            let readback_bytes = if v.op.image() {
+                let extent = r.image(v).map_err(|e| anyhow::anyhow!(e))?.shape.extent;
+                16 * extent.width as u64 * extent.height as u64
+            } else {
+                v.bytes()
+            };
+            let mut kept = r
+                .readback
+                .lock()
+                .map_err(|_| anyhow::anyhow!("a verify panicked"))?;
+            if kept.as_ref().is_none_or(|b| b.size < readback_bytes) {
+                *kept = None;
+                *kept = Some(Buffer::new(
+                    r.gpu,
+                    "bandwidth readback",
+                    readback_bytes,
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    Memory::Readback,
+                )?);
+            }
+            let readback = kept.as_ref().context("no readback buffer")?;
+            let err = |e: String| anyhow::anyhow!(e);
+            match v.op.image() {
+                true => {
+                    let image = r.image(v).map_err(err)?;
+                    gpu.submit(|d, cmd| {
+                        image.record_clear(d, cmd, false);
+                        record_fill(d, cmd, readback, NOT_READ_BACK);
+                    })?;
+                    dispatch()?;
+                    gpu.submit(|d, cmd| image.record_copy_to(d, cmd, readback))
+                        .context("reading the image back")?;
+                }
+                false => {
+                    let destination = r.buffer(Role::Destination, v).map_err(err)?;
+                    gpu.submit(|d, cmd| {
+                        record_fill(d, cmd, destination, 0);
+                        record_fill(d, cmd, readback, NOT_READ_BACK);
+                    })?;
+                    dispatch()?;
+                    gpu.submit(|d, cmd| record_readback(d, cmd, destination, readback, v.bytes()))?;
+                }
+            }
+            let got = &readback.mapped()?[..readback_bytes as usize];
+            let touched = if v.op.grid_stride() {
+                touched_grid_stride(n, groups)
+            } else {
+                touched(n, groups)
+            };
+            let width = if v.op.image() {
+                r.image(v).map_err(err)?.shape.extent.width
+            } else {
+                0
+            };
+            let op = v.op;
+            let touched = &touched;
+            let pair = |i: usize| {
+                let (e, c) = ((i / 4) as u32, (i % 4) as u32);
+                // Where element e's four words are in what was read back.
+                // (Rows: texel (e mod W, e / W) of the W-wide image, read back row by row.)
+                let at = match op {
+                    Op::StoreImage | Op::StoreImageGridStride => {
+                        let (x, y) = texel_of(e, n);
+                        4 * (y as usize * width as usize + x as usize)
+                    }
+                    _ => 4 * e as usize,
+                };
+                let want = match (touched[e as usize], op) {
+                    (false, _) => 0,
+                    (true, op) if op.image() => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
+                    (true, Op::StoreBuffer) => stored(e, c),
+                    (true, _) => word(4 * e as u64 + c as u64),
+                };
+                let w = 4 * (at + c as usize);
+                (
+                    want ^ skew,
+                    u32::from_le_bytes([got[w], got[w + 1], got[w + 2], got[w + 3]]),
+                )
+            };
+            Ok(compare_exact_par("word", 4 * n as usize, pair))
+        })())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_derive_from_the_enums() {
+        let tests = BandwidthWrite.tests();
+        // Host reads, the grid-stride copy and the three other image stores at 4 KB, 8 KB …
+        // 1 GB: 19 sizes each; the cold host reads from 1 MB: 11.
+        assert_eq!(tests.len(), 3 * SIZES + 5 * 19 + 11);
+        let cold = |i: usize| {
+            let (_, v, p) = tests[tests.len() - 11 + i];
+            BandwidthWrite.test_name(v, p)
+        };
+        assert_eq!(
+            cold(0),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory, once, cold 1 MB"
+        );
+        assert_eq!(
+            cold(10),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory, once, cold 1 GB"
+        );
+        let name = |i: usize| BandwidthWrite.test_name(tests[i].1, tests[i].2);
+        assert_eq!(name(0), "bandwidth: RWByteAddressBuffer.Store4 4 KB");
+        assert_eq!(
+            name(2 * SIZES + 18),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory 1 GB"
+        );
+        assert_eq!(
+            name(2 * SIZES + 1),
+            "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory 8 KB"
+        );
+    }
+
+    #[test]
+    fn touched_marks_what_the_groups_cover() {
+        for (n, groups) in [(262_144u32, 7u32), (70_000, 3), (1 << 20, 64)] {
+            let mut seen = vec![false; n as usize];
+            for g in 0..groups {
+                let start = group_start(g, n);
+                for e in 0..GROUP_ELEMENTS {
+                    seen[((start + e) % n) as usize] = true;
+                }
+            }
+            assert_eq!(touched(n, groups), seen, "{n} elements, {groups} groups");
+        }
+    }
+
+    #[test]
+    fn a_grid_stride_dispatch_touches_the_first_window_of_the_set() {
+        // Brute force of the kernel's walk: (i + k T) mod n with the stride reduced mod n.
+        for (n, groups) in [(256u32, 3u32), (262_144, 2), (262_144, 5), (70_000, 1)] {
+            let grid = 256 * groups;
+            let mut seen = vec![false; n as usize];
+            for i in 0..grid {
+                let mut idx = i % n;
+                for _ in 0..256 {
+                    seen[idx as usize] = true;
+                    idx = (idx + grid % n) % n;
+                }
+            }
+            assert_eq!(
+                touched_grid_stride(n, groups),
+                seen,
+                "{n} elements, {groups} groups"
+            );
+        }
+        let name = BandwidthWrite.test_name(
+            Variant {
+                op: Op::CopyGridStride,
+                size: SIZES - 1,
+            },
+            Pattern::Linear,
+        );
+        assert_eq!(
+            name,
+            "bandwidth: copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride 1 GB"
+        );
+    }
+
+    #[test]
+    fn only_the_grid_stride_copy_picks_its_grid_and_only_where_units_are_known() {
+        let v = |op| Variant {
+            op,
+            size: SIZES - 1,
+        };
+        let groups =
+            |op, units| BandwidthWrite.dispatch_groups(v(op), Pattern::Linear, 4096, units);
+        assert_eq!(groups(Op::CopyGridStride, Some(132)), 8448);
+        // 8 MB: 524288 elements, a grid of 2048 groups (one window is the set); 4 KB: one
+        // group per unit.
+        let at = |size| {
+            BandwidthWrite.dispatch_groups(
+                Variant {
+                    op: Op::CopyGridStride,
+                    size,
+                },
+                Pattern::Linear,
+                4096,
+                Some(132),
+            )
+        };
+        assert_eq!(at(4 * 11), 2048);
+        assert_eq!(at(0), 132);
+        assert_eq!(groups(Op::CopyGridStride, None), 4096);
+        assert_eq!(groups(Op::CopyBuffer, Some(132)), 4096);
+        assert_eq!(groups(Op::StoreImageGridStride, Some(132)), 4096);
+    }
+
+    #[test]
+    fn the_cold_host_read_reads_each_element_once_and_only_it_is_cold() {
+        let at = |size| Variant {
+            op: Op::ReadHostCold,
+            size,
+        };
+        let sizes: Vec<usize> = (0..SIZES)
+            .filter(|&s| s % 4 == 0 && size_bytes(s) >= COLD_MIN_BYTES)
+            .collect();
+        assert_eq!(sizes.len(), 11);
+        for size in sizes {
+            let v = at(size);
+            let groups = BandwidthWrite.dispatch_groups(v, Pattern::Linear, 4096, Some(132));
+            // Every invocation's 256 loads, over the whole grid, are the set exactly.
+            assert_eq!(
+                groups as u64 * GROUP_ELEMENTS as u64,
+                v.elements() as u64,
+                "{size}"
+            );
+            assert!(BandwidthWrite.cold(v));
+        }
+        // The brute-force walk: 3 groups over 3 × 65536 elements, each element once; the sums
+        // of the groups are those of the elements each read.
+        let (n, groups) = (3 * GROUP_ELEMENTS, 3u32);
+        let mut seen = vec![0u8; n as usize];
+        let mut sums = vec![0u32; groups as usize];
+        let element = |e: u32| e.wrapping_mul(2_654_435_761);
+        for g in 0..groups {
+            for t in 0..256 {
+                let mut idx = (g * 256 + t) % n;
+                for _ in 0..LOADS_PER_THREAD {
+                    seen[idx as usize] += 1;
+                    sums[g as usize] = sums[g as usize].wrapping_add(element(idx));
+                    idx = (idx + 256 * groups) % n;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1));
+        assert_eq!(sums_of_grid_stride_groups(n, groups, &element), sums);
+        assert!(!BandwidthWrite.cold(Variant {
+            op: Op::ReadHost,
+            size: 12
+        }));
+    }
+
+    #[test]
+    fn groups_touch_their_own_chunks_of_a_large_set() {
+        // A set a group covers: every element, whatever the groups.
+        assert!(touched(4096, 1).iter().all(|t| *t));
+        // 4 MB of uvec4 (262144 elements): one group touches a quarter, wrapping at the end.
+        let n = 262_144;
+        let one = touched(n, 1);
+        assert_eq!(one.iter().filter(|t| **t).count(), GROUP_ELEMENTS as usize);
+        let start = group_start(0, n) as usize;
+        assert!(one[start] && one[(start + 65535) % n as usize]);
+        assert!(!one[(start + 65536) % n as usize]);
+        // Many groups: most of the set.
+        assert!(touched(n, 64).iter().filter(|t| **t).count() > n as usize / 2);
+    }
+}

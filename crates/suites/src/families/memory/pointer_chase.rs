@@ -1,0 +1,885 @@
+//! The latency suite: a dependent pointer chase by one lane through each resource that loads data, over working sets from 4 KB to 256 MB, four per octave.
+
+use crate::data::ThreadSum;
+use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use perftest_gpu::{Gpu, Instance};
+use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{
+    record_copy, record_full_barrier, Buffer, BufferView, Image, Memory, Sampler,
+};
+use anyhow::{Context as _, Result};
+use ash::vk;
+use std::sync::OnceLock;
+
+/// Bytes of one line of the chain: one cache line on every current GPU (and the stride the
+/// chase jumps by at least).
+const LINE_BYTES: u64 = 128;
+/// Words per line: word k of line L holds L's successor in the chain of size k.
+const LINE_WORDS: u32 = (LINE_BYTES / 4) as u32;
+/// How many working sets the sweep has: four per octave from 4 KB to 256 MB.
+const SIZES: usize = 4 * 16 + 1;
+/// The working sets in KB: 1, 1.25, 1.5 and 1.75 times each power of two from 4 KB, then
+/// 256 MB. Quarter steps of the octave (ratios 1.14 to 1.25) rather than powers of 2^(1/4), so
+/// that every size has a short exact name and cache sizes such as 6, 40 or 96 MB are points.
+const SIZES_KB: [u32; SIZES] = {
+    let mut kb = [0; SIZES];
+    let mut i = 0;
+    while i < SIZES {
+        kb[i] = quarter_octave_kb(i);
+        i += 1;
+    }
+    kb
+};
+/// The largest working set, and so the table's size.
+const TABLE_BYTES: u64 = (SIZES_KB[SIZES - 1] as u64) << 10;
+/// Lines of the table.
+const TABLE_LINES: u32 = (TABLE_BYTES / LINE_BYTES) as u32;
+/// Each chain starts on a 4 KB boundary of the table (every buffer offset alignment is at most
+/// 256 bytes).
+const PLACE_ALIGN_LINES: u32 = 32;
+/// Chains per working set: random cycles of different seeds through the same lines, each in
+/// its own word, timed one after the other; a row reports their median and spread, so that a
+/// size on a cache transition (where one cycle's share of lines in each level is luck) shows
+/// it, and the median moves less between runs than any one cycle.
+pub const CHAINS: usize = 4;
+/// Groups of [`CHAINS`] words in a line: a size's chains take one group.
+const GROUPS: usize = LINE_WORDS as usize / CHAINS;
+/// Slots per resource in the kernel's state buffer (its MAX_SIZES): chain c of size s is slot
+/// c × SIZES + s (the test's readStart).
+const PLACE_SLOTS: usize = 320;
+/// The registers' slot: its "word" is a key from the input, so that their walk depends on it.
+const REGISTERS_SLOT: usize = PLACE_SLOTS - 1;
+const _: () = assert!(CHAINS * SIZES <= REGISTERS_SLOT);
+const _: () = assert!(GROUPS * CHAINS == LINE_WORDS as usize);
+/// Shared memory runs the powers of two from 4 to 64 KB (the kernels declare one of these).
+const SHARED_KB: [u32; 5] = [4, 8, 16, 32, 64];
+/// Shared memory the raw-buffer chase beside shared memory declares and uses (its kernel's
+/// PAD_KB), and the largest working set it runs (the L1 region of current GPUs).
+const BESIDE_SHARED_KB: u32 = 32;
+const _: () = assert!(
+    BESIDE_SHARED_KB * 256 == 8192,
+    "the resource's name says 8192 words"
+);
+const BESIDE_SHARED_MAX_KB: u32 = 256;
+/// Chase steps per loop iteration of the kernel (unrolled), and iterations of a timed dispatch.
+const STEPS_PER_ITERATION: u32 = 16;
+const DISPATCH_ITERATIONS: u32 = 16;
+/// Iterations of the shorter timed run of each chain (the longer runs twice as many): the
+/// latency is the difference over 1024 steps, so that on a transition each chain samples
+/// enough lines of each level (at 128 steps, a 24 MB row moved 5 % between runs).
+const TIMED_ITERATIONS: u32 = 64;
+/// Steps each timed dispatch walks first, untimed, at most (a whole cycle up to 512 KB: more
+/// than an SM's L1, which a new dispatch finds cold, so that only the walk before it in the
+/// same dispatch can fill it).
+const WARM_IN_DISPATCH_STEPS: u32 = 4096;
+/// Iterations of the verify dispatch: 17 × 16 = 272 steps, a number no size's line count
+/// divides (unit-tested), since a chase of a multiple of its cycle's length ends where it
+/// started, whatever the chain (256 steps would, for every cycle of 32 to 256 lines).
+const VERIFY_ITERATIONS: u32 = 17;
+/// The side of the square image that holds the table (256 MB of 32-bit texels), where the
+/// device allows it.
+const IMAGE_SIDE: u32 = 8192;
+/// The latency kernel's warm-up walks the whole cycle, so that a working set that fits a
+/// cache is in it, but at most this many steps: 64 MB of lines, more than any current GPU's
+/// last-level cache, beyond which the chase misses all the same.
+const WARM_STEPS_MAX: u64 = 1 << 19;
+
+/// What the chase loads through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    TexelBuffer,
+    RawBuffer,
+    /// The raw-buffer chase in a pipeline that also uses [`BESIDE_SHARED_KB`] of shared memory.
+    RawBufferBesideShared,
+    StructuredBuffer,
+    UniformBuffer,
+    StorageTexelBuffer,
+    StorageImage,
+    TexelFetch,
+    SampleNearest,
+    SampleBilinear,
+    DeviceAddress,
+    Shared,
+    /// No load: the loop's own cost.
+    Registers,
+}
+
+impl Resource {
+    /// Every resource, in run order.
+    const ALL: [Resource; 13] = [
+        Resource::TexelBuffer,
+        Resource::RawBuffer,
+        Resource::RawBufferBesideShared,
+        Resource::StructuredBuffer,
+        Resource::UniformBuffer,
+        Resource::StorageTexelBuffer,
+        Resource::StorageImage,
+        Resource::TexelFetch,
+        Resource::SampleNearest,
+        Resource::SampleBilinear,
+        Resource::DeviceAddress,
+        Resource::Shared,
+        Resource::Registers,
+    ];
+
+    /// The name, in the original suite's HLSL spelling.
+    fn name(self) -> &'static str {
+        match self {
+            Resource::TexelBuffer => "Buffer<uint>",
+            Resource::RawBuffer => "ByteAddressBuffer",
+            // 8192 words: BESIDE_SHARED_KB.
+            Resource::RawBufferBesideShared => "ByteAddressBuffer beside groupshared{uint[8192]}",
+            Resource::StructuredBuffer => "StructuredBuffer<uint[32]>",
+            Resource::UniformBuffer => "cbuffer{uint4}",
+            Resource::StorageTexelBuffer => "RWBuffer<uint>",
+            Resource::StorageImage => "RWTexture2D<float>",
+            Resource::TexelFetch => "Texture2D<float>.Load",
+            Resource::SampleNearest => "Texture2D<float>.Sample(nearest)",
+            Resource::SampleBilinear => "Texture2D<float>.Sample(bilinear)",
+            Resource::DeviceAddress => "BufferReference<uint>",
+            Resource::Shared => "groupshared{uint}",
+            Resource::Registers => "registers{uint}, no load",
+        }
+    }
+
+    /// The kernel's name without the size (and the clock suffix).
+    fn ident(self) -> &'static str {
+        match self {
+            Resource::TexelBuffer => "texel_buffer",
+            Resource::RawBuffer => "raw_buffer",
+            Resource::RawBufferBesideShared => "raw_buffer_pad32k",
+            Resource::StructuredBuffer => "structured_buffer",
+            Resource::UniformBuffer => "uniform_buffer",
+            Resource::StorageTexelBuffer => "storage_texel_buffer",
+            Resource::StorageImage => "storage_image",
+            Resource::TexelFetch => "texel_fetch",
+            Resource::SampleNearest => "sample_nearest",
+            Resource::SampleBilinear => "sample_bilinear",
+            Resource::DeviceAddress => "device_address",
+            Resource::Shared => "shared",
+            Resource::Registers => "registers",
+        }
+    }
+
+    /// The CSV's `resource` column.
+    fn descriptor(self) -> &'static str {
+        match self {
+            Resource::TexelBuffer => "UNIFORM_TEXEL_BUFFER",
+            Resource::RawBuffer | Resource::RawBufferBesideShared | Resource::StructuredBuffer => {
+                "STORAGE_BUFFER"
+            }
+            Resource::UniformBuffer => "UNIFORM_BUFFER",
+            Resource::StorageTexelBuffer => "STORAGE_TEXEL_BUFFER",
+            Resource::StorageImage => "STORAGE_IMAGE",
+            Resource::TexelFetch | Resource::SampleNearest | Resource::SampleBilinear => {
+                "COMBINED_IMAGE_SAMPLER"
+            }
+            Resource::DeviceAddress => "device address",
+            Resource::Shared => "shared memory",
+            Resource::Registers => "none",
+        }
+    }
+
+    /// Whether the chain is read from the image (floats) rather than the table buffer.
+    fn is_image(self) -> bool {
+        matches!(
+            self,
+            Resource::StorageImage
+                | Resource::TexelFetch
+                | Resource::SampleNearest
+                | Resource::SampleBilinear
+        )
+    }
+
+    /// The sizes of the sweep (indices into [`SIZES_KB`]) the resource's tests cover: the
+    /// registers have no working set (one test, with size 0's word).
+    fn sizes(self) -> Vec<usize> {
+        match self {
+            Resource::Shared => (0..SIZES)
+                .filter(|&s| SHARED_KB.contains(&SIZES_KB[s]))
+                .collect(),
+            Resource::Registers => vec![0],
+            Resource::RawBufferBesideShared => (0..SIZES)
+                .filter(|&s| SIZES_KB[s] <= BESIDE_SHARED_MAX_KB)
+                .collect(),
+            _ => (0..SIZES).collect(),
+        }
+    }
+}
+
+/// One test: a resource and a working set of `SIZES_KB[size]` KB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    resource: Resource,
+    size: usize,
+}
+
+impl Variant {
+    fn bytes(self) -> u64 {
+        size_bytes(self.size)
+    }
+
+    /// Lines in the working set (the chain's length).
+    fn lines(self) -> u32 {
+        size_lines(self.size)
+    }
+}
+
+fn size_bytes(size: usize) -> u64 {
+    (SIZES_KB[size] as u64) << 10
+}
+
+fn size_lines(size: usize) -> u32 {
+    (size_bytes(size) / LINE_BYTES) as u32
+}
+
+/// Where a size's chains lie in the table: words `group × CHAINS + c` (chain c) of lines
+/// `base..base + lines`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Place {
+    group: u32,
+    base: u32,
+}
+
+impl Place {
+    /// The word that holds chain `c`.
+    fn word(self, c: usize) -> u32 {
+        self.group * CHAINS as u32 + c as u32
+    }
+}
+
+/// Every size's place: the largest first, each in the group of words whose chains end lowest
+/// (from a 4 KB boundary), so that 65 sizes × 4 chains (6.5 GB of line words) share the
+/// table's 8 groups of 256 MB and no chain overlaps another.
+fn places() -> [Place; SIZES] {
+    let mut end = [0u32; GROUPS];
+    let mut order: Vec<usize> = (0..SIZES).collect();
+    order.sort_by_key(|&s| std::cmp::Reverse(SIZES_KB[s]));
+    let mut places = [Place::default(); SIZES];
+    for s in order {
+        let group = (0..GROUPS).min_by_key(|&g| end[g]).unwrap();
+        places[s] = Place {
+            group: group as u32,
+            base: end[group],
+        };
+        end[group] += size_lines(s).next_multiple_of(PLACE_ALIGN_LINES);
+        assert!(end[group] <= TABLE_LINES, "the sizes overflow the table");
+    }
+    places
+}
+
+/// The chain data on one device, created when a latency test is first asked about (so that
+/// a run without one allocates nothing).
+pub struct Chain<'g> {
+    /// Every size's chain, in one buffer (see `glsl/memory/pointer_chase.comp`).
+    table: Buffer<'g>,
+    /// Where each size's chain lies in the table.
+    places: [Place; SIZES],
+    /// Where each test's chase stands, and the table's device address.
+    state: Buffer<'g>,
+    /// Views of the table per size, `None` beyond maxTexelBufferElements.
+    texel_views: Vec<Option<BufferView<'g>>>,
+    storage_texel_views: Vec<Option<BufferView<'g>>>,
+    /// The table as 32-bit floats, sampled and storage, in `GENERAL` layout.
+    image: Image<'g>,
+    nearest: Sampler<'g>,
+    linear: Sampler<'g>,
+}
+
+/// The family's resources: what creating the chain needs, and the chain once created (or
+/// why it could not be).
+pub struct Resources<'g> {
+    gpu: &'g Gpu<'g>,
+    instance: &'g Instance,
+    seed: u64,
+    chain: OnceLock<std::result::Result<Chain<'g>, String>>,
+}
+
+/// `latency: <resource> <size>`.
+pub struct PointerChase;
+
+/// A seed derived from the input, so that `--fault reference` changes the CPU's chains.
+fn seed(input: &[u8]) -> u64 {
+    input.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The number the registers' chase adds at each step (the kernel's `k`).
+fn registers_key(seed: u64) -> u32 {
+    (seed >> 32) as u32 | 1
+}
+
+/// Chain `c` of `lines` lines: `next[L]` follows line L, in one cycle through every line
+/// (Sattolo's shuffle, from a splitmix64 stream seeded by the input, the size and the chain).
+fn chain(seed: u64, size: usize, c: usize, lines: u32) -> Vec<u32> {
+    let mut state = seed
+        ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (c as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut random = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut next: Vec<u32> = (0..lines).collect();
+    for i in (1..lines as usize).rev() {
+        let j = (random() % i as u64) as usize;
+        next.swap(i, j);
+    }
+    next
+}
+
+/// The line chain `c` of `v` reaches after `steps` steps from line 0 (for the registers, the
+/// value their arithmetic reaches).
+fn walk(v: Variant, c: usize, input: &[u8], steps: u64) -> u32 {
+    if v.resource == Resource::Registers {
+        let k = registers_key(seed(input));
+        return (0..steps).fold(0u32, |cur, _| {
+            ((cur << 5).wrapping_add(k).wrapping_mul(0x9E37_79B1)) >> 8
+        });
+    }
+    let next = chain(seed(input), v.size, c, v.lines());
+    (0..steps).fold(0, |line, _| next[line as usize])
+}
+
+/// The largest power of two not above `limit`, at most [`IMAGE_SIDE`].
+fn image_side(limit: u32) -> u32 {
+    let side = limit.clamp(1, IMAGE_SIDE);
+    1 << (31 - side.leading_zeros())
+}
+
+impl<'g> Chain<'g> {
+    fn new(gpu: &'g Gpu<'g>, instance: &'g Instance, seed: u64) -> Result<Self> {
+        let limits = &gpu.info.limits;
+        let bda = gpu.info.features.buffer_device_address;
+        // The table: word `word` of line `base + L` is L's successor in the size's chain; the
+        // image holds the same words as floats (exact: every line index is below 2^24).
+        let places = places();
+        let mut words = vec![0u8; TABLE_BYTES as usize];
+        let mut floats = vec![0u8; TABLE_BYTES as usize];
+        for (size, place) in places.iter().enumerate() {
+            for c in 0..CHAINS {
+                let word = place.word(c) as usize;
+                for (line, next) in chain(seed, size, c, size_lines(size))
+                    .into_iter()
+                    .enumerate()
+                {
+                    let at = ((place.base as usize + line) * LINE_WORDS as usize + word) * 4;
+                    words[at..at + 4].copy_from_slice(&next.to_le_bytes());
+                    floats[at..at + 4].copy_from_slice(&(next as f32).to_le_bytes());
+                }
+            }
+        }
+        let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+            | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_DST;
+        if bda {
+            usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        }
+        let table = Buffer::new(gpu, "chain table", TABLE_BYTES, usage, Memory::DeviceLocal)?;
+        let address = if bda { table.device_address() } else { 0 };
+        let state_bytes = (16 + 4 * (Resource::ALL.len() + 1)) as u64 * PLACE_SLOTS as u64;
+        let state = Buffer::new(
+            gpu,
+            "chain state",
+            state_bytes,
+            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            Memory::DeviceLocal,
+        )?;
+        let side = image_side(limits.max_image_dimension2_d);
+        let image = Image::new_sampled_storage(gpu, "chain image", vk::Format::R32_SFLOAT, side)?;
+        let staged = |name: &str, bytes: &[u8]| -> Result<Buffer<'g>> {
+            let mut b = Buffer::new(
+                gpu,
+                name,
+                bytes.len() as u64,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+                Memory::Upload,
+            )?;
+            b.write(bytes)?;
+            Ok(b)
+        };
+        let table_staging = staged("chain table staging", &words)?;
+        drop(words);
+        let image_bytes = side as usize * side as usize * 4;
+        let image_staging = staged("chain image staging", &floats[..image_bytes])?;
+        drop(floats);
+        // Each chain's place (word, first line, device address of the first line) in slot
+        // c × SIZES + size, then the chases' slots at 0.
+        let mut state_words = vec![0u8; state_bytes as usize];
+        for (size, p) in places.iter().enumerate() {
+            let first = if bda {
+                address + p.base as u64 * LINE_BYTES
+            } else {
+                0
+            };
+            for c in 0..CHAINS {
+                let at = (c * SIZES + size) * 16;
+                state_words[at..at + 4].copy_from_slice(&p.word(c).to_le_bytes());
+                state_words[at + 4..at + 8].copy_from_slice(&p.base.to_le_bytes());
+                state_words[at + 8..at + 16].copy_from_slice(&first.to_le_bytes());
+            }
+        }
+        let at = REGISTERS_SLOT * 16;
+        state_words[at..at + 4].copy_from_slice(&registers_key(seed).to_le_bytes());
+        let state_staging = staged("chain state staging", &state_words)?;
+        gpu.submit(|d, cmd| {
+            record_copy(d, cmd, &table_staging, &table, TABLE_BYTES);
+            record_copy(d, cmd, &state_staging, &state, state_bytes);
+            image.record_fill(d, cmd, &image_staging);
+            // The kernels also write the state: make the copies visible to every access.
+            record_full_barrier(d, cmd);
+        })
+        .context("uploading the pointer-chase chains")?;
+        let views = |usage: vk::FormatFeatureFlags| -> Result<Vec<Option<BufferView<'g>>>> {
+            let supported = instance
+                .format_properties(gpu.info, vk::Format::R32_UINT)
+                .buffer_features
+                .contains(usage);
+            (0..SIZES)
+                .map(|size| {
+                    let bytes = size_bytes(size);
+                    let offset = places[size].base as u64 * LINE_BYTES;
+                    (supported && bytes / 4 <= limits.max_texel_buffer_elements as u64)
+                        .then(|| {
+                            BufferView::new_at(gpu, &table, vk::Format::R32_UINT, offset, bytes)
+                        })
+                        .transpose()
+                })
+                .collect()
+        };
+        let texel_views = views(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)?;
+        let storage_texel_views = views(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
+        Ok(Chain {
+            places,
+            texel_views,
+            storage_texel_views,
+            table,
+            state,
+            image,
+            nearest: Sampler::new(gpu, vk::Filter::NEAREST)?,
+            linear: Sampler::new(gpu, vk::Filter::LINEAR)?,
+        })
+    }
+}
+
+impl PointerChase {
+    /// Why the device's limits keep `v` from running, if they do (needs no chain data).
+    fn over_limit(v: Variant, shared: &Shared<'_>) -> Option<String> {
+        let info = shared.gpu.info;
+        let limits = &info.limits;
+        let bytes = v.bytes();
+        let over = |limit: u64, what: &str| {
+            (bytes > limit).then(|| format!("{} exceeds {what}", size_name(bytes)))
+        };
+        match v.resource {
+            Resource::RawBuffer | Resource::StructuredBuffer => over(
+                limits.max_storage_buffer_range as u64,
+                &format!(
+                    "maxStorageBufferRange = {}",
+                    limits.max_storage_buffer_range
+                ),
+            ),
+            Resource::RawBufferBesideShared => over(
+                limits.max_storage_buffer_range as u64,
+                &format!(
+                    "maxStorageBufferRange = {}",
+                    limits.max_storage_buffer_range
+                ),
+            )
+            .or_else(|| {
+                (BESIDE_SHARED_KB << 10 > limits.max_compute_shared_memory_size).then(|| {
+                    format!(
+                        "{BESIDE_SHARED_KB} KB of shared memory exceeds \
+                         maxComputeSharedMemorySize = {}",
+                        limits.max_compute_shared_memory_size
+                    )
+                })
+            }),
+            Resource::UniformBuffer => over(
+                (limits.max_uniform_buffer_range as u64).min(65536),
+                &format!(
+                    "maxUniformBufferRange = {} (the kernel declares at most 64 KB)",
+                    limits.max_uniform_buffer_range
+                ),
+            ),
+            Resource::TexelBuffer | Resource::StorageTexelBuffer => over(
+                4 * limits.max_texel_buffer_elements as u64,
+                &format!(
+                    "maxTexelBufferElements = {} (4-byte texels)",
+                    limits.max_texel_buffer_elements
+                ),
+            ),
+            Resource::Shared => over(
+                limits.max_compute_shared_memory_size as u64,
+                &format!(
+                    "maxComputeSharedMemorySize = {}",
+                    limits.max_compute_shared_memory_size
+                ),
+            ),
+            Resource::DeviceAddress => {
+                lacks_feature(info.features.buffer_device_address, "bufferDeviceAddress")
+            }
+            Resource::Registers => None,
+            Resource::StorageImage
+            | Resource::TexelFetch
+            | Resource::SampleNearest
+            | Resource::SampleBilinear => {
+                // The image holds the table from line 0: the size's chain must end inside it.
+                let side = image_side(limits.max_image_dimension2_d) as u64;
+                let end = (places()[v.size].base as u64 + v.lines() as u64) * LINE_BYTES;
+                (end > side * side * 4)
+                    .then(|| {
+                        format!(
+                            "{} at {} MB of the table exceeds a {side}x{side} R32_SFLOAT image \
+                             (maxImageDimension2D = {})",
+                            size_name(bytes),
+                            (end - bytes) >> 20,
+                            limits.max_image_dimension2_d
+                        )
+                    })
+                    .or_else(|| {
+                        let linear = shared
+                            .instance
+                            .format_properties(info, vk::Format::R32_SFLOAT)
+                            .optimal_tiling_features
+                            .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR);
+                        (v.resource == Resource::SampleBilinear && !linear).then(|| {
+                            "R32_SFLOAT lacks SAMPLED_IMAGE_FILTER_LINEAR in optimalTilingFeatures"
+                                .into()
+                        })
+                    })
+            }
+        }
+    }
+}
+
+impl Spec for PointerChase {
+    type Variant = Variant;
+    type Resources<'g> = Resources<'g>;
+
+    fn tests(&self) -> Vec<(Suite, Variant, Pattern)> {
+        Resource::ALL
+            .iter()
+            .flat_map(|&resource| {
+                resource.sizes().into_iter().map(move |size| {
+                    // The pattern is not part of the name: every chase is a random cycle.
+                    (Suite::Latency, Variant { resource, size }, Pattern::Random)
+                })
+            })
+            .collect()
+    }
+
+    fn name(&self, v: Variant) -> String {
+        match v.resource {
+            Resource::Registers => format!("latency: {}", v.resource.name()),
+            r => format!("latency: {} {}", r.name(), size_name(v.bytes())),
+        }
+    }
+
+    fn test_name(&self, v: Variant, _: Pattern) -> String {
+        self.name(v)
+    }
+
+    fn columns(&self, v: Variant) -> Columns {
+        Columns {
+            family: "pointer_chase",
+            resource: v.resource.descriptor(),
+            format: if v.resource.is_image() {
+                "R32_SFLOAT".into()
+            } else if matches!(
+                v.resource,
+                Resource::TexelBuffer | Resource::StorageTexelBuffer
+            ) {
+                "R32_UINT".into()
+            } else {
+                "uint".into()
+            },
+        }
+    }
+
+    fn bytes_per_load(&self, _: Variant) -> Option<u32> {
+        Some(4)
+    }
+
+    fn kernel(&self, v: Variant, _: Pattern) -> String {
+        match v.resource {
+            Resource::Shared => format!("pointer_chase_shared_{}k", SIZES_KB[v.size]),
+            r => format!("pointer_chase_{}", r.ident()),
+        }
+    }
+
+    /// The size's index (the kernel finds its place in the state buffer), or the registers'
+    /// slot.
+    fn read_start(&self, v: Variant) -> u32 {
+        match v.resource {
+            Resource::Registers => REGISTERS_SLOT as u32,
+            _ => v.size as u32,
+        }
+    }
+
+    /// Invocation 0 of each group writes the line its chase of the verify dispatch's steps
+    /// ends at, from line 0; the others write zeros.
+    fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
+        let steps = (VERIFY_ITERATIONS * STEPS_PER_ITERATION) as u64;
+        let mut out = vec![ThreadSum::default(); THREADS_PER_GROUP as usize];
+        out[0].sum[0] = walk(v, 0, input, steps) as f32;
+        out
+    }
+
+    /// One lane's steps per group of 256 invocations: one load each (so `loads_per_dispatch`
+    /// counts the chase's loads).
+    fn ops_per_thread(&self, _: Variant) -> u64 {
+        (DISPATCH_ITERATIONS * STEPS_PER_ITERATION) as u64 / THREADS_PER_GROUP
+    }
+
+    /// Loads of a dependent chain: no ratio to the baseline's throughput.
+    fn unit(&self, _: Variant) -> Unit {
+        Unit::Ops
+    }
+
+    /// One workgroup: a single chase.
+    fn dispatch_groups(&self, _: Variant, _: Pattern, _: u32, _: Option<u32>) -> u32 {
+        1
+    }
+
+    fn latency(&self, v: Variant) -> Option<Latency> {
+        let memory = v.resource != Resource::Registers;
+        Some(Latency {
+            kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
+            ops_per_iteration: STEPS_PER_ITERATION,
+            // Before each chain: a walk of its own cycle, so that it is timed in its own steady
+            // state (a cycle larger than a cache misses in it on every step; another chain's
+            // order over the same lines would leave some of them hit).
+            warm_ops: if memory {
+                (v.lines() as u64).min(WARM_STEPS_MAX)
+            } else {
+                0
+            },
+            chains: if memory {
+                (1..CHAINS).map(|c| (c * SIZES + v.size) as u32).collect()
+            } else {
+                Vec::new()
+            },
+            timed_iterations: TIMED_ITERATIONS,
+            warm_iterations: if memory {
+                v.lines().min(WARM_IN_DISPATCH_STEPS) / STEPS_PER_ITERATION
+            } else {
+                0
+            },
+        })
+    }
+
+    /// Lane 0 continues chain `start / SIZES` from where the verify dispatch left it; the
+    /// other lanes write zeros.
+    fn latency_reference(
+        &self,
+        v: Variant,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+        start: u32,
+    ) -> Vec<ThreadSum> {
+        let lanes = (subgroup_size as usize).clamp(1, crate::model::LATENCY_GROUP_SIZE);
+        let steps = ((VERIFY_ITERATIONS + iterations) * STEPS_PER_ITERATION) as u64;
+        let c = match v.resource {
+            Resource::Registers => 0,
+            _ => start as usize / SIZES,
+        };
+        let mut out = vec![ThreadSum::default(); lanes];
+        out[0].sum[0] = walk(v, c, input, steps) as f32;
+        out
+    }
+
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
+        Ok(Resources {
+            gpu: shared.gpu,
+            instance: shared.instance,
+            seed: seed(&shared.data),
+            chain: OnceLock::new(),
+        })
+    }
+
+    /// The device's limits first; then the chain data, created on the first supported test.
+    fn unsupported(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+        if let Some(why) = Self::over_limit(v, shared) {
+            return Some(why);
+        }
+        let chain = r
+            .chain
+            .get_or_init(|| Chain::new(r.gpu, r.instance, r.seed).map_err(|e| format!("{e:#}")));
+        match chain {
+            Err(e) => Some(format!("the chain data could not be created: {e}")),
+            Ok(c) => {
+                let views = match v.resource {
+                    Resource::TexelBuffer => &c.texel_views,
+                    Resource::StorageTexelBuffer => &c.storage_texel_views,
+                    _ => return None,
+                };
+                views[v.size]
+                    .is_none()
+                    .then(|| "R32_UINT lacks a texel-buffer usage in bufferFeatures".into())
+            }
+        }
+    }
+
+    fn bindings<'a, 'g>(
+        &self,
+        r: &'a Resources<'g>,
+        _: &'a Shared<'g>,
+        v: Variant,
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        let Some(Ok(c)) = r.chain.get() else {
+            return Vec::new();
+        };
+        // Buffers are bound from the size's first line.
+        let (offset, bytes) = (c.places[v.size].base as u64 * LINE_BYTES, v.bytes());
+        let source = match v.resource {
+            Resource::TexelBuffer => c.texel_views[v.size].as_ref().map(Binding::TexelBuffer),
+            Resource::StorageTexelBuffer => c.storage_texel_views[v.size]
+                .as_ref()
+                .map(Binding::StorageTexelBuffer),
+            Resource::RawBuffer
+            | Resource::RawBufferBesideShared
+            | Resource::StructuredBuffer
+            | Resource::Shared => Some(Binding::StorageBufferSlice(&c.table, offset, bytes)),
+            Resource::UniformBuffer => Some(Binding::UniformBufferSlice(&c.table, offset, bytes)),
+            Resource::StorageImage => Some(Binding::StorageImage(&c.image)),
+            Resource::TexelFetch | Resource::SampleNearest => Some(Binding::CombinedImageSampler {
+                image: &c.image,
+                sampler: &c.nearest,
+                immutable: false,
+            }),
+            Resource::SampleBilinear => Some(Binding::CombinedImageSampler {
+                image: &c.image,
+                sampler: &c.linear,
+                immutable: false,
+            }),
+            Resource::DeviceAddress | Resource::Registers => None,
+        };
+        let state = Some((1, Binding::StorageBuffer(&c.state, c.state.size)));
+        source.map(|s| (0, s)).into_iter().chain(state).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sizes_and_kernels_derive_from_the_enums() {
+        let tests = PointerChase.tests();
+        // 10 resources at every size, the chase beside shared memory up to 256 KB (25 sizes),
+        // shared memory at 5, the registers once.
+        assert_eq!(tests.len(), 10 * SIZES + 25 + SHARED_KB.len() + 1);
+        let name = |i: usize| PointerChase.test_name(tests[i].1, tests[i].2);
+        assert_eq!(name(0), "latency: Buffer<uint> 4 KB");
+        assert_eq!(name(1), "latency: Buffer<uint> 5 KB");
+        assert_eq!(name(SIZES + 24), "latency: ByteAddressBuffer 256 KB");
+        assert_eq!(name(SIZES + 33), "latency: ByteAddressBuffer 1.25 MB");
+        assert_eq!(name(SIZES + 35), "latency: ByteAddressBuffer 1.75 MB");
+        assert_eq!(name(SIZES + 53), "latency: ByteAddressBuffer 40 MB");
+        assert_eq!(name(2 * SIZES - 1), "latency: ByteAddressBuffer 256 MB");
+        assert_eq!(
+            name(2 * SIZES + 8),
+            "latency: ByteAddressBuffer beside groupshared{uint[8192]} 16 KB"
+        );
+        assert_eq!(
+            PointerChase.kernel(tests[2 * SIZES].1, Pattern::Random),
+            "pointer_chase_raw_buffer_pad32k"
+        );
+        assert_eq!(name(tests.len() - 2), "latency: groupshared{uint} 64 KB");
+        assert_eq!(name(tests.len() - 1), "latency: registers{uint}, no load");
+        assert_eq!(
+            PointerChase.kernel(tests[tests.len() - 2].1, Pattern::Random),
+            "pointer_chase_shared_64k"
+        );
+        // Every name is distinct, and each octave has four points.
+        let mut names: Vec<String> = (0..tests.len()).map(name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), tests.len());
+        assert_eq!(SIZES_KB[..9], [4, 5, 6, 7, 8, 10, 12, 14, 16]);
+    }
+
+    #[test]
+    fn every_size_has_its_own_lines_and_the_verify_walk_cannot_come_back() {
+        let places = places();
+        let mut used = vec![vec![]; GROUPS];
+        for (s, p) in places.iter().enumerate() {
+            used[p.group as usize].push((p.base, p.base + size_lines(s)));
+            // The chains of a size are its group's words, distinct from every other group's.
+            let words: Vec<u32> = (0..CHAINS).map(|c| p.word(c)).collect();
+            assert!(words
+                .iter()
+                .all(|w| *w / CHAINS as u32 == p.group && *w < LINE_WORDS));
+            assert_eq!(p.base % PLACE_ALIGN_LINES, 0);
+            // A chase of a multiple of a cycle's length ends where it started.
+            let steps = VERIFY_ITERATIONS * STEPS_PER_ITERATION;
+            assert_ne!(steps % size_lines(s), 0, "{} KB", SIZES_KB[s]);
+        }
+        for ranges in &mut used {
+            ranges.sort();
+            assert!(ranges.windows(2).all(|w| w[0].1 <= w[1].0), "{ranges:?}");
+            assert!(ranges.last().is_none_or(|r| r.1 <= TABLE_LINES));
+        }
+        // The largest size fills a group (a slot per chain and size, below the registers', is
+        // checked where the constants are).
+        assert_eq!(places[SIZES - 1].base, 0);
+    }
+
+    #[test]
+    fn every_chain_is_one_cycle_through_every_line() {
+        let input = crate::data::input();
+        for size in [0, 3, 9] {
+            let lines = size_lines(size);
+            let next = chain(seed(&input), size, 0, lines);
+            let (mut line, mut seen) = (0u32, vec![false; lines as usize]);
+            for _ in 0..lines {
+                assert!(!seen[line as usize], "size {size}: line {line} twice");
+                seen[line as usize] = true;
+                line = next[line as usize];
+            }
+            assert_eq!(line, 0, "size {size}: the cycle closes after every line");
+        }
+        // A corrupted input gives other chains, and the verify dispatch's walk ends elsewhere
+        // for every size (so --fault reference is caught).
+        let mut corrupted = input.clone();
+        corrupted[0] ^= 0x5A;
+        assert_ne!(
+            chain(seed(&input), 4, 0, 512),
+            chain(seed(&corrupted), 4, 0, 512)
+        );
+        // Each chain of a size is a cycle of its own seed.
+        let chains: Vec<Vec<u32>> = (0..CHAINS)
+            .map(|c| chain(seed(&input), 4, c, 512))
+            .collect();
+        for a in 0..CHAINS {
+            for b in a + 1..CHAINS {
+                assert_ne!(chains[a], chains[b], "chains {a} and {b}");
+            }
+        }
+        for size in 0..20 {
+            let v = Variant {
+                resource: Resource::RawBuffer,
+                size,
+            };
+            let steps = (VERIFY_ITERATIONS * STEPS_PER_ITERATION) as u64;
+            // (The first chain's: the row's verify dispatch; another chain's walk may end on
+            // the same line by chance, and the row still mismatches through the first.)
+            assert_ne!(
+                walk(v, 0, &input, steps),
+                walk(v, 0, &corrupted, steps),
+                "size {size}"
+            );
+            for c in 0..CHAINS {
+                assert_ne!(walk(v, c, &input, steps), 0, "size {size} chain {c}");
+            }
+        }
+    }
+}

@@ -1,0 +1,721 @@
+//! Test families: the [`Spec`] each family module implements, and the registry the rest of
+//! the crate iterates (the runner, the catalog and the reporters never name a family).
+
+use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
+use crate::format::{ChannelType, Format};
+use perftest_gpu::{Gpu, Instance};
+use crate::model::Fault;
+use crate::model::{Pattern, Suite};
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Buffer, BufferView, Image};
+use anyhow::Result;
+use ash::vk;
+use std::collections::HashMap;
+
+/// Declares the registry, one line per family, in run order within each suite (an extended
+/// run puts every family's uniform-load probes last).
+macro_rules! registry {
+    ($($family:path,)*) => {
+        /// Every family, in run order.
+        pub static REGISTRY: &[&dyn Family] = &[$(&$family,)*];
+    };
+}
+
+// One folder per group of the README's suites table; branch and pitfalls are one family each.
+mod branch;
+mod formats;
+mod instructions;
+mod loads;
+mod matrix;
+mod memory;
+mod pitfalls;
+mod writes;
+
+registry! {
+    loads::storage_texel_buffer::StorageTexelBuffer,
+    loads::storage_image::StorageImage,
+    loads::typed_buffer::TypedBuffer,
+    loads::raw_buffer::RawBuffer,
+    loads::structured_buffer::StructuredBuffer,
+    loads::constant_buffer::ConstantBuffer,
+    loads::texture_load::TextureLoad,
+    loads::texture_sample::TextureSample,
+    loads::control::Control,
+    loads::small_type_buffer::SmallTypeBuffer,
+    loads::buffer_reference::BufferReference,
+    loads::push_constant::PushConstant,
+    loads::shared_memory::SharedMemory,
+    formats::texture_dims::TextureDims,
+    formats::format_buffer::FormatBuffer,
+    formats::format_texture::FormatTexture,
+    formats::memory_location::MemoryLocation,
+    writes::buffer_store::BufferStore,
+    writes::texel_buffer_store::TexelBufferStore,
+    writes::image_store::ImageStore,
+    writes::shared_store::SharedStore,
+    writes::buffer_atomic::BufferAtomic,
+    writes::image_atomic::ImageAtomic,
+    writes::shared_atomic::SharedAtomic,
+    instructions::alu::Alu,
+    instructions::subgroup_ops::SubgroupOps,
+    instructions::shared_bank::SharedBank,
+    instructions::occupancy::Occupancy,
+    branch::Branch,
+    pitfalls::Pitfalls,
+    matrix::dot_product::DotProduct,
+    matrix::peak::Peak,
+    matrix::coopmat::Coopmat,
+    matrix::coopmat2::Coopmat2,
+    memory::bandwidth::Bandwidth,
+    memory::bandwidth_write::BandwidthWrite,
+    memory::transfer::Transfer,
+    memory::pointer_chase::PointerChase,
+}
+
+/// The CSV's description of a test's source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Columns {
+    /// The `family` column, e.g. `typed_buffer`.
+    pub family: &'static str,
+    /// The `resource` column: the Vulkan descriptor type (or `none`, `push constants` …).
+    pub resource: &'static str,
+    /// The `format` column: a Vulkan format, or the GLSL type read from a plain buffer.
+    pub format: String,
+}
+
+/// What every family reads from on one device: the input, uploaded once, and how to reach it.
+pub struct Shared<'g> {
+    pub gpu: &'g Gpu<'g>,
+    pub instance: &'g Instance,
+    /// The 16 KB of input bytes (see [`crate::data::input`]).
+    pub data: Vec<u8>,
+    /// The input in device-local memory, usable as every kind of buffer and as a copy source.
+    pub input: Buffer<'g>,
+    /// The input's device address, where buffer device addresses are enabled (else 0).
+    pub address: u64,
+    /// An injected fault, if any.
+    pub fault: Option<Fault>,
+}
+
+impl Shared<'_> {
+    /// The device's support for `format`.
+    pub fn format_properties(&self, format: Format) -> vk::FormatProperties {
+        self.instance.format_properties(self.gpu.info, format.vk())
+    }
+
+    /// Why `format` cannot be declared in a storage image or texel buffer here, if it cannot
+    /// (the extended formats need `shaderStorageImageExtendedFormats`).
+    pub fn storage_format_undeclarable(&self, format: Format) -> Option<String> {
+        (format.is_extended_storage_format()
+            && !self.gpu.info.features.shader_storage_extended_formats)
+            .then(|| {
+                format!(
+                    "{} in a shader needs shaderStorageImageExtendedFormats, which the device lacks",
+                    format.vk_name()
+                )
+            })
+    }
+}
+
+/// The verify dispatch of one test, recorded and submitted by the runner.
+pub type Dispatch<'a> = dyn FnMut() -> Result<()> + 'a;
+
+/// What `--verify` of a write test returns: `Ok(Ok(()))` when the memory matches the reference.
+pub type Checked = Result<std::result::Result<(), Mismatch>>;
+
+/// What a test's count (`loads_per_dispatch`, `gloads_per_s`, `loads_per_clk_per_cu`) counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Loads (or loop iterations, for the control loops).
+    Loads,
+    /// Arithmetic or subgroup operations (the instruction suite), integer operations of the
+    /// matrix suite (a multiply-add counts two).
+    Ops,
+    /// Floating-point operations of the matrix suite (a multiply-add counts two).
+    Flops,
+    /// Bytes copied or filled by a transfer command.
+    Bytes,
+    /// Dispatches recorded (what a dispatch costs).
+    Dispatches,
+    /// Submissions waited for, one after another.
+    Submits,
+    /// Timestamp pairs written back to back.
+    Timestamps,
+}
+
+impl Unit {
+    /// The CSV's `unit` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Loads => "loads",
+            Unit::Ops => "ops",
+            Unit::Flops => "flops",
+            Unit::Bytes => "bytes",
+            Unit::Dispatches => "dispatches",
+            Unit::Submits => "submits",
+            Unit::Timestamps => "timestamps",
+        }
+    }
+}
+
+/// How a test's dependent-chain latency is measured: a kernel that runs one subgroup through
+/// `ITERATIONS` (the first push-constant word) iterations of `ops_per_iteration` dependent
+/// operations between two reads of the subgroup clock (see `runner/latency.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Latency {
+    /// The kernel's name (declared by the family's template).
+    pub kernel: String,
+    /// Dependent operations per loop iteration.
+    pub ops_per_iteration: u32,
+    /// Operations to run, untimed, before the timed runs (in dispatches of at most
+    /// `runner/latency.rs`'s chunk): a pointer chase walks its whole working set first, so
+    /// that a set that fits a cache is in it.
+    pub warm_ops: u64,
+    /// The `readStart` of each further chain timed like the test's own (a pointer chase's
+    /// chains of other seeds through the same lines): the row's latency is then the median
+    /// over all chains, and their spread is reported beside it. Empty: the test's own only.
+    pub chains: Vec<u32>,
+    /// Iterations of the shorter timed run (the longer one runs twice as many); 0: the
+    /// runner's default (a chain whose steps cost differently samples more of them).
+    pub timed_iterations: u32,
+    /// Iterations each timed dispatch runs first, untimed (its kernel takes them in the high 16
+    /// bits of the iteration count): what must be in a cache that a new dispatch finds cold
+    /// (an SM's L1). 0: none.
+    pub warm_iterations: u32,
+}
+
+/// `Some("the device lacks NAME")` when `ok` is false.
+pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
+    (!ok).then(|| format!("the device lacks {name}"))
+}
+
+// Shared by the texture families (`Texture2D<F>`): sampled 32×32 images filled from the input.
+/// One sampled image per format the device can sample and copy into.
+pub fn sampled_images<'g>(shared: &Shared<'g>) -> Result<HashMap<Format, Image<'g>>> {
+    let mut images = HashMap::new();
+    let needed = vk::FormatFeatureFlags::SAMPLED_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST;
+    for f in Format::ALL {
+        if shared
+            .format_properties(f)
+            .optimal_tiling_features
+            .contains(needed)
+        {
+            let image = Image::new_sampled(shared.gpu, f.vk_name(), f.vk(), TEXTURE_SIZE)?;
+            images.insert(f, image);
+        }
+    }
+    Ok(images)
+}
+
+/// Why `images` has no image of `f`, if it has none.
+pub fn missing_image(images: &HashMap<Format, Image<'_>>, f: Format) -> Option<String> {
+    (!images.contains_key(&f)).then(|| {
+        format!(
+            "{} lacks SAMPLED_IMAGE or TRANSFER_DST in optimalTilingFeatures",
+            f.vk_name()
+        )
+    })
+}
+
+/// Why the device cannot sample `f` with a linear filter, if it cannot (optional in Vulkan;
+/// `--fault no-linear-filter` pretends so for the 32-bit float formats).
+pub fn lacks_linear_filter(shared: &Shared<'_>, f: Format) -> Option<String> {
+    let linear = shared
+        .format_properties(f)
+        .optimal_tiling_features
+        .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR);
+    let injected =
+        shared.fault == Some(Fault::NoLinearFilter) && f.channel_type() == ChannelType::Float32;
+    (!linear || injected).then(|| {
+        format!(
+            "{} lacks SAMPLED_IMAGE_FILTER_LINEAR (linear filtering of this format is optional in Vulkan)",
+            f.vk_name()
+        )
+    })
+}
+
+/// Views of one buffer, 1024 elements each, for every format whose `bufferFeatures` hold a
+/// texel-buffer usage (shared by the uniform and storage texel-buffer families).
+pub struct TexelViews<'g> {
+    views: HashMap<Format, BufferView<'g>>,
+    usage: vk::FormatFeatureFlags,
+}
+
+impl<'g> TexelViews<'g> {
+    /// Views of `buffer` for `usage` (`UNIFORM_TEXEL_BUFFER` or `STORAGE_TEXEL_BUFFER`; a
+    /// storage format must also be declarable in a shader).
+    pub fn new(
+        shared: &Shared<'g>,
+        buffer: &Buffer<'g>,
+        usage: vk::FormatFeatureFlags,
+    ) -> Result<Self> {
+        let storage = usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER;
+        let mut views = HashMap::new();
+        for f in Format::ALL {
+            let supported = shared.format_properties(f).buffer_features.contains(usage);
+            if supported && !(storage && shared.storage_format_undeclarable(f).is_some()) {
+                let range = 1024 * f.bytes() as u64;
+                views.insert(f, BufferView::new(shared.gpu, buffer, f.vk(), range)?);
+            }
+        }
+        Ok(TexelViews { views, usage })
+    }
+
+    /// The view of `f`; only asked for a format [`TexelViews::unsupported`] accepts.
+    pub fn get(&self, f: Format) -> &BufferView<'g> {
+        &self.views[&f]
+    }
+
+    /// Why there is no view of `f`, if there is none.
+    pub fn unsupported(&self, shared: &Shared<'_>, f: Format) -> Option<String> {
+        if self.usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER {
+            if let Some(why) = shared.storage_format_undeclarable(f) {
+                return Some(why);
+            }
+        }
+        let usage = if self.usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER {
+            "STORAGE_TEXEL_BUFFER"
+        } else {
+            "UNIFORM_TEXEL_BUFFER"
+        };
+        (!self.views.contains_key(&f))
+            .then(|| format!("{} lacks {usage} in bufferFeatures", f.vk_name()))
+    }
+}
+
+/// What a family module implements: its tests, kernels, resources and CPU reference.
+pub trait Spec: Sync + 'static {
+    /// One variant of the family (a format, a width …); each test is a variant and a pattern.
+    type Variant: Copy + std::fmt::Debug + PartialEq;
+    /// What the family creates on a device (views, images, samplers), borrowing the device.
+    type Resources<'g>: Sync
+    where
+        Self: 'g;
+
+    /// Every test of the family, in run order, with the suite it belongs to.
+    fn tests(&self) -> Vec<(Suite, Self::Variant, Pattern)>;
+    /// The name without the pattern, e.g. `Buffer<RGBA8>.Load`.
+    fn name(&self, v: Self::Variant) -> String;
+    /// The full test name, byte for byte as users know it.
+    fn test_name(&self, v: Self::Variant, p: Pattern) -> String {
+        format!("{} {}", self.name(v), p.name())
+    }
+    /// The CSV's `family`, `resource` and `format` columns.
+    fn columns(&self, v: Self::Variant) -> Columns;
+    /// Bytes each load brings into the shader (for bytes/s figures); `None` when it reads nothing.
+    fn bytes_per_load(&self, v: Self::Variant) -> Option<u32>;
+    /// The name of the kernel that runs the test (declared by the family's GLSL template).
+    fn kernel(&self, v: Self::Variant, p: Pattern) -> String;
+    /// The `readStart` push constant: byte offset of the first read.
+    fn read_start(&self, _v: Self::Variant) -> u32 {
+        0
+    }
+    /// Whether this is the test every ratio is relative to (exactly one in the registry).
+    fn is_baseline(&self, _v: Self::Variant, _p: Pattern) -> bool {
+        false
+    }
+    /// What each of the 256 threads of a workgroup sums, computed on the CPU from `input`.
+    fn reference(&self, v: Self::Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum>;
+    /// The reference on a device whose subgroups have `subgroup_size` invocations (for
+    /// kernels whose result depends on it); by default [`Spec::reference`].
+    fn reference_for(
+        &self,
+        v: Self::Variant,
+        p: Pattern,
+        input: &[u8],
+        _subgroup_size: u32,
+    ) -> Vec<ThreadSum> {
+        self.reference(v, p, input)
+    }
+    /// Relative tolerance of the sums against the reference, as a fraction of Σ|term|.
+    fn tolerance(&self, _v: Self::Variant) -> f32 {
+        1e-5
+    }
+    /// Operations (loads, for a load test) each thread performs per dispatch.
+    fn ops_per_thread(&self, _v: Self::Variant) -> u64 {
+        crate::model::LOADS_PER_THREAD
+    }
+    /// What the counts of this test count.
+    fn unit(&self, _v: Self::Variant) -> Unit {
+        Unit::Loads
+    }
+    /// What one timed sample of `groups` workgroups counts (the `loads_per_dispatch` column):
+    /// by default every thread's [`Spec::ops_per_thread`]; a self-timed test counts its own.
+    fn ops_per_dispatch(&self, v: Self::Variant, groups: u32) -> u64 {
+        groups as u64 * crate::model::THREADS_PER_GROUP * self.ops_per_thread(v)
+    }
+    /// Whether the test records and times its own commands (a copy, a fill, empty
+    /// dispatches, a submission) instead of dispatches of a kernel from its template: the
+    /// runner builds no pipeline for it and calls [`Spec::time_self`] and
+    /// [`Spec::verify_self`].
+    fn self_timed(&self, _v: Self::Variant) -> bool {
+        false
+    }
+    /// The test of this family whose time this test's ratio is relative to (time over time),
+    /// where it is not the baseline's throughput (the default).
+    fn ratio_reference(&self, _v: Self::Variant) -> Option<Self::Variant> {
+        None
+    }
+    /// The workgroups to dispatch when calibration chose `calibrated` on a device with
+    /// `compute_units` (where known); by default `calibrated`.
+    fn dispatch_groups(
+        &self,
+        _v: Self::Variant,
+        _p: Pattern,
+        calibrated: u32,
+        _compute_units: Option<u32>,
+    ) -> u32 {
+        calibrated
+    }
+    /// Whether each timed dispatch of the test starts with the GPU's caches emptied of its
+    /// data: the runner fills a buffer larger than any last-level cache before each one,
+    /// outside the timed interval. By default false (what earlier dispatches left is kept).
+    fn cold(&self, _v: Self::Variant) -> bool {
+        false
+    }
+    /// The test's latency kernel, if it has one.
+    fn latency(&self, _v: Self::Variant) -> Option<Latency> {
+        None
+    }
+    /// What lanes `0..min(subgroup_size, 64)` of the latency kernel write after
+    /// `iterations` iterations, run with `readStart = start` (the test's own, or one of its
+    /// [`Latency::chains`]) after the verify dispatch of the test's kernel with the same.
+    fn latency_reference(
+        &self,
+        _v: Self::Variant,
+        _input: &[u8],
+        _iterations: u32,
+        _subgroup_size: u32,
+        _start: u32,
+    ) -> Vec<ThreadSum> {
+        Vec::new()
+    }
+    /// Creates the family's resources on a device.
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Self::Resources<'g>>;
+    /// Records the copies that fill the resources from `shared.input` (already uploaded).
+    fn record_upload(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _d: &ash::Device,
+        _cmd: vk::CommandBuffer,
+    ) {
+    }
+    /// Why the variant cannot run on this device, if it cannot (the row's `unsupported`
+    /// reason); by default every variant runs everywhere.
+    fn unsupported(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Option<String> {
+        None
+    }
+    /// The descriptor bindings 0 and 1 of the kernel (binding 2, the output, is the
+    /// runner's); by default none (push constants, device addresses, or nothing to read).
+    fn bindings<'a, 'g>(
+        &self,
+        _res: &'a Self::Resources<'g>,
+        _shared: &'a Shared<'g>,
+        _v: Self::Variant,
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        Vec::new()
+    }
+    /// The memory type the variant reads from, where the family chooses it (the CSV's
+    /// `memory` column); `None` for the shared device-local input and images.
+    fn memory(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Option<String> {
+        None
+    }
+    /// A note on how the variant runs on this device, for the row's `reason` (e.g. how a
+    /// divergent branch splits this device's subgroups); `None` by default.
+    fn device_note(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Option<String> {
+        None
+    }
+    /// A self-timed test's `samples` durations in ms (GPU timestamps), after `warmup` untimed
+    /// runs of the same work; one sample is what [`Spec::ops_per_dispatch`] counts.
+    fn time_self(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+        _warmup: u32,
+        _samples: u32,
+    ) -> Result<Vec<f64>> {
+        anyhow::bail!("this test has no commands of its own to time")
+    }
+    /// `--verify` of a self-timed test: runs its work once and compares what it wrote with
+    /// the CPU's expectation.
+    fn verify_self(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Checked {
+        anyhow::bail!("this test has no commands of its own to verify")
+    }
+    /// `--verify` of a test whose result is the memory it writes: resets that memory, runs
+    /// `dispatch` (one dispatch of `groups` workgroups), reads the memory back and compares it
+    /// with the CPU reference. `None` (the default): the runner compares each thread's output
+    /// with [`Spec::reference`] instead.
+    fn verify_writes(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+        _p: Pattern,
+        _groups: u32,
+        _dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        None
+    }
+}
+
+/// A family as the rest of the crate sees it: tests addressed by their index in the family.
+pub trait Family: Sync {
+    /// How many tests the family has.
+    fn count(&self) -> usize;
+    /// The suite of test `i`.
+    fn suite(&self, i: usize) -> Suite;
+    /// The access pattern of test `i`.
+    fn pattern(&self, i: usize) -> Pattern;
+    /// The name of test `i`.
+    fn test_name(&self, i: usize) -> String;
+    /// The CSV columns of test `i`.
+    fn columns(&self, i: usize) -> Columns;
+    /// Bytes per load of test `i`.
+    fn bytes_per_load(&self, i: usize) -> Option<u32>;
+    /// The kernel of test `i`.
+    fn kernel(&self, i: usize) -> String;
+    /// The `readStart` push constant of test `i`.
+    fn read_start(&self, i: usize) -> u32;
+    /// Whether test `i` is the baseline.
+    fn is_baseline(&self, i: usize) -> bool;
+    /// The CPU reference of test `i`.
+    fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum>;
+    /// The CPU reference of test `i` on a device with subgroups of `subgroup_size`.
+    fn reference_for(&self, i: usize, input: &[u8], subgroup_size: u32) -> Vec<ThreadSum>;
+    /// The tolerance of test `i`.
+    fn tolerance(&self, i: usize) -> f32;
+    /// Operations each thread of test `i` performs per dispatch.
+    fn ops_per_thread(&self, i: usize) -> u64;
+    /// What the counts of test `i` count.
+    fn unit(&self, i: usize) -> Unit;
+    /// What one timed sample of test `i` of `groups` workgroups counts.
+    fn ops_per_dispatch(&self, i: usize, groups: u32) -> u64;
+    /// Whether test `i` records and times its own commands (see [`Spec::self_timed`]).
+    fn self_timed(&self, i: usize) -> bool;
+    /// The index of the test whose time test `i`'s ratio is relative to, if not the baseline.
+    fn ratio_reference(&self, i: usize) -> Option<usize>;
+    /// The workgroups test `i` dispatches when calibration chose `calibrated`.
+    fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32;
+    /// Whether test `i` runs each timed dispatch with the caches emptied (see [`Spec::cold`]).
+    fn cold(&self, i: usize) -> bool;
+    /// The latency kernel of test `i`, if any.
+    fn latency(&self, i: usize) -> Option<Latency>;
+    /// The CPU reference of test `i`'s latency kernel (see [`Spec::latency_reference`]).
+    fn latency_reference(
+        &self,
+        i: usize,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+        start: u32,
+    ) -> Vec<ThreadSum>;
+    /// Creates the family's resources on a device.
+    fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>>;
+}
+
+/// A family's resources on one device.
+pub trait Bound<'g>: Sync {
+    /// Records the copies that fill the resources from the uploaded input.
+    fn record_upload(&self, shared: &Shared<'g>, d: &ash::Device, cmd: vk::CommandBuffer);
+    /// Why test `i` cannot run here, if it cannot.
+    fn unsupported(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
+    /// The bindings of test `i`'s kernel.
+    fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)>;
+    /// The memory type test `i` reads from, where its family chooses it.
+    fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
+    /// How test `i` runs on this device, for its row's `reason`, where its family says.
+    fn device_note(&self, shared: &Shared<'g>, i: usize) -> Option<String>;
+    /// `--verify` of test `i` from the memory it writes, if it is a write test (see
+    /// [`Spec::verify_writes`]).
+    fn verify_writes(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked>;
+    /// The durations of a self-timed test (see [`Spec::time_self`]).
+    fn time_self(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        warmup: u32,
+        samples: u32,
+    ) -> Result<Vec<f64>>;
+    /// `--verify` of a self-timed test (see [`Spec::verify_self`]).
+    fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked;
+}
+
+/// Test `i` of `spec`.
+fn at<S: Spec>(spec: &S, i: usize) -> (Suite, S::Variant, Pattern) {
+    spec.tests()[i]
+}
+
+impl<S: Spec> Family for S {
+    fn count(&self) -> usize {
+        self.tests().len()
+    }
+    fn suite(&self, i: usize) -> Suite {
+        at(self, i).0
+    }
+    fn pattern(&self, i: usize) -> Pattern {
+        at(self, i).2
+    }
+    fn test_name(&self, i: usize) -> String {
+        let (_, v, p) = at(self, i);
+        Spec::test_name(self, v, p)
+    }
+    fn columns(&self, i: usize) -> Columns {
+        Spec::columns(self, at(self, i).1)
+    }
+    fn bytes_per_load(&self, i: usize) -> Option<u32> {
+        Spec::bytes_per_load(self, at(self, i).1)
+    }
+    fn kernel(&self, i: usize) -> String {
+        let (_, v, p) = at(self, i);
+        Spec::kernel(self, v, p)
+    }
+    fn read_start(&self, i: usize) -> u32 {
+        Spec::read_start(self, at(self, i).1)
+    }
+    fn is_baseline(&self, i: usize) -> bool {
+        let (_, v, p) = at(self, i);
+        Spec::is_baseline(self, v, p)
+    }
+    fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum> {
+        let (_, v, p) = at(self, i);
+        Spec::reference(self, v, p, input)
+    }
+    fn reference_for(&self, i: usize, input: &[u8], subgroup_size: u32) -> Vec<ThreadSum> {
+        let (_, v, p) = at(self, i);
+        Spec::reference_for(self, v, p, input, subgroup_size)
+    }
+    fn tolerance(&self, i: usize) -> f32 {
+        Spec::tolerance(self, at(self, i).1)
+    }
+    fn ops_per_thread(&self, i: usize) -> u64 {
+        Spec::ops_per_thread(self, at(self, i).1)
+    }
+    fn unit(&self, i: usize) -> Unit {
+        Spec::unit(self, at(self, i).1)
+    }
+    fn ops_per_dispatch(&self, i: usize, groups: u32) -> u64 {
+        Spec::ops_per_dispatch(self, at(self, i).1, groups)
+    }
+    fn self_timed(&self, i: usize) -> bool {
+        Spec::self_timed(self, at(self, i).1)
+    }
+    fn ratio_reference(&self, i: usize) -> Option<usize> {
+        let (_, v, _) = at(self, i);
+        let reference = Spec::ratio_reference(self, v)?;
+        self.tests().iter().position(|(_, w, _)| *w == reference)
+    }
+    fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32 {
+        let (_, v, p) = at(self, i);
+        Spec::dispatch_groups(self, v, p, calibrated, compute_units)
+    }
+    fn cold(&self, i: usize) -> bool {
+        Spec::cold(self, at(self, i).1)
+    }
+    fn latency(&self, i: usize) -> Option<Latency> {
+        Spec::latency(self, at(self, i).1)
+    }
+    fn latency_reference(
+        &self,
+        i: usize,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+        start: u32,
+    ) -> Vec<ThreadSum> {
+        Spec::latency_reference(self, at(self, i).1, input, iterations, subgroup_size, start)
+    }
+    fn bind<'g>(&'static self, shared: &Shared<'g>) -> Result<Box<dyn Bound<'g> + 'g>> {
+        Ok(Box::new(Resources {
+            spec: self,
+            res: self.create(shared)?,
+        }))
+    }
+}
+
+/// A family's resources together with the family that interprets them.
+struct Resources<'g, S: Spec> {
+    spec: &'static S,
+    res: S::Resources<'g>,
+}
+
+impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
+    fn record_upload(&self, shared: &Shared<'g>, d: &ash::Device, cmd: vk::CommandBuffer) {
+        self.spec.record_upload(&self.res, shared, d, cmd);
+    }
+    fn unsupported(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
+        self.spec.unsupported(&self.res, shared, at(self.spec, i).1)
+    }
+    fn bindings<'a>(&'a self, shared: &'a Shared<'g>, i: usize) -> Vec<(u32, Binding<'a, 'g>)> {
+        self.spec.bindings(&self.res, shared, at(self.spec, i).1)
+    }
+    fn memory(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
+        self.spec.memory(&self.res, shared, at(self.spec, i).1)
+    }
+    fn device_note(&self, shared: &Shared<'g>, i: usize) -> Option<String> {
+        self.spec.device_note(&self.res, shared, at(self.spec, i).1)
+    }
+    fn verify_writes(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        let (_, v, p) = at(self.spec, i);
+        self.spec
+            .verify_writes(&self.res, shared, v, p, groups, dispatch)
+    }
+    fn time_self(
+        &self,
+        shared: &Shared<'g>,
+        i: usize,
+        warmup: u32,
+        samples: u32,
+    ) -> Result<Vec<f64>> {
+        self.spec
+            .time_self(&self.res, shared, at(self.spec, i).1, warmup, samples)
+    }
+    fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked {
+        self.spec.verify_self(&self.res, shared, at(self.spec, i).1)
+    }
+}
+
+/// Every test of a family that has one test per pattern of `patterns` for each of `variants`.
+pub fn each<V: Copy>(
+    suite: Suite,
+    variants: impl IntoIterator<Item = V>,
+    patterns: &[Pattern],
+) -> Vec<(Suite, V, Pattern)> {
+    variants
+        .into_iter()
+        .flat_map(|v| patterns.iter().map(move |&p| (suite, v, p)))
+        .collect()
+}
