@@ -308,9 +308,11 @@ impl Instance {
     pub fn new(validation: bool) -> Result<Self> {
         // PERFTEST_VULKAN_LIBRARY names a loader to use instead of the system one.
         let custom = std::env::var_os("PERFTEST_VULKAN_LIBRARY");
-        // SAFETY: loading a Vulkan loader library; nothing else runs during its initialisation.
         let loaded = match &custom {
+            // SAFETY: loading a Vulkan loader library; nothing else runs during its
+            // initialisation.
             Some(path) => unsafe { ash::Entry::load_from(path) },
+            // SAFETY: as above, the system's loader.
             None => unsafe { ash::Entry::load() },
         };
         let entry = loaded.map_err(|e| {
@@ -340,8 +342,10 @@ impl Instance {
             ))
             .into());
         }
+        // SAFETY: a plain query on a loaded entry.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }
             .context("vkEnumerateInstanceLayerProperties")?;
+        // SAFETY: a plain query on a loaded entry.
         let extensions = unsafe { entry.enumerate_instance_extension_properties(None) }
             .context("vkEnumerateInstanceExtensionProperties")?;
         let has_ext = |name: &CStr| {
@@ -420,6 +424,8 @@ impl Instance {
         })?;
         let debug = if debug_utils {
             let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            // SAFETY: a live instance with VK_EXT_debug_utils enabled; the create info's
+            // callback is a `'static` function; the messenger is destroyed in Drop.
             let messenger = unsafe { loader.create_debug_utils_messenger(&messenger_info, None) }
                 .context("vkCreateDebugUtilsMessengerEXT")?;
             Some((loader, messenger))
@@ -443,8 +449,10 @@ impl Instance {
             .context("vkEnumeratePhysicalDevices")?;
         let mut out = Vec::new();
         for (index, handle) in handles.into_iter().enumerate() {
+            // SAFETY: `handle` was just enumerated from this live instance.
             let props = unsafe { self.instance.get_physical_device_properties(handle) };
             let extensions: Vec<String> =
+                // SAFETY: as above, a plain query of an enumerated device.
                 unsafe { self.instance.enumerate_device_extension_properties(handle) }
                     .context("vkEnumerateDeviceExtensionProperties")?
                     .iter()
@@ -481,6 +489,8 @@ impl Instance {
             if has_pci {
                 props2 = props2.push_next(&mut pci);
             }
+            // SAFETY: an enumerated device; every struct chained into `props2` is a local
+            // that outlives the call, chained only where the device has its extension.
             unsafe {
                 self.instance
                     .get_physical_device_properties2(handle, &mut props2)
@@ -527,6 +537,7 @@ impl Instance {
             if is_13 {
                 features2 = features2.push_next(&mut sync2);
             }
+            // SAFETY: as above: locals chained only where the device has their extension.
             unsafe {
                 self.instance
                     .get_physical_device_features2(handle, &mut features2)
@@ -588,6 +599,7 @@ impl Instance {
             } else {
                 (String::new(), String::new())
             };
+            // SAFETY: a plain query of an enumerated device.
             let families = unsafe {
                 self.instance
                     .get_physical_device_queue_family_properties(handle)

@@ -227,6 +227,7 @@ impl<'i> Gpu<'i> {
         let device = unsafe { instance.instance.create_device(info.handle, &create, None) }
             .with_context(|| format!("vkCreateDevice on {}", info.name))?;
         // From here on, `Gpu`'s Drop cleans up whatever has been created.
+        // SAFETY: `family` is a queue family the device was created with, one queue each.
         let queue = unsafe { device.get_device_queue(family, 0) };
         let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.instance.clone(),
@@ -239,6 +240,7 @@ impl<'i> Gpu<'i> {
         let allocator = match allocator {
             Ok(a) => a,
             Err(e) => {
+                // SAFETY: nothing has been created on the device yet; it is not used again.
                 unsafe { device.destroy_device(None) };
                 bail!("creating the memory allocator: {e}");
             }

@@ -160,8 +160,8 @@ impl<'g> Pipeline<'g> {
         let capture = gpu.info.features.pipeline_executable_info;
         let words =
             ash::util::read_spv(&mut std::io::Cursor::new(spirv)).context("reading SPIR-V")?;
-        // SAFETY (this block): valid device; every create info refers to locals; handles are
-        // stored in `p` as soon as they exist so that Drop releases them on any error.
+        // SAFETY: valid device; every create info refers to locals; handles are stored in `p`
+        // as soon as they exist so that Drop releases them on any error.
         unsafe {
             p.module = d
                 .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
@@ -411,6 +411,8 @@ fn statistics(gpu: &Gpu<'_>, pipeline: vk::Pipeline) -> Result<Vec<ShaderStatist
         let info = vk::PipelineExecutableInfoKHR::default()
             .pipeline(pipeline)
             .executable_index(index as u32);
+        // SAFETY: a live pipeline created with CAPTURE_STATISTICS, and an executable index
+        // the driver listed for it.
         let stats = unsafe { ext.get_pipeline_executable_statistics(&info) }
             .context("vkGetPipelineExecutableStatisticsKHR")?;
         for st in stats {

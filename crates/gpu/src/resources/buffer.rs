@@ -43,6 +43,7 @@ impl<'g> Buffer<'g> {
             size,
             memory_type: None,
         };
+        // SAFETY: `handle` is the buffer just created on `d`.
         let mut requirements = unsafe { d.get_buffer_memory_requirements(handle) };
         if let Memory::In(residence) = memory {
             // Only the chosen type is allowed, so gpu-allocator allocates from exactly it.
@@ -54,6 +55,8 @@ impl<'g> Buffer<'g> {
         }
         let allocation = allocate(gpu, name, requirements, memory.location(), true)
             .with_context(|| format!("allocating {size} bytes for {name}"))?;
+        // SAFETY: the memory handle is only bound to this resource, which the allocation
+        // outlives (it is freed in Drop after the resource is destroyed).
         let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
         // Owned by the buffer from here, so Drop frees it even if binding fails.
         buffer.allocation = Some(allocation);

@@ -331,10 +331,13 @@ impl<'g> Image<'g> {
             shape,
             layout,
         };
+        // SAFETY: `handle` is the image just created on `d`.
         let requirements = unsafe { d.get_image_memory_requirements(handle) };
         let linear = tiling == vk::ImageTiling::LINEAR;
         let allocation = allocate(gpu, name, requirements, MemoryLocation::GpuOnly, linear)
             .with_context(|| format!("allocating memory for {name}"))?;
+        // SAFETY: the memory handle is only bound to this resource, which the allocation
+        // outlives (it is freed in Drop after the resource is destroyed).
         let (memory, offset) = (unsafe { allocation.memory() }, allocation.offset());
         // Owned by the image from here, so Drop frees it even if binding fails.
         image.allocation = Some(allocation);
@@ -346,6 +349,8 @@ impl<'g> Image<'g> {
             .view_type(shape.view)
             .format(format)
             .subresource_range(color_range(shape.layers));
+        // SAFETY: the image is live and bound to its memory; the view info refers to locals;
+        // the view is destroyed in Drop before the image.
         image.view = unsafe { d.create_image_view(&view_info, None) }
             .with_context(|| format!("vkCreateImageView ({name})"))?;
         Ok(image)
