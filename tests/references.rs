@@ -162,7 +162,7 @@ fn the_built_in_data_is_the_data_directory() {
 
 #[test]
 fn families_are_the_catalogs() {
-    let catalog: Vec<(String, &str)> = perftest::catalog::all_tests()
+    let catalog: Vec<(&str, &str)> = perftest::catalog::all_tests()
         .iter()
         .map(|t| (t.name(), t.columns().family))
         .collect();

@@ -112,6 +112,23 @@ fn main() {
         );
     }
     table.push_str("];\n");
+    // A typed id per kernel, so that code names a kernel the compiler knows is built, and a
+    // lookup of the names the families compose (resolved once, when the catalog is built).
+    table.push_str("/// Every kernel's id, named as the kernel in upper case.\npub mod id {\n    use crate::kernels::KernelId;\n");
+    for (i, kernel) in kernels.iter().enumerate() {
+        writeln!(
+            table,
+            "    /// `{}`\n    pub const {}: KernelId = KernelId({i});",
+            kernel.name,
+            kernel.name.to_uppercase()
+        )
+        .unwrap();
+    }
+    table.push_str("}\n/// The index of the kernel called `name`.\npub fn index(name: &str) -> Option<u16> {\n    Some(match name {\n");
+    for (i, kernel) in kernels.iter().enumerate() {
+        writeln!(table, "        {:?} => {i},", kernel.name).unwrap();
+    }
+    table.push_str("        _ => return None,\n    })\n}\n");
     std::fs::write(out_dir.join("kernel_table.rs"), table).unwrap();
 }
 

@@ -244,10 +244,10 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         d.driver(),
         d.api_version_string(),
         row.test_index.to_string(),
-        t.name(),
+        t.name().to_string(),
         columns.family.to_string(),
         columns.resource.to_string(),
-        columns.format,
+        columns.format.clone(),
         t.pattern().name().to_string(),
         match row.mode {
             Mode::Time => "time".into(),
@@ -285,7 +285,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         crate::provenance::TOOL_VERSION.to_string(),
         crate::provenance::GIT_COMMIT.to_string(),
         crate::provenance::SHADERC_VERSION.to_string(),
-        crate::kernels::get(&t.kernel()).map_or_else(String::new, crate::provenance::spirv_hash),
+        crate::provenance::spirv_hash(t.kernel().kernel()),
         d.driver_version_string(),
         format!("{}", d.timestamp_period),
         d.compute_queue

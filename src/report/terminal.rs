@@ -180,7 +180,7 @@ fn cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
     let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
     let star = if cut.is_some() { "*" } else { "" };
     [
-        m.test.name(),
+        m.test.name().to_string(),
         dash(num(shown_ms(row, cut.as_ref()), 4)) + star,
         dash(num(row.ratio, 3)),
         dash(num(row.gloads_per_s(), 1)),

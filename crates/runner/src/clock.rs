@@ -3,7 +3,7 @@
 //! to a steady clock; and the recovery of a row timed below it.
 
 use super::{Fault, Runner};
-use perftest_suites::kernels;
+use perftest_suites::kernels::id;
 use perftest_gpu::pipeline::{record_compute_barrier, Binding, Pipeline, PushConstants};
 use perftest_gpu::resources::{Buffer, Memory};
 use anyhow::Result;
@@ -139,11 +139,12 @@ impl<'g> Probe<'g> {
         let (mut pipelines, mut buffers) = (Vec::new(), Vec::new());
         let realtime = real && gpu.info.features.shader_device_clock;
         if real {
-            let kernel = kernels::named(if realtime {
-                "clock_realtime_w1_uniform"
+            let kernel = if realtime {
+                id::CLOCK_REALTIME_W1_UNIFORM
             } else {
-                "clock_w1_uniform"
-            })?;
+                id::CLOCK_W1_UNIFORM
+            }
+            .kernel();
             for name in ["clock probe before", "clock probe after"] {
                 let buffer = Buffer::new(
                     gpu,

@@ -4,9 +4,7 @@
 use super::{Fault, Mode, PipelineRef, Runner};
 use perftest_suites::catalog::TestCase;
 use perftest_suites::data;
-use perftest_suites::families::Latency;
 use perftest_gpu::DeviceType;
-use perftest_suites::kernels;
 pub use perftest_suites::model::LATENCY_GROUP_SIZE;
 use perftest_gpu::pipeline::{Binding, Pipeline};
 use anyhow::{Context as _, Result};
@@ -37,15 +35,15 @@ impl<'g> Runner<'g> {
         if !self.has_clock() {
             return HashMap::new();
         }
-        let todo: Vec<(TestCase, Latency)> = tests
+        let todo: Vec<TestCase> = tests
             .iter()
-            .filter(|t| self.unsupported_reason(t).is_none())
-            .filter_map(|t| t.latency().map(|l| (*t, l)))
+            .filter(|t| self.unsupported_reason(t).is_none() && t.latency().is_some())
+            .copied()
             .collect();
-        self.build_parallel(&todo, |(t, l)| {
+        self.build_parallel(&todo, |t| {
             (
                 *t,
-                self.latency_pipeline_now(t, l)
+                self.latency_pipeline_now(t)
                     .map_err(|e| format!("{e:#}")),
             )
         })
@@ -53,20 +51,23 @@ impl<'g> Runner<'g> {
         .collect()
     }
 
-    fn latency_pipeline_now(&self, test: &TestCase, latency: &Latency) -> Result<Pipeline<'g>> {
-        let kernel = kernels::named(&latency.kernel)?;
+    fn latency_pipeline_now(&self, test: &TestCase) -> Result<Pipeline<'g>> {
+        let Some(kernel) = test.latency_kernel() else {
+            anyhow::bail!("{} has no latency kernel", test.name());
+        };
+        let kernel = kernel.kernel();
         let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
         bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
         Pipeline::new(self.gpu, kernel.spirv, &bindings)
             .with_context(|| format!("building the latency pipeline for {}", test.name()))
     }
 
-    fn latency_pipeline(&self, test: &TestCase, latency: &Latency) -> Result<PipelineRef<'_, 'g>> {
+    fn latency_pipeline(&self, test: &TestCase) -> Result<PipelineRef<'_, 'g>> {
         match self.latency_pipelines.get(test) {
             Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
             Some(Err(e)) => anyhow::bail!("{e}"),
             None => Ok(PipelineRef::Built(
-                self.latency_pipeline_now(test, latency)?,
+                self.latency_pipeline_now(test)?,
             )),
         }
     }
@@ -101,7 +102,7 @@ impl<'g> Runner<'g> {
         if !self.has_clock() || self.gpu.info.device_type == DeviceType::Cpu {
             return Ok(None);
         }
-        let pipeline = self.latency_pipeline(test, &latency)?;
+        let pipeline = self.latency_pipeline(test)?;
         // Untimed first, where the test asks: a chase walks its working set into the caches.
         let warm = latency
             .warm_ops
@@ -151,7 +152,7 @@ impl<'g> Runner<'g> {
         if !self.has_clock() {
             return Ok(Ok(()));
         }
-        let pipeline = self.latency_pipeline(test, &latency)?;
+        let pipeline = self.latency_pipeline(test)?;
         let lanes = perftest_suites::model::latency_lanes(self.gpu.info.subgroup_size);
         let mut input = self.shared.data.clone();
         if self.settings.fault == Some(Fault::Reference) {
@@ -160,7 +161,7 @@ impl<'g> Runner<'g> {
         // The test's own chain continues from its verify dispatch; each further chain gets a
         // verify dispatch of the test's kernel from its own start first, as the first did.
         let own = test.read_start();
-        for (i, start) in std::iter::once(own).chain(latency.chains).enumerate() {
+        for (i, start) in std::iter::once(own).chain(latency.chains.iter().copied()).enumerate() {
             if start != own {
                 let main = self.pipeline_for(test)?;
                 let mut constants = self.constants(test, 0);

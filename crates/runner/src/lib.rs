@@ -4,7 +4,6 @@ use perftest_suites::catalog::{Pattern, TestCase};
 use perftest_suites::data;
 use perftest_suites::families::{Bound, Shared, REGISTRY};
 use perftest_gpu::{Gpu, Instance};
-use perftest_suites::kernels;
 use perftest_gpu::pipeline::{Binding, Pipeline, PushConstants};
 use perftest_gpu::resources::{record_copy, Buffer, Memory};
 use anyhow::{Context as _, Result};
@@ -268,7 +267,7 @@ impl<'g> Runner<'g> {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
         self.before_test(test, position);
-        self.trace.line("test", &[("name", test.name())]);
+        self.trace.line("test", &[("name", test.name().to_string())]);
         self.measure(test)
     }
 
@@ -625,7 +624,7 @@ impl<'g> Runner<'g> {
     }
 
     pub(crate) fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
-        let kernel = kernels::named(&test.kernel())?;
+        let kernel = test.kernel().kernel();
         let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
         bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
         Pipeline::new(self.gpu, kernel.spirv, &bindings)

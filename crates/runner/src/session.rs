@@ -207,7 +207,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         .measurement
         .as_ref()
         .filter(|b| b.device_lost)
-        .map(|b| b.test.name());
+        .map(|b| b.test.name().to_string());
     let mut before = Check::NONE;
     let mut done = 0;
     // Blocks with rows still flagged after their checks: timed once more at the end.
@@ -247,7 +247,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 (None, _) => runner.run(test),
             };
             if m.device_lost && lost.as_deref().is_none_or(|l| l == test.name()) {
-                lost = Some(test.name());
+                lost = Some(test.name().to_string());
                 sink.note(&format!(
                     "the device was lost during {}; its remaining tests are skipped",
                     test.name()

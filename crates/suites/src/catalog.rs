@@ -2,7 +2,9 @@
 //! family registry in run order.
 
 use crate::data::ThreadSum;
-use crate::families::{Columns, Family, Latency, Unit, REGISTRY};
+use crate::families::{Columns, Family, Latency, TestInfo, Unit, REGISTRY};
+use crate::kernels::KernelId;
+use std::sync::OnceLock;
 pub use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
 
 /// One test: a family of the registry and the test's index in that family.
@@ -28,39 +30,44 @@ impl TestCase {
         self.index as usize
     }
 
+    /// What the test is (its name, kernel, columns …), described once.
+    pub fn info(&self) -> &'static TestInfo {
+        &table()[self.family as usize][self.index as usize]
+    }
+
     /// The display name, byte for byte as the original printed it.
-    pub fn name(&self) -> String {
-        self.family().test_name(self.index())
+    pub fn name(&self) -> &'static str {
+        &self.info().name
     }
 
     /// The suite the test belongs to.
     pub fn suite(&self) -> Suite {
-        self.family().suite(self.index())
+        self.info().suite
     }
 
     /// Where each thread starts.
     pub fn pattern(&self) -> Pattern {
-        self.family().pattern(self.index())
+        self.info().pattern
     }
 
     /// The CSV's family, resource and format columns.
-    pub fn columns(&self) -> Columns {
-        self.family().columns(self.index())
+    pub fn columns(&self) -> &'static Columns {
+        &self.info().columns
     }
 
-    /// The name of the kernel that runs this test.
-    pub fn kernel(&self) -> String {
-        self.family().kernel(self.index())
+    /// The kernel that runs this test.
+    pub fn kernel(&self) -> KernelId {
+        self.info().kernel
     }
 
     /// Bytes each load brings into the shader; `None` for kernels that read nothing.
     pub fn bytes_per_load(&self) -> Option<u32> {
-        self.family().bytes_per_load(self.index())
+        self.info().bytes_per_load
     }
 
     /// The `readStart` push constant.
     pub fn read_start(&self) -> u32 {
-        self.family().read_start(self.index())
+        self.info().read_start
     }
 
     /// What each thread of a workgroup sums, computed on the CPU from `input`.
@@ -76,7 +83,7 @@ impl TestCase {
 
     /// Relative tolerance of the sums, as a fraction of Σ|term|.
     pub fn tolerance(&self) -> f32 {
-        self.family().tolerance(self.index())
+        self.info().tolerance
     }
 
     /// Loads (operations, for [`Unit::Ops`] tests; bytes, dispatches … for self-timed ones)
@@ -87,13 +94,13 @@ impl TestCase {
 
     /// Whether the test times its own commands rather than dispatches of a kernel.
     pub fn self_timed(&self) -> bool {
-        self.family().self_timed(self.index())
+        self.info().self_timed
     }
 
     /// The test whose time this test's ratio is relative to (time over time), where that is
     /// not the baseline's throughput.
     pub fn ratio_reference(&self) -> Option<TestCase> {
-        let index = self.family().ratio_reference(self.index())?;
+        let index = self.info().ratio_reference?;
         Some(TestCase {
             family: self.family,
             index: index as u16,
@@ -102,7 +109,7 @@ impl TestCase {
 
     /// What the test's counts count.
     pub fn unit(&self) -> Unit {
-        self.family().unit(self.index())
+        self.info().unit
     }
 
     /// The workgroups to dispatch when calibration chose `calibrated`.
@@ -113,12 +120,17 @@ impl TestCase {
 
     /// Whether each timed dispatch starts with the caches emptied of the test's data.
     pub fn cold(&self) -> bool {
-        self.family().cold(self.index())
+        self.info().cold
     }
 
     /// The test's latency kernel, if it has one.
-    pub fn latency(&self) -> Option<Latency> {
-        self.family().latency(self.index())
+    pub fn latency(&self) -> Option<&'static Latency> {
+        self.info().latency.as_ref().map(|(l, _)| l)
+    }
+
+    /// The id of the test's latency kernel, if it has one.
+    pub fn latency_kernel(&self) -> Option<KernelId> {
+        self.info().latency.as_ref().map(|(_, id)| *id)
     }
 
     /// What the latency kernel's lanes write after `iterations` iterations, run with
@@ -135,10 +147,16 @@ impl TestCase {
     }
 }
 
+/// Every family's tests, described once (registry order, then family order).
+fn table() -> &'static [Vec<TestInfo>] {
+    static TABLE: OnceLock<Vec<Vec<TestInfo>>> = OnceLock::new();
+    TABLE.get_or_init(|| REGISTRY.iter().map(|f| f.describe()).collect())
+}
+
 /// Every test of every family, registry order then family order.
 fn registered() -> impl Iterator<Item = TestCase> {
-    REGISTRY.iter().enumerate().flat_map(|(f, family)| {
-        (0..family.count()).map(move |i| TestCase {
+    table().iter().enumerate().flat_map(|(f, tests)| {
+        (0..tests.len()).map(move |i| TestCase {
             family: f as u16,
             index: i as u16,
         })
@@ -148,7 +166,7 @@ fn registered() -> impl Iterator<Item = TestCase> {
 /// The baseline every ratio is relative to: `Buffer<RGBA8>.Load random`, as in the original.
 pub fn baseline() -> TestCase {
     registered()
-        .find(|t| t.family().is_baseline(t.index()))
+        .find(|t| t.info().is_baseline)
         .expect("the registry has a baseline test")
 }
 
@@ -179,7 +197,7 @@ pub fn all_tests() -> Vec<TestCase> {
 
 /// Every test's name and suite, in run order: the catalog as the readers of results take it.
 pub fn names() -> perftest_results::Catalog {
-    perftest_results::Catalog::new(all_tests().iter().map(|t| (t.name(), t.suite())))
+    perftest_results::Catalog::new(all_tests().iter().map(|t| (t.name().to_string(), t.suite())))
 }
 
 /// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start
@@ -211,7 +229,7 @@ pub fn filter(tests: &[TestCase], filters: &[String]) -> Vec<TestCase> {
     if filters.is_empty() {
         return tests.to_vec();
     }
-    let names: Vec<String> = tests.iter().map(|t| t.name()).collect();
+    let names: Vec<&str> = tests.iter().map(|t| t.name()).collect();
     let mut keep = vec![false; tests.len()];
     for f in filters {
         let at_word: Vec<bool> = names.iter().map(|n| matches(n, f)).collect();
@@ -265,7 +283,7 @@ mod tests {
     #[test]
     fn names_match_the_original_list() {
         let expected = include_str!("../../../tests/data/original-tests.txt");
-        let names: Vec<String> = suite(Suite::Original).iter().map(|t| t.name()).collect();
+        let names: Vec<&str> = suite(Suite::Original).iter().map(|t| t.name()).collect();
         let expected: Vec<&str> = expected.lines().collect();
         assert_eq!(names.len(), 138);
         assert_eq!(names, expected);
@@ -273,12 +291,12 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_there_is_one_baseline() {
-        let names: std::collections::HashSet<String> =
+        let names: std::collections::HashSet<&str> =
             all_tests().iter().map(|t| t.name()).collect();
         assert_eq!(names.len(), all_tests().len());
         assert_eq!(registered().count(), all_tests().len());
         let baselines: Vec<TestCase> = registered()
-            .filter(|t| t.family().is_baseline(t.index()))
+            .filter(|t| t.info().is_baseline)
             .collect();
         assert_eq!(baselines.len(), 1);
         assert_eq!(baseline().name(), "Buffer<RGBA8>.Load random");
@@ -286,19 +304,12 @@ mod tests {
 
     #[test]
     fn every_test_has_a_kernel_and_every_kernel_a_use() {
-        let used: std::collections::HashSet<String> = all_tests()
+        // Describing every test resolves each kernel name a family composes (or panics).
+        let used: std::collections::HashSet<&str> = all_tests()
             .iter()
-            .flat_map(|t| std::iter::once(t.kernel()).chain(t.latency().map(|l| l.kernel)))
+            .flat_map(|t| std::iter::once(t.kernel()).chain(t.latency_kernel()))
+            .map(KernelId::name)
             .collect();
-        for t in all_tests() {
-            for kernel in std::iter::once(t.kernel()).chain(t.latency().map(|l| l.kernel)) {
-                assert!(
-                    crate::kernels::get(&kernel).is_some(),
-                    "{} has no kernel {kernel}",
-                    t.name(),
-                );
-            }
-        }
         for k in crate::kernels::all() {
             assert!(
                 // (dispatch_mark: what --verify runs in place of the empty dispatch.)

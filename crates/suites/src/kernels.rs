@@ -1,8 +1,10 @@
-//! The compiled kernels: every permutation that the GLSL templates declare, built by `build.rs`.
+//! The compiled kernels: every permutation that the GLSL templates declare, built by `build.rs`, each with a typed id.
 
 mod table {
     include!(concat!(env!("OUT_DIR"), "/kernel_table.rs"));
 }
+
+pub use table::id;
 
 /// One compiled kernel.
 #[derive(Debug)]
@@ -18,33 +20,50 @@ pub struct Kernel {
     pub asm: &'static str,
 }
 
+/// A built kernel: its position in the table `build.rs` generates ([`id`] names every one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KernelId(u16);
+
+impl KernelId {
+    /// The kernel itself.
+    pub fn kernel(self) -> &'static Kernel {
+        &table::KERNELS[self.0 as usize]
+    }
+
+    /// The kernel's name.
+    pub fn name(self) -> &'static str {
+        self.kernel().name
+    }
+}
+
 /// Every kernel, sorted by name.
 pub fn all() -> &'static [Kernel] {
     &table::KERNELS
 }
 
-/// The kernel called `name`, if one is built.
-pub fn get(name: &str) -> Option<&'static Kernel> {
-    let all = all();
-    all.binary_search_by(|k| k.name.cmp(name))
-        .ok()
-        .map(|i| &all[i])
+/// The id of the kernel called `name`, if one is built.
+pub fn id_of(name: &str) -> Option<KernelId> {
+    table::index(name).map(KernelId)
 }
 
-/// The kernel called `name`; every name a family asks for is built (a unit test checks it).
-pub fn named(name: &str) -> anyhow::Result<&'static Kernel> {
-    get(name).ok_or_else(|| anyhow::anyhow!("no kernel named {name} is built (see glsl/)"))
+/// The kernel called `name`, if one is built.
+pub fn get(name: &str) -> Option<&'static Kernel> {
+    id_of(name).map(KernelId::kernel)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn every_kernel_has_spirv_and_assembly() {
-        for k in super::all() {
+    fn every_kernel_has_spirv_assembly_and_its_id() {
+        for (i, k) in all().iter().enumerate() {
             assert!(k.spirv.len() > 100, "{}", k.name);
             assert!(k.asm.contains("OpEntryPoint GLCompute"), "{}", k.name);
-            assert_eq!(super::get(k.name).map(|g| g.name), Some(k.name));
+            assert_eq!(id_of(k.name), Some(KernelId(i as u16)), "{}", k.name);
+            assert_eq!(KernelId(i as u16).name(), k.name);
         }
-        assert!(super::get("no_such_kernel").is_none());
+        assert!(get("no_such_kernel").is_none());
+        assert_eq!(id::CLOCK_REALTIME_W1_UNIFORM.name(), "clock_realtime_w1_uniform");
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
 use crate::format::{ChannelType, Format};
+use crate::kernels::KernelId;
 use perftest_gpu::{Gpu, Instance};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
@@ -480,48 +481,54 @@ pub trait Spec: Sync + 'static {
     }
 }
 
-/// A family as the rest of the crate sees it: tests addressed by their index in the family.
+/// What a test is: everything the catalog, the runner and the reporters read of it, built
+/// once from its family's [`Spec`] (see [`Family::describe`]) when the catalog is first used.
+#[derive(Clone, Debug)]
+pub struct TestInfo {
+    /// The test's name, byte for byte as the original printed it where it has one.
+    pub name: String,
+    /// Its suite.
+    pub suite: Suite,
+    /// Where each thread starts, and how the loads are issued.
+    pub pattern: Pattern,
+    /// The CSV's family, resource and format columns.
+    pub columns: Columns,
+    /// The kernel that runs it (a self-timed test's names the kernel it dispatches, if any).
+    pub kernel: KernelId,
+    /// Bytes each load brings into the shader; `None` for kernels that read nothing.
+    pub bytes_per_load: Option<u32>,
+    /// The `readStart` push constant.
+    pub read_start: u32,
+    /// Whether it is the baseline every ratio is relative to.
+    pub is_baseline: bool,
+    /// Relative tolerance of the sums, as a fraction of Σ|term|.
+    pub tolerance: f32,
+    /// What its counts count.
+    pub unit: Unit,
+    /// Whether it records and times its own commands (see [`Spec::self_timed`]).
+    pub self_timed: bool,
+    /// The index (in its family) of the test its ratio is relative to, if not the baseline.
+    pub ratio_reference: Option<usize>,
+    /// Whether each timed dispatch starts with the caches emptied (see [`Spec::cold`]).
+    pub cold: bool,
+    /// Its dependent-chain latency kernel, if any, with that kernel's id.
+    pub latency: Option<(Latency, KernelId)>,
+}
+
+/// A family as the rest of the crate sees it: its tests described once, and what they do,
+/// addressed by their index in the family.
 pub trait Family: Sync {
-    /// How many tests the family has.
-    fn count(&self) -> usize;
-    /// The suite of test `i`.
-    fn suite(&self, i: usize) -> Suite;
-    /// The access pattern of test `i`.
-    fn pattern(&self, i: usize) -> Pattern;
-    /// The name of test `i`.
-    fn test_name(&self, i: usize) -> String;
-    /// The CSV columns of test `i`.
-    fn columns(&self, i: usize) -> Columns;
-    /// Bytes per load of test `i`.
-    fn bytes_per_load(&self, i: usize) -> Option<u32>;
-    /// The kernel of test `i`.
-    fn kernel(&self, i: usize) -> String;
-    /// The `readStart` push constant of test `i`.
-    fn read_start(&self, i: usize) -> u32;
-    /// Whether test `i` is the baseline.
-    fn is_baseline(&self, i: usize) -> bool;
+    /// Every test of the family, in its order; the catalog calls it once. Panics where a test
+    /// names a kernel `build.rs` did not build: a unit test of the catalog catches that.
+    fn describe(&self) -> Vec<TestInfo>;
     /// The CPU reference of test `i`.
     fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum>;
     /// The CPU reference of test `i` on a device with subgroups of `subgroup_size`.
     fn reference_for(&self, i: usize, input: &[u8], subgroup_size: u32) -> Vec<ThreadSum>;
-    /// The tolerance of test `i`.
-    fn tolerance(&self, i: usize) -> f32;
-    /// Operations each thread of test `i` performs per dispatch.
-    fn ops_per_thread(&self, i: usize) -> u64;
-    /// What the counts of test `i` count.
-    fn unit(&self, i: usize) -> Unit;
     /// What one timed sample of test `i` of `groups` workgroups counts.
     fn ops_per_dispatch(&self, i: usize, groups: u32) -> u64;
-    /// Whether test `i` records and times its own commands (see [`Spec::self_timed`]).
-    fn self_timed(&self, i: usize) -> bool;
-    /// The index of the test whose time test `i`'s ratio is relative to, if not the baseline.
-    fn ratio_reference(&self, i: usize) -> Option<usize>;
     /// The workgroups test `i` dispatches when calibration chose `calibrated`.
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32;
-    /// Whether test `i` runs each timed dispatch with the caches emptied (see [`Spec::cold`]).
-    fn cold(&self, i: usize) -> bool;
-    /// The latency kernel of test `i`, if any.
-    fn latency(&self, i: usize) -> Option<Latency>;
     /// The CPU reference of test `i`'s latency kernel (see [`Spec::latency_reference`]).
     fn latency_reference(
         &self,
@@ -573,36 +580,38 @@ fn at<S: Spec>(spec: &S, i: usize) -> (Suite, S::Variant, Pattern) {
     spec.tests()[i]
 }
 
+/// The kernel called `name`, which every test's and latency's name must be.
+fn kernel_id(name: &str) -> KernelId {
+    crate::kernels::id_of(name).unwrap_or_else(|| panic!("no kernel named {name} is built"))
+}
+
 impl<S: Spec> Family for S {
-    fn count(&self) -> usize {
-        self.tests().len()
-    }
-    fn suite(&self, i: usize) -> Suite {
-        at(self, i).0
-    }
-    fn pattern(&self, i: usize) -> Pattern {
-        at(self, i).2
-    }
-    fn test_name(&self, i: usize) -> String {
-        let (_, v, p) = at(self, i);
-        Spec::test_name(self, v, p)
-    }
-    fn columns(&self, i: usize) -> Columns {
-        Spec::columns(self, at(self, i).1)
-    }
-    fn bytes_per_load(&self, i: usize) -> Option<u32> {
-        Spec::bytes_per_load(self, at(self, i).1)
-    }
-    fn kernel(&self, i: usize) -> String {
-        let (_, v, p) = at(self, i);
-        Spec::kernel(self, v, p)
-    }
-    fn read_start(&self, i: usize) -> u32 {
-        Spec::read_start(self, at(self, i).1)
-    }
-    fn is_baseline(&self, i: usize) -> bool {
-        let (_, v, p) = at(self, i);
-        Spec::is_baseline(self, v, p)
+    fn describe(&self) -> Vec<TestInfo> {
+        let tests = self.tests();
+        tests
+            .iter()
+            .map(|&(suite, v, p)| TestInfo {
+                name: self.test_name(v, p),
+                suite,
+                pattern: p,
+                columns: self.columns(v),
+                kernel: kernel_id(&self.kernel(v, p)),
+                bytes_per_load: self.bytes_per_load(v),
+                read_start: self.read_start(v),
+                is_baseline: self.is_baseline(v, p),
+                tolerance: self.tolerance(v),
+                unit: self.unit(v),
+                self_timed: self.self_timed(v),
+                ratio_reference: self
+                    .ratio_reference(v)
+                    .and_then(|r| tests.iter().position(|(_, w, _)| *w == r)),
+                cold: self.cold(v),
+                latency: self.latency(v).map(|l| {
+                    let id = kernel_id(&l.kernel);
+                    (l, id)
+                }),
+            })
+            .collect()
     }
     fn reference(&self, i: usize, input: &[u8]) -> Vec<ThreadSum> {
         let (_, v, p) = at(self, i);
@@ -612,35 +621,12 @@ impl<S: Spec> Family for S {
         let (_, v, p) = at(self, i);
         Spec::reference_for(self, v, p, input, subgroup_size)
     }
-    fn tolerance(&self, i: usize) -> f32 {
-        Spec::tolerance(self, at(self, i).1)
-    }
-    fn ops_per_thread(&self, i: usize) -> u64 {
-        Spec::ops_per_thread(self, at(self, i).1)
-    }
-    fn unit(&self, i: usize) -> Unit {
-        Spec::unit(self, at(self, i).1)
-    }
     fn ops_per_dispatch(&self, i: usize, groups: u32) -> u64 {
         Spec::ops_per_dispatch(self, at(self, i).1, groups)
-    }
-    fn self_timed(&self, i: usize) -> bool {
-        Spec::self_timed(self, at(self, i).1)
-    }
-    fn ratio_reference(&self, i: usize) -> Option<usize> {
-        let (_, v, _) = at(self, i);
-        let reference = Spec::ratio_reference(self, v)?;
-        self.tests().iter().position(|(_, w, _)| *w == reference)
     }
     fn dispatch_groups(&self, i: usize, calibrated: u32, compute_units: Option<u32>) -> u32 {
         let (_, v, p) = at(self, i);
         Spec::dispatch_groups(self, v, p, calibrated, compute_units)
-    }
-    fn cold(&self, i: usize) -> bool {
-        Spec::cold(self, at(self, i).1)
-    }
-    fn latency(&self, i: usize) -> Option<Latency> {
-        Spec::latency(self, at(self, i).1)
     }
     fn latency_reference(
         &self,

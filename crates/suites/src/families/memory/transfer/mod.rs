@@ -3,6 +3,7 @@
 use crate::data::{compare_exact_par, Mismatch, ThreadSum};
 use crate::families::memory::bandwidth::fill_with;
 use crate::families::{Checked, Columns, Shared, Spec, Unit};
+use crate::kernels::{id, KernelId};
 use perftest_gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
 use perftest_gpu::pipeline::{Binding, Pipeline};
@@ -381,18 +382,18 @@ impl Spec for Transfer {
         )?;
         // Binding 0 is the marks (the empty kernel declares no descriptor: the set only gives
         // the layout something to hold).
-        let pipeline = |name: &str| -> Result<Pipeline<'g>> {
+        let pipeline = |kernel: KernelId| -> Result<Pipeline<'g>> {
             Pipeline::new(
                 gpu,
-                crate::kernels::named(name)?.spirv,
+                kernel.kernel().spirv,
                 &[(0, Binding::StorageBuffer(&marks, marks.size))],
             )
         };
         Ok(Resources {
             gpu,
-            empty: pipeline("dispatch_empty")?,
-            mark: pipeline("dispatch_mark")?,
-            chain: pipeline("dispatch_chain")?,
+            empty: pipeline(id::DISPATCH_EMPTY)?,
+            mark: pipeline(id::DISPATCH_MARK)?,
+            chain: pipeline(id::DISPATCH_CHAIN)?,
             marks,
             held: Mutex::new(None),
         })
