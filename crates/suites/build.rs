@@ -301,5 +301,8 @@ fn provenance(root: &Path) {
         .map(|v| v.trim_matches('"').to_string())
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=PERFTEST_SHADERC_VERSION={version}");
-    println!("cargo:rerun-if-changed={}", root.join("Cargo.lock").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.lock").display()
+    );
 }

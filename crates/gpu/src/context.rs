@@ -1,10 +1,10 @@
 //! The Vulkan context: loader, instance, device enumeration, and one `Gpu` per physical device.
 
+use crate::matrix;
 use anyhow::{bail, Context as _, Result};
 use ash::vk;
 use std::ffi::{c_void, CStr, CString};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use crate::matrix;
 
 /// Messages the validation layer (or any layer) reported through `VK_EXT_debug_utils`.
 pub static VALIDATION_MESSAGES: AtomicUsize = AtomicUsize::new(0);

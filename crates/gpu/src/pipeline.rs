@@ -1,7 +1,7 @@
 //! A compute pipeline, its layout and one descriptor set, built from a kernel's SPIR-V.
 
-use crate::Gpu;
 use crate::resources::{Buffer, BufferView, Image, Sampler};
+use crate::Gpu;
 use anyhow::{Context as _, Result};
 use ash::vk;
 

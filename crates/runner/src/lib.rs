@@ -740,7 +740,7 @@ mod tests {
 
     #[test]
     fn a_bandwidth_row_whose_samples_spread_says_so() {
-        let bandwidth = perftest_suites::catalog::suite(perftest_suites::catalog::Suite::Bandwidth)[0].clone();
+        let bandwidth = perftest_suites::catalog::suite(perftest_suites::catalog::Suite::Bandwidth)[0];
         let at = |test: TestCase, times: &[f64]| {
             let mut m = Measurement::not_run(test, Status::Ok, String::new());
             m.stats = Stats::from_times(times);
@@ -750,10 +750,10 @@ mod tests {
         // CV 8.2 % (sample standard deviation): said, with the spread.
         let spread = [1.0, 1.1, 0.9, 1.0];
         assert!(
-            at(bandwidth.clone(), &spread)
+            at(bandwidth, &spread)
                 .starts_with("unsteady: its samples spread 8.2 % (cv_pct)"),
             "{}",
-            at(bandwidth.clone(), &spread)
+            at(bandwidth, &spread)
         );
         // Within 2 %, or a row of another suite: nothing.
         assert_eq!(at(bandwidth, &[1.0, 1.01, 0.99, 1.0]), "");

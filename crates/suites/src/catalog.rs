@@ -4,8 +4,8 @@
 use crate::data::ThreadSum;
 use crate::families::{Columns, Family, Latency, TestInfo, Unit, REGISTRY};
 use crate::kernels::KernelId;
-use std::sync::OnceLock;
 pub use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
+use std::sync::OnceLock;
 
 /// One test: a family of the registry and the test's index in that family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -197,7 +197,11 @@ pub fn all_tests() -> Vec<TestCase> {
 
 /// Every test's name and suite, in run order: the catalog as the readers of results take it.
 pub fn names() -> perftest_results::Catalog {
-    perftest_results::Catalog::new(all_tests().iter().map(|t| (t.name().to_string(), t.suite())))
+    perftest_results::Catalog::new(
+        all_tests()
+            .iter()
+            .map(|t| (t.name().to_string(), t.suite())),
+    )
 }
 
 /// Whether `name` contains `needle` (case-insensitive) starting at a word start: the start
@@ -291,13 +295,10 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_there_is_one_baseline() {
-        let names: std::collections::HashSet<&str> =
-            all_tests().iter().map(|t| t.name()).collect();
+        let names: std::collections::HashSet<&str> = all_tests().iter().map(|t| t.name()).collect();
         assert_eq!(names.len(), all_tests().len());
         assert_eq!(registered().count(), all_tests().len());
-        let baselines: Vec<TestCase> = registered()
-            .filter(|t| t.info().is_baseline)
-            .collect();
+        let baselines: Vec<TestCase> = registered().filter(|t| t.info().is_baseline).collect();
         assert_eq!(baselines.len(), 1);
         assert_eq!(baseline().name(), "Buffer<RGBA8>.Load random");
     }

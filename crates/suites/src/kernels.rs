@@ -64,6 +64,9 @@ mod tests {
             assert_eq!(KernelId(i as u16).name(), k.name);
         }
         assert!(get("no_such_kernel").is_none());
-        assert_eq!(id::CLOCK_REALTIME_W1_UNIFORM.name(), "clock_realtime_w1_uniform");
+        assert_eq!(
+            id::CLOCK_REALTIME_W1_UNIFORM.name(),
+            "clock_realtime_w1_uniform"
+        );
     }
 }

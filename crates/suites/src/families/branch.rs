@@ -6,10 +6,10 @@ use super::{Columns, Shared, Spec};
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
 use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Image, Sampler};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Image, Sampler};
 
 /// Units (X) of independent ALU work per iteration, as published: 0X to 128X in steps of 4,
 /// then to 256X in steps of 8 (where the baseline starts to slow down on a GPU whose ALUs

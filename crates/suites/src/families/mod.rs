@@ -4,13 +4,13 @@
 use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
 use crate::format::{ChannelType, Format};
 use crate::kernels::KernelId;
-use perftest_gpu::{Gpu, Instance};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, BufferView, Image};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Buffer, BufferView, Image};
+use perftest_gpu::{Gpu, Instance};
 use std::collections::HashMap;
 
 /// Declares the registry, one line per family, in run order within each suite (an extended

@@ -4,10 +4,10 @@
 use super::{Columns, Shared, Spec};
 use crate::data::{ThreadSum, TEXTURE_SIZE};
 use crate::model::{Pattern, Suite, THREADS_PER_GROUP};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Image;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::Image;
 
 /// One way of doing one set's work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

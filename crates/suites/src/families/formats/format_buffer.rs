@@ -5,10 +5,10 @@ use crate::data::{self, ThreadSum};
 use crate::families::formats::ext_format::{self, ExtFormat};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{record_copy, Buffer, BufferView, Memory};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{record_copy, Buffer, BufferView, Memory};
 use std::collections::HashMap;
 
 /// Uniform texel buffers of the extended formats over their own 16 KB input

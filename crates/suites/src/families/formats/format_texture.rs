@@ -6,10 +6,10 @@ use crate::families::formats::ext_format::{self, ExtFormat, SIZE};
 use crate::families::formats::format_buffer::patched;
 use crate::families::{each, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image, Sampler};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Buffer, Image, Sampler};
 use std::collections::HashMap;
 
 /// 32×32 images of every extended format, filled from the patched input or generated blocks.

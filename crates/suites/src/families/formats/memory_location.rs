@@ -7,10 +7,12 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{describe_memory_type, record_copy, Buffer, BufferView, Memory, Residence};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{
+    describe_memory_type, record_copy, Buffer, BufferView, Memory, Residence,
+};
 use std::collections::HashMap;
 
 /// The original's buffer loads, from a 16 KB buffer in each kind of memory.

@@ -11,10 +11,10 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_linear_filter, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image, Memory, Sampler, Shape};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Buffer, Image, Memory, Sampler, Shape};
 use std::collections::HashMap;
 
 /// 1-D, 2-D array and 3-D sampled images of the nine formats.

@@ -13,9 +13,9 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, ulp32, within, word, TOLERANCE_UNIT};
 use crate::families::{each, lacks_feature, Columns, Latency, Shared, Spec, Unit};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 use half::f16;
+use perftest_gpu::pipeline::Binding;
 
 /// Arithmetic instruction timings.
 pub struct Alu;

@@ -7,8 +7,8 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::{Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Load throughput against occupancy.
 pub struct Occupancy;

@@ -6,8 +6,8 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, word};
 use crate::families::{Columns, Latency, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Shared-memory load timings.
 pub struct SharedBank;

@@ -6,8 +6,8 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, word};
 use crate::families::{each, Columns, Latency, Shared, Spec, Unit};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Subgroup operation timings.
 pub struct SubgroupOps;

@@ -4,8 +4,8 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// The input bound as a `vec4[1024]` uniform buffer (HLSL's constant buffer).
 pub struct ConstantBuffer;

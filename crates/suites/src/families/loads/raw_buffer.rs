@@ -3,8 +3,8 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Word-addressed loads from the input bound as `uint[]` (HLSL's `ByteAddressBuffer`).
 pub struct RawBuffer;

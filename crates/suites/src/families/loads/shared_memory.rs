@@ -4,8 +4,8 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Loads from workgroup memory, filled from the input bound as a storage buffer.
 pub struct SharedMemory;

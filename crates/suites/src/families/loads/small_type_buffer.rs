@@ -5,8 +5,8 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// The input bound as a `uint8_t[]` or `float16_t[]` storage buffer.
 pub struct SmallTypeBuffer;

@@ -4,10 +4,10 @@ use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Image;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::Image;
 use std::collections::HashMap;
 
 /// 32×32 storage images filled from the input, one per format, read with `imageLoad`.

@@ -4,10 +4,10 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{record_copy, Buffer, Memory};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{record_copy, Buffer, Memory};
 
 /// Storage texel buffer views over a copy of the input, one per format.
 pub struct StorageTexelBuffer;

@@ -4,8 +4,8 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Element-typed loads from the input bound as a `float`/`vec2`/`vec3`/`vec4` array.
 pub struct StructuredBuffer;

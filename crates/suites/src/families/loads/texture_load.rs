@@ -4,10 +4,10 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, missing_image, sampled_images, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Image;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::Image;
 use std::collections::HashMap;
 
 /// 32×32 sampled images filled from the input, one per format, read without a sampler.

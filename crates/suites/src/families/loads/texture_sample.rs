@@ -8,10 +8,10 @@ use crate::families::{
 };
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Image, Sampler};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Image, Sampler};
 use std::collections::HashMap;
 
 /// 32×32 sampled images filled from the input, read through a nearest or linear sampler.

@@ -4,9 +4,9 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
 
 /// Uniform texel buffers over the input, one view per format (HLSL's `Buffer<T>`).
 pub struct TypedBuffer;

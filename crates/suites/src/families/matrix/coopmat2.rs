@@ -8,11 +8,11 @@ use crate::data::ThreadSum;
 use crate::families::instructions::whole_waves;
 use crate::families::matrix::coopmat::{cfg, describe, Config, Elem};
 use crate::families::{Columns, Shared, Spec, Unit};
-use perftest_gpu::FlexibleEntry;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::FlexibleEntry;
 
 /// Workgroup-scope cooperative-matrix throughput.
 pub struct Coopmat2;

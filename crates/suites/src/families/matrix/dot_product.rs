@@ -7,9 +7,9 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 use half::{bf16, f16};
+use perftest_gpu::pipeline::Binding;
 
 /// Dot-product instruction timings.
 pub struct DotProduct;

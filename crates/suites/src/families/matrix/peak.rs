@@ -8,9 +8,9 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 use half::f16;
+use perftest_gpu::pipeline::Binding;
 
 /// Arithmetic peaks.
 pub struct Peak;

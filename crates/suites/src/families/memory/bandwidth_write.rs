@@ -6,15 +6,15 @@ use crate::families::memory::bandwidth::{
     word, HEAP_SHARE, LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
 };
 use crate::families::{Checked, Columns, Dispatch, Shared, Spec};
-use perftest_gpu::Gpu;
 use crate::model::{size_name, Fault, Pattern, Suite};
+use anyhow::{Context as _, Result};
+use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
     device_local_heap_bytes, memory_type_heap_bytes, record_fill, record_readback, Buffer, Image,
     Memory, Residence,
 };
-use anyhow::{Context as _, Result};
-use ash::vk;
+use perftest_gpu::Gpu;
 use std::sync::OnceLock;
 
 /// The grid-stride copy's groups per compute unit: on the H100, 64 per SM (8448) copied 1 GB

@@ -2,14 +2,14 @@
 
 use crate::data::ThreadSum;
 use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
-use perftest_gpu::{Gpu, Instance};
 use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
+use anyhow::{Context as _, Result};
+use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
     record_copy, record_full_barrier, Buffer, BufferView, Image, Memory, Sampler,
 };
-use anyhow::{Context as _, Result};
-use ash::vk;
+use perftest_gpu::{Gpu, Instance};
 use std::sync::OnceLock;
 
 /// Bytes of one line of the chain: one cache line on every current GPU (and the stride the

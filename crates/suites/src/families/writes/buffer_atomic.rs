@@ -6,9 +6,9 @@ use crate::families::writes::{self, Atomic, StorageTarget, ELEMENTS};
 use crate::families::{each, lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
 
 /// Atomics on a storage buffer.
 pub struct BufferAtomic;

@@ -5,8 +5,8 @@ use crate::data::ThreadSum;
 use crate::families::writes::{self, Channel, Kind, Layout, StorageTarget, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// Stores through a storage buffer (HLSL's `RWStructuredBuffer<T>`).
 pub struct BufferStore;

@@ -5,10 +5,10 @@ use crate::data::{ThreadSum, TEXTURE_SIZE};
 use crate::families::writes::{self, Atomic, Target, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Buffer, Image};
 
 /// Atomics on a storage image.
 pub struct ImageAtomic;

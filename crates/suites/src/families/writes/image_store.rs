@@ -6,10 +6,10 @@ use crate::families::writes::{self, Target, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{Buffer, Image};
 use std::collections::HashMap;
 
 /// Stores through storage images (HLSL's `RWTexture2D<T>`).

@@ -16,9 +16,11 @@ use super::{Checked, Dispatch, Shared};
 use crate::data::Mismatch;
 use crate::format::{ChannelType, Format};
 use crate::model::{Fault, Pattern};
-use perftest_gpu::resources::{record_clear, record_full_barrier, record_readback, Buffer, Image, Memory};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::resources::{
+    record_clear, record_full_barrier, record_readback, Buffer, Image, Memory,
+};
 
 mod model;
 pub use model::*;

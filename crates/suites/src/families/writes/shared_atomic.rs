@@ -5,9 +5,9 @@ use crate::data::ThreadSum;
 use crate::families::writes::{self, Atomic, SHARED_ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
+use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::Buffer;
-use anyhow::Result;
 
 /// Atomics on workgroup memory.
 pub struct SharedAtomic;

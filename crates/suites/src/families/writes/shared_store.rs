@@ -5,9 +5,9 @@ use crate::data::ThreadSum;
 use crate::families::writes::{self, Channel, Kind, Layout, SHARED_ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
 use crate::model::{Pattern, Suite};
+use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::Buffer;
-use anyhow::Result;
 
 /// Stores to workgroup memory.
 pub struct SharedStore;

@@ -6,10 +6,10 @@ use crate::families::writes::{self, Target, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
 use crate::format::Format;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Buffer;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::Buffer;
 
 /// Stores through storage texel buffers (HLSL's `RWBuffer<T>`).
 pub struct TexelBufferStore;

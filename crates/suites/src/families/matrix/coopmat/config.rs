@@ -4,8 +4,10 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::Unit;
-use perftest_gpu::{CoopMatEntry, COMPONENT_BFLOAT16, COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2};
 use ash::vk;
+use perftest_gpu::{
+    CoopMatEntry, COMPONENT_BFLOAT16, COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
+};
 
 /// Rows of C beyond M: accumulator j of either kernel starts from rows j… (at most 8).
 const ACC_ROWS: usize = 8;

@@ -11,11 +11,11 @@ mod config;
 use crate::data::ThreadSum;
 use crate::families::instructions::whole_waves;
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
-use perftest_gpu::CoopMatEntry;
 use crate::model::{Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
 use anyhow::Result;
 pub(super) use config::{cfg, describe, Config, Elem, CONFIGS};
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::CoopMatEntry;
 
 /// Cooperative-matrix throughput and latency.
 pub struct Coopmat;

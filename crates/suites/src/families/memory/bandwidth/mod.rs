@@ -2,12 +2,14 @@
 
 use crate::data::{compare_exact, ThreadSum};
 use crate::families::{lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
-use perftest_gpu::{Gpu, Instance};
 use crate::model::{quarter_octave_kb, size_name, Fault, Pattern, Suite};
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{device_local_heap_bytes, Buffer, BufferView, Image, Memory, Sampler};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::{
+    device_local_heap_bytes, Buffer, BufferView, Image, Memory, Sampler,
+};
+use perftest_gpu::{Gpu, Instance};
 use std::sync::OnceLock;
 
 mod pool;

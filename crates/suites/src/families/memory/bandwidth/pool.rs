@@ -2,10 +2,12 @@
 
 use super::sets::{blocks, bytes_of, hash32, size_bytes, word, Texels};
 use super::STAGING_BYTES;
-use perftest_gpu::{Gpu, Instance};
-use perftest_gpu::resources::{record_copy_to_offset, record_update, Buffer, BufferView, Image, Memory};
 use anyhow::{Context as _, Result};
 use ash::vk;
+use perftest_gpu::resources::{
+    record_copy_to_offset, record_update, Buffer, BufferView, Image, Memory,
+};
+use perftest_gpu::{Gpu, Instance};
 
 /// One pool of data: a device-local buffer filled with [`word`]s, and its texel views per size.
 pub(super) struct Pool<'g> {

@@ -1,9 +1,9 @@
 //! Timing recorded commands between timestamps on any queue.
 
-use perftest_gpu::{Gpu, Queue};
-use perftest_gpu::timer::Timer;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::timer::Timer;
+use perftest_gpu::{Gpu, Queue};
 
 /// Runs `work` `warmup` times untimed, then `samples` times each between two timestamps, on
 /// `queue`, at most `per_submit` runs per submission; returns the timed durations in ms.

@@ -1,11 +1,13 @@
 //! What a dispatch costs: empty dispatches recorded back to back, with barriers, one submit each, or submitted and waited for one at a time; and a chain of dependent ones.
 
 use super::{Resources, Transfer, Variant};
-use perftest_gpu::Queue;
-use perftest_gpu::pipeline::{record_compute_barrier, record_dependency_barrier, Pipeline, PushConstants};
-use perftest_gpu::timer::Timer;
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::{
+    record_compute_barrier, record_dependency_barrier, Pipeline, PushConstants,
+};
+use perftest_gpu::timer::Timer;
+use perftest_gpu::Queue;
 
 /// Dispatches (or submissions) per sample of the dispatch-cost rows.
 pub(super) const DISPATCHES: u32 = 1024;

@@ -4,16 +4,16 @@ use crate::data::{compare_exact_par, Mismatch, ThreadSum};
 use crate::families::memory::bandwidth::fill_with;
 use crate::families::{Checked, Columns, Shared, Spec, Unit};
 use crate::kernels::{id, KernelId};
-use perftest_gpu::{Gpu, Queue};
 use crate::model::{size_name, Fault, Pattern, Suite};
+use anyhow::{Context as _, Result};
+use ash::vk;
 use perftest_gpu::pipeline::{Binding, Pipeline};
 use perftest_gpu::resources::{
     describe_memory_type, memory_type_heap_bytes, record_fill, record_readback,
     record_transfer_copy, record_transfer_fill, Buffer, Memory, Residence,
 };
 use perftest_gpu::timer::Timer;
-use anyhow::{Context as _, Result};
-use ash::vk;
+use perftest_gpu::{Gpu, Queue};
 use std::sync::Mutex;
 
 mod commands;
