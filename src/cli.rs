@@ -253,6 +253,8 @@ pub struct Config {
 
 impl Config {
     /// Checks the arguments that need no GPU.
+    // Long on purpose: every option's check in one place, in the order `--help` lists them,
+    // so that each bad input's message is found beside the others.
     pub fn from_args(args: Args) -> Result<Self, Failure> {
         if args.filters.iter().any(|f| f.trim().is_empty()) {
             return Err(Failure::Usage(

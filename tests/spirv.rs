@@ -329,6 +329,8 @@ fn adds_of_loaded(body: &[&str], loaded: &[&str]) -> usize {
 }
 
 #[test]
+// Long on purpose: one table of what each load kernel's loop must hold, kernel family by
+// kernel family.
 fn every_loop_is_kept_and_holds_its_loads() {
     for k in all().iter().filter(|k| {
         !k.name.starts_with("clock_")
@@ -828,6 +830,8 @@ fn defined(line: &str) -> Option<&str> {
 }
 
 #[test]
+// Long on purpose: one table of what each write kernel's loop must store, kernel family
+// by kernel family.
 fn every_write_loop_is_kept_and_holds_its_writes() {
     let mut checked = 0;
     for k in all().iter().filter(|k| is_write_kernel(k)) {
@@ -963,6 +967,7 @@ fn every_write_loop_is_kept_and_holds_its_writes() {
 /// What the loop of an instruction kernel must hold: (instruction, count) pairs, and the
 /// instruction that makes up its chains (every operation of a latency chain depends on the one
 /// before). The ops: `glsl/instructions/alu.comp`, `glsl/instructions/subgroup_ops.comp`, `glsl/instructions/shared_bank.comp`.
+// Long on purpose: one table, an arm per operation of the instruction kernels.
 fn operations(name: &str) -> (Vec<(&'static str, usize)>, &'static str) {
     let op = name
         .trim_start_matches("alu_latency_")

@@ -55,6 +55,7 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
 }
 
 #[test]
+// Long on purpose: the list of one test per family, then one check over them all.
 fn every_family_detects_a_corrupted_reference() {
     // One test per family: a reference computed from other data must not pass.
     let o = run(&[

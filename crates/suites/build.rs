@@ -15,6 +15,8 @@ struct Permutation {
     vulkan13: bool,
 }
 
+// Long on purpose: the build script's one pass: every permutation compiled, its
+// disassembly and table line written, every failure gathered before it stops.
 fn main() {
     // The workspace's root: glsl/ stays at the top of the repository, beside spirv/.
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap())

@@ -305,6 +305,9 @@ impl Instance {
     /// Loads Vulkan and enumerates devices. `validation` enables the Khronos validation layer
     /// with synchronisation validation; a layer enabled through `VK_INSTANCE_LAYERS` is
     /// reported through the same callback.
+    // Long on purpose: the loader, its layers and extensions, the messenger chained into
+    // the instance's create info, and the instance: one sequence of locals that the
+    // create call points at.
     pub fn new(validation: bool) -> Result<Self> {
         // PERFTEST_VULKAN_LIBRARY names a loader to use instead of the system one.
         let custom = std::env::var_os("PERFTEST_VULKAN_LIBRARY");
@@ -443,6 +446,8 @@ impl Instance {
         Ok(this)
     }
 
+    // Long on purpose: one properties chain per device; the chained structs must live
+    // through the one call that fills them.
     fn enumerate(&self) -> Result<Vec<DeviceInfo>> {
         // SAFETY: the instance is valid for the lifetime of `self`.
         let handles = unsafe { self.instance.enumerate_physical_devices() }
@@ -507,82 +512,7 @@ impl Instance {
             } else {
                 None
             };
-            let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
-            let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
-            let mut atomic_float = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
-            let has_atomic_float = has(ash::ext::shader_atomic_float::NAME);
-            let has_clock = has(ash::khr::shader_clock::NAME);
-            let has_exec = has(ash::khr::pipeline_executable_properties::NAME);
-            let is_12 = props.api_version >= vk::API_VERSION_1_2;
-            let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
-            let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
-            let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
-            let is_13 = props.api_version >= vk::API_VERSION_1_3;
-            let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default();
-            let mut features2 = vk::PhysicalDeviceFeatures2::default();
-            if is_12 {
-                features2 = features2.push_next(&mut v11).push_next(&mut v12);
-            } else {
-                features2 = features2.push_next(&mut storage16);
-            }
-            if has_clock {
-                features2 = features2.push_next(&mut clock);
-            }
-            if has_exec {
-                features2 = features2.push_next(&mut exec);
-            }
-            if has_atomic_float {
-                features2 = features2.push_next(&mut atomic_float);
-            }
-            if is_13 {
-                features2 = features2.push_next(&mut sync2);
-            }
-            // SAFETY: as above: locals chained only where the device has their extension.
-            unsafe {
-                self.instance
-                    .get_physical_device_features2(handle, &mut features2)
-            };
-            let stages_ok = subgroup
-                .supported_stages
-                .contains(vk::ShaderStageFlags::COMPUTE);
-            let ops = vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT;
-            let has_ops = |more| {
-                stages_ok
-                    && subgroup
-                        .supported_operations
-                        .contains(vk::SubgroupFeatureFlags::BASIC | more)
-            };
-            let core = features2.features;
-            let features = Features {
-                shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
-                shader_device_clock: has_clock
-                    && clock.shader_subgroup_clock == vk::TRUE
-                    && clock.shader_device_clock == vk::TRUE,
-                pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
-                shader_storage_extended_formats: core.shader_storage_image_extended_formats
-                    == vk::TRUE,
-                storage_buffer_8bit: is_12 && v12.storage_buffer8_bit_access == vk::TRUE,
-                storage_buffer_16bit: if is_12 {
-                    v11.storage_buffer16_bit_access == vk::TRUE
-                } else {
-                    storage16.storage_buffer16_bit_access == vk::TRUE
-                },
-                scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
-                buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
-                subgroup_basic: has_ops(vk::SubgroupFeatureFlags::BASIC),
-                subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
-                buffer_int64_atomics: is_12 && v12.shader_buffer_int64_atomics == vk::TRUE,
-                buffer_float32_atomic_add: has_atomic_float
-                    && atomic_float.shader_buffer_float32_atomic_add == vk::TRUE,
-                subgroup_shuffle: has_ops(vk::SubgroupFeatureFlags::SHUFFLE),
-                subgroup_arithmetic: has_ops(vk::SubgroupFeatureFlags::ARITHMETIC),
-                shader_float16: is_12 && v12.shader_float16 == vk::TRUE,
-                shader_float64: core.shader_float64 == vk::TRUE,
-                shader_int64: core.shader_int64 == vk::TRUE,
-                shader_int16: core.shader_int16 == vk::TRUE,
-                shader_int8: is_12 && v12.shader_int8 == vk::TRUE,
-                synchronization2: is_13 && sync2.synchronization2 == vk::TRUE,
-            };
+            let features = self.features(handle, props.api_version, &has, &subgroup);
             let matrix = matrix::query(
                 &self.entry,
                 &self.instance,
@@ -599,29 +529,7 @@ impl Instance {
             } else {
                 (String::new(), String::new())
             };
-            // SAFETY: a plain query of an enumerated device.
-            let families = unsafe {
-                self.instance
-                    .get_physical_device_queue_family_properties(handle)
-            };
-            let compute_queue = families
-                .iter()
-                .enumerate()
-                .find(|(_, f)| {
-                    f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.timestamp_valid_bits > 0
-                })
-                .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
-            let transfer_queue = families
-                .iter()
-                .enumerate()
-                .find(|(_, f)| {
-                    f.queue_flags.contains(vk::QueueFlags::TRANSFER)
-                        && !f
-                            .queue_flags
-                            .intersects(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS)
-                        && f.timestamp_valid_bits > 0
-                })
-                .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
+            let (compute_queue, transfer_queue) = self.queues(handle);
             out.push(DeviceInfo {
                 index,
                 handle,
@@ -652,6 +560,122 @@ impl Instance {
             });
         }
         Ok(out)
+    }
+
+    /// The features perftest reads of an enumerated device (`has`: whether it lists an
+    /// extension), each `false` where the device or its Vulkan version lacks it.
+    fn features(
+        &self,
+        handle: vk::PhysicalDevice,
+        api_version: u32,
+        has: &dyn Fn(&CStr) -> bool,
+        subgroup: &vk::PhysicalDeviceSubgroupProperties<'_>,
+    ) -> Features {
+        let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
+        let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+        let mut atomic_float = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
+        let has_atomic_float = has(ash::ext::shader_atomic_float::NAME);
+        let has_clock = has(ash::khr::shader_clock::NAME);
+        let has_exec = has(ash::khr::pipeline_executable_properties::NAME);
+        let is_12 = api_version >= vk::API_VERSION_1_2;
+        let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
+        let is_13 = api_version >= vk::API_VERSION_1_3;
+        let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default();
+        let mut features2 = vk::PhysicalDeviceFeatures2::default();
+        if is_12 {
+            features2 = features2.push_next(&mut v11).push_next(&mut v12);
+        } else {
+            features2 = features2.push_next(&mut storage16);
+        }
+        if has_clock {
+            features2 = features2.push_next(&mut clock);
+        }
+        if has_exec {
+            features2 = features2.push_next(&mut exec);
+        }
+        if has_atomic_float {
+            features2 = features2.push_next(&mut atomic_float);
+        }
+        if is_13 {
+            features2 = features2.push_next(&mut sync2);
+        }
+        // SAFETY: as above: locals chained only where the device has their extension.
+        unsafe {
+            self.instance
+                .get_physical_device_features2(handle, &mut features2)
+        };
+        let stages_ok = subgroup
+            .supported_stages
+            .contains(vk::ShaderStageFlags::COMPUTE);
+        let ops = vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT;
+        let has_ops = |more| {
+            stages_ok
+                && subgroup
+                    .supported_operations
+                    .contains(vk::SubgroupFeatureFlags::BASIC | more)
+        };
+        let core = features2.features;
+        Features {
+            shader_subgroup_clock: has_clock && clock.shader_subgroup_clock == vk::TRUE,
+            shader_device_clock: has_clock
+                && clock.shader_subgroup_clock == vk::TRUE
+                && clock.shader_device_clock == vk::TRUE,
+            pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
+            shader_storage_extended_formats: core.shader_storage_image_extended_formats
+                == vk::TRUE,
+            storage_buffer_8bit: is_12 && v12.storage_buffer8_bit_access == vk::TRUE,
+            storage_buffer_16bit: if is_12 {
+                v11.storage_buffer16_bit_access == vk::TRUE
+            } else {
+                storage16.storage_buffer16_bit_access == vk::TRUE
+            },
+            scalar_block_layout: is_12 && v12.scalar_block_layout == vk::TRUE,
+            buffer_device_address: is_12 && v12.buffer_device_address == vk::TRUE,
+            subgroup_basic: has_ops(vk::SubgroupFeatureFlags::BASIC),
+            subgroup_ballot: stages_ok && subgroup.supported_operations.contains(ops),
+            buffer_int64_atomics: is_12 && v12.shader_buffer_int64_atomics == vk::TRUE,
+            buffer_float32_atomic_add: has_atomic_float
+                && atomic_float.shader_buffer_float32_atomic_add == vk::TRUE,
+            subgroup_shuffle: has_ops(vk::SubgroupFeatureFlags::SHUFFLE),
+            subgroup_arithmetic: has_ops(vk::SubgroupFeatureFlags::ARITHMETIC),
+            shader_float16: is_12 && v12.shader_float16 == vk::TRUE,
+            shader_float64: core.shader_float64 == vk::TRUE,
+            shader_int64: core.shader_int64 == vk::TRUE,
+            shader_int16: core.shader_int16 == vk::TRUE,
+            shader_int8: is_12 && v12.shader_int8 == vk::TRUE,
+            synchronization2: is_13 && sync2.synchronization2 == vk::TRUE,
+        }
+    }
+
+    /// The first compute queue family with timestamps, and a transfer-only one with
+    /// timestamps where the device has it: (family, timestamp valid bits) each.
+    fn queues(&self, handle: vk::PhysicalDevice) -> (Option<(u32, u32)>, Option<(u32, u32)>) {
+        // SAFETY: a plain query of an enumerated device.
+        let families = unsafe {
+            self.instance
+                .get_physical_device_queue_family_properties(handle)
+        };
+        let compute_queue = families
+            .iter()
+            .enumerate()
+            .find(|(_, f)| {
+                f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.timestamp_valid_bits > 0
+            })
+            .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
+        let transfer_queue = families
+            .iter()
+            .enumerate()
+            .find(|(_, f)| {
+                f.queue_flags.contains(vk::QueueFlags::TRANSFER)
+                    && !f
+                        .queue_flags
+                        .intersects(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS)
+                    && f.timestamp_valid_bits > 0
+            })
+            .map(|(i, f)| (i as u32, f.timestamp_valid_bits));
+        (compute_queue, transfer_queue)
     }
 
     /// Format features of `format` on `device`.

@@ -114,6 +114,9 @@ const SUBMIT_TIMEOUT_NS: u64 = 20_000_000_000;
 
 impl<'i> Gpu<'i> {
     /// Creates the logical device with one compute queue whose timestamps are valid.
+    // Long on purpose: one ordered creation (features, queues, device, allocator, command
+    // buffers), each handle handed to Drop as it exists; split, the partial context would
+    // travel between functions.
     pub fn new(instance: &'i Instance, info: &'i DeviceInfo) -> Result<Self> {
         let Some((family, valid_bits)) = info.compute_queue else {
             bail!(

@@ -141,6 +141,8 @@ pub struct ShaderStatistic {
 
 impl<'g> Pipeline<'g> {
     /// Builds the pipeline for `spirv` with `bindings` (binding number, resource).
+    // Long on purpose: one creation sequence (module, layouts, pipeline, pool, set), each
+    // handle stored in `p` as it exists so that Drop releases it on any error.
     pub fn new(
         gpu: &'g Gpu<'g>,
         spirv: &[u8],
@@ -256,78 +258,7 @@ impl<'g> Pipeline<'g> {
                 )
                 .context("vkAllocateDescriptorSets")?[0];
 
-            // Build every descriptor info first so the writes can point at them.
-            let mut buffer_infos = Vec::new();
-            let mut image_infos = Vec::new();
-            let mut views = Vec::new();
-            for (_, b) in bindings {
-                match b {
-                    Binding::StorageBuffer(buf, range) | Binding::UniformBuffer(buf, range) => {
-                        buffer_infos.push([vk::DescriptorBufferInfo::default()
-                            .buffer(buf.handle)
-                            .range(*range)])
-                    }
-                    Binding::StorageBufferSlice(buf, offset, range)
-                    | Binding::UniformBufferSlice(buf, offset, range) => {
-                        buffer_infos.push([vk::DescriptorBufferInfo::default()
-                            .buffer(buf.handle)
-                            .offset(*offset)
-                            .range(*range)])
-                    }
-                    Binding::SampledImage(img) | Binding::StorageImage(img) => {
-                        image_infos.push([vk::DescriptorImageInfo::default()
-                            .image_view(img.view)
-                            .image_layout(img.layout)])
-                    }
-                    Binding::Sampler(s) => {
-                        image_infos.push([vk::DescriptorImageInfo::default().sampler(s.handle)])
-                    }
-                    Binding::CombinedImageSampler { image, sampler, .. } => {
-                        image_infos.push([vk::DescriptorImageInfo::default()
-                            .image_view(image.view)
-                            .image_layout(image.layout)
-                            .sampler(sampler.handle)])
-                    }
-                    Binding::ImmutableSampler(_) => {}
-                    Binding::TexelBuffer(v) | Binding::StorageTexelBuffer(v) => {
-                        views.push([v.handle])
-                    }
-                }
-            }
-            let (mut bi, mut ii, mut vi) = (0, 0, 0);
-            let writes: Vec<_> = bindings
-                .iter()
-                // An immutable sampler is the layout's: there is nothing to write.
-                .filter(|(_, b)| !matches!(b, Binding::ImmutableSampler(_)))
-                .map(|(n, b)| {
-                    let w = vk::WriteDescriptorSet::default()
-                        .dst_set(p.set)
-                        .dst_binding(*n)
-                        .descriptor_type(b.descriptor_type());
-                    match b {
-                        Binding::StorageBuffer(..)
-                        | Binding::UniformBuffer(..)
-                        | Binding::StorageBufferSlice(..)
-                        | Binding::UniformBufferSlice(..) => {
-                            bi += 1;
-                            w.buffer_info(&buffer_infos[bi - 1])
-                        }
-                        Binding::SampledImage(_)
-                        | Binding::StorageImage(_)
-                        | Binding::Sampler(_)
-                        | Binding::CombinedImageSampler { .. } => {
-                            ii += 1;
-                            w.image_info(&image_infos[ii - 1])
-                        }
-                        Binding::ImmutableSampler(_) => unreachable!("filtered out above"),
-                        Binding::TexelBuffer(_) | Binding::StorageTexelBuffer(_) => {
-                            vi += 1;
-                            w.texel_buffer_view(&views[vi - 1])
-                        }
-                    }
-                })
-                .collect();
-            d.update_descriptor_sets(&writes, &[]);
+            write_set(d, p.set, bindings);
             if capture {
                 p.statistics = statistics(gpu, p.pipeline)?;
             }
@@ -497,4 +428,83 @@ pub fn record_invalid_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
             &[],
         );
     }
+}
+
+/// Points each descriptor of `set` at its binding's resource (an immutable sampler is the
+/// layout's: nothing to write).
+fn write_set(d: &ash::Device, set: vk::DescriptorSet, bindings: &[(u32, Binding<'_, '_>)]) {
+    // Build every descriptor info first so the writes can point at them.
+    let mut buffer_infos = Vec::new();
+    let mut image_infos = Vec::new();
+    let mut views = Vec::new();
+    for (_, b) in bindings {
+        match b {
+            Binding::StorageBuffer(buf, range) | Binding::UniformBuffer(buf, range) => {
+                buffer_infos.push([vk::DescriptorBufferInfo::default()
+                    .buffer(buf.handle)
+                    .range(*range)])
+            }
+            Binding::StorageBufferSlice(buf, offset, range)
+            | Binding::UniformBufferSlice(buf, offset, range) => {
+                buffer_infos.push([vk::DescriptorBufferInfo::default()
+                    .buffer(buf.handle)
+                    .offset(*offset)
+                    .range(*range)])
+            }
+            Binding::SampledImage(img) | Binding::StorageImage(img) => {
+                image_infos.push([vk::DescriptorImageInfo::default()
+                    .image_view(img.view)
+                    .image_layout(img.layout)])
+            }
+            Binding::Sampler(s) => {
+                image_infos.push([vk::DescriptorImageInfo::default().sampler(s.handle)])
+            }
+            Binding::CombinedImageSampler { image, sampler, .. } => {
+                image_infos.push([vk::DescriptorImageInfo::default()
+                    .image_view(image.view)
+                    .image_layout(image.layout)
+                    .sampler(sampler.handle)])
+            }
+            Binding::ImmutableSampler(_) => {}
+            Binding::TexelBuffer(v) | Binding::StorageTexelBuffer(v) => {
+                views.push([v.handle])
+            }
+        }
+    }
+    let (mut bi, mut ii, mut vi) = (0, 0, 0);
+    let writes: Vec<_> = bindings
+        .iter()
+        // An immutable sampler is the layout's: there is nothing to write.
+        .filter(|(_, b)| !matches!(b, Binding::ImmutableSampler(_)))
+        .map(|(n, b)| {
+            let w = vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(*n)
+                .descriptor_type(b.descriptor_type());
+            match b {
+                Binding::StorageBuffer(..)
+                | Binding::UniformBuffer(..)
+                | Binding::StorageBufferSlice(..)
+                | Binding::UniformBufferSlice(..) => {
+                    bi += 1;
+                    w.buffer_info(&buffer_infos[bi - 1])
+                }
+                Binding::SampledImage(_)
+                | Binding::StorageImage(_)
+                | Binding::Sampler(_)
+                | Binding::CombinedImageSampler { .. } => {
+                    ii += 1;
+                    w.image_info(&image_infos[ii - 1])
+                }
+                Binding::ImmutableSampler(_) => unreachable!("filtered out above"),
+                Binding::TexelBuffer(_) | Binding::StorageTexelBuffer(_) => {
+                    vi += 1;
+                    w.texel_buffer_view(&views[vi - 1])
+                }
+            }
+        })
+        .collect();
+    // SAFETY: `set` was allocated with the layout of `bindings` from a live pool; every write
+    // points at the infos above, which live through the call, and at live resources.
+    unsafe { d.update_descriptor_sets(&writes, &[]) };
 }

@@ -135,6 +135,8 @@ impl MatrixSupport {
 /// Reads the device's matrix and dot-product support. `has` tells whether the driver offers an
 /// extension; `layer` is the validation layer's spec version where one is enabled (features
 /// the layer does not know are held back, so that it stays silent about them).
+// Long on purpose: one chain of property and feature queries whose chained structs
+// must all live through the calls.
 pub(super) fn query(
     entry: &ash::Entry,
     instance: &ash::Instance,

@@ -342,6 +342,8 @@ fn tolerance(per_chain: impl Fn(usize) -> f64, out: [f32; 4], ulps: f64) -> [f64
 impl Op {
     /// What thread `l` of the throughput kernel (or lane `l` of the latency kernel, after
     /// `iterations`) writes.
+    // Long on purpose: one arm per operation, mirroring the kernel's switch arm for arm, so
+    // that a reader holds the two side by side.
     fn thread(self, input: &[u8], l: usize, iterations: u32, latency: bool) -> ThreadSum {
         let w = |j: usize| word(input, (l * 16 + j) & 4095);
         let v = |j: usize| word(input, (l * 16 + j + 2048) & 4095);

@@ -584,6 +584,8 @@ impl Spec for BandwidthWrite {
 
     /// Reads: each group's checksum against the CPU's. Stores and copies: the set read back
     /// whole, every element the groups touched holding what they wrote and every other 0.
+    // Long on purpose: one arm per kind of row (reads, stores, copies), each the steps of
+    // its own check; they share the read-back.
     fn verify_writes(
         &self,
         r: &Resources<'_>,

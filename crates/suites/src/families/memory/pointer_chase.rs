@@ -352,6 +352,8 @@ fn image_side(limit: u32) -> u32 {
 }
 
 impl<'g> Chain<'g> {
+    // Long on purpose: the chain table, its upload and the resources of every access path
+    // (buffer, texel views, image, device address) are one sequence over the same sizes.
     fn new(gpu: &'g Gpu<'g>, instance: &'g Instance, seed: u64) -> Result<Self> {
         let limits = &gpu.info.limits;
         let bda = gpu.info.features.buffer_device_address;
