@@ -2,7 +2,7 @@
 # Installs what building and testing perftest needs and is missing, on Debian/Ubuntu:
 # cmake, python3, a C++ compiler and git (to build shaderc from source), the Vulkan loader,
 # Mesa's drivers (lavapipe: a Vulkan device on the CPU), the validation layers and Chromium
-# (the HTML report's browser check).
+# (the HTML report's browser check), and rustup's rustfmt and clippy.
 # Does nothing when everything is present. Other systems: prints what to install.
 set -euo pipefail
 
@@ -29,6 +29,13 @@ done
 have chromium || have chromium-browser || have google-chrome || missing+=(chromium)
 
 cd "$(dirname "$0")/.."
+
+# The test command checks formatting and lints: rustup's rustfmt and clippy components.
+if have rustup; then
+  for c in rustfmt clippy; do
+    rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" >&2
+  done
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -239,7 +239,7 @@ fn the_readme_stays_short_and_starts_with_the_quick_start() {
         "Quick start is the first section"
     );
     let run = "./scripts/setup.sh && cargo run --release";
-    let test = "./scripts/setup.sh && cargo test --release && ./scripts/windows-check.sh";
+    let test = "./scripts/setup.sh && cargo fmt --check && cargo clippy --release --all-targets -- -D warnings && cargo test --release && ./scripts/windows-check.sh";
     assert!(readme.contains(run), "the run command");
     assert!(readme.contains(test), "the test command");
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
