@@ -5,8 +5,9 @@
 
 use super::clock::{is_high, is_low};
 use super::{Cause, Conditions, Fault, Measurement, Runner, Stats, Status};
-use perftest_gpu::pipeline::PushConstants;
 use anyhow::Result;
+use perftest_gpu::pipeline::PushConstants;
+use perftest_results::Note;
 use std::sync::atomic::Ordering;
 
 /// Baseline dispatches per check (their median is the check's value), at least …
@@ -469,14 +470,10 @@ impl Runner<'_> {
             check = self.wait_back(drift, check, &mut worst, &mut rebased, &note)?;
             if within(drift, &check) {
                 mark(rows, Conditions::Remeasured(Cause::Drift), check.pct);
-                let own = format!(
-                    "the baseline was {:+.1} % off right after this block each time it ran \
-                     and back after a wait: the block's own after-effect on the device, not \
-                     another process",
-                    after.pct
-                );
                 for m in rows.iter_mut().filter(|m| timed(m)) {
-                    m.reason = super::join(&m.reason, &own);
+                    m.notes.push(Note::OwnAfterEffect {
+                        drift_pct: after.pct,
+                    });
                 }
                 return Ok(check);
             }
