@@ -9,6 +9,7 @@ use crate::runner::{self, Conditions, Measurement, Mode, Runner, Settings, Statu
 use crate::{compare, gpu, report, select};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use perftest_results::note::{self, Note};
 use report::{Csv, Json, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -140,7 +141,8 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if let Some(cli::Command::Summary { files }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        let summaries = crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
+        let summaries =
+            crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
         stdout(&crate::summary::text(&summaries));
         return Ok(0);
     }
@@ -635,11 +637,11 @@ impl Out<'_> {
         self.progress.suspend(|| eprintln!("perftest: {text}"));
     }
 
-    /// Error rows for every test of a device that cannot run at all.
-    fn fail_all(&mut self, tests: &[(usize, TestCase)], reason: &str) -> Result<()> {
+    /// Error rows for every test of a device that cannot run at all, with the error's chain.
+    fn fail_all(&mut self, tests: &[(usize, TestCase)], error: &str) -> Result<()> {
         self.begin(None)?;
         for (i, t) in tests {
-            let m = Measurement::not_run(*t, Status::Error, reason.to_string());
+            let m = Measurement::not_run(*t, Status::Error, vec![Note::Error(error.to_string())]);
             self.emit(&m, *i, None)?;
         }
         Ok(())
@@ -711,18 +713,19 @@ impl Sink for Out<'_> {
 /// Why a flagged row is flagged, in words.
 fn flag_reason(m: &Measurement) -> String {
     let drift = m.drift_pct.unwrap_or(f64::NAN);
-    match m.conditions {
-        Conditions::Throttled if m.reason.contains("throttled:") => m
-            .reason
-            .split("; ")
-            .skip_while(|s| !s.starts_with("throttled:"))
-            .collect::<Vec<_>>()
-            .join("; "),
-        Conditions::Throttled => format!(
+    // A row throttled by its own clock says so in its notes: that note, with those found
+    // after it (the driver's word on the clock…).
+    let own = m
+        .notes
+        .iter()
+        .position(|n| matches!(n, Note::Throttled { .. }));
+    match (m.conditions, own) {
+        (Conditions::Throttled, Some(i)) => note::words(&m.notes[i..]),
+        (Conditions::Throttled, None) => format!(
             "the baseline was {drift:+.1} % off its reference at a clock below the floor, \
              and the clock did not come back"
         ),
-        Conditions::Contended => format!(
+        (Conditions::Contended, _) => format!(
             "the baseline was {drift:+.1} % off its reference at a normal clock: another \
              process was using the GPU"
         ),

@@ -274,7 +274,7 @@ pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
         num(row.gloads_per_s(), 3),
         num(row.gbytes_per_s(), 3),
         m.status.name().to_string(),
-        m.reason.replace(['\n', '\r'], " "),
+        perftest_results::note::words(&m.notes).replace(['\n', '\r'], " "),
         num(row.clock_mhz, 1),
         d.compute_units
             .map(|(n, _)| n.to_string())

@@ -7,6 +7,7 @@ use crate::catalog::Suite;
 use crate::gpu::DeviceInfo;
 use crate::runner::{Calibration, Mode, Status, MAX_DISPATCH_MS};
 use anyhow::Result;
+use perftest_results::note::words;
 use std::io::Write;
 
 /// Layout of the results on stdout (`--format`).
@@ -153,10 +154,10 @@ pub fn terminal_line(row: &Row<'_>, common_groups: u32) -> String {
                 _ => line,
             }
         }
-        (Status::Unsupported, _) => format!("{name}: unsupported ({})", m.reason),
-        (Status::Mismatch, _) => format!("{name}: MISMATCH {}", m.reason),
-        (Status::Error, _) => format!("{name}: ERROR {}", m.reason),
-        (Status::Interrupted, _) => format!("{name}: interrupted ({})", m.reason),
+        (Status::Unsupported, _) => format!("{name}: unsupported ({})", words(&m.notes)),
+        (Status::Mismatch, _) => format!("{name}: MISMATCH {}", words(&m.notes)),
+        (Status::Error, _) => format!("{name}: ERROR {}", words(&m.notes)),
+        (Status::Interrupted, _) => format!("{name}: interrupted ({})", words(&m.notes)),
     }
 }
 
@@ -175,7 +176,7 @@ fn cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
         ),
         (Status::Ok, None) => "ok".to_string(),
         (Status::Ok, Some(c)) => format!("ok ({})", c.note()),
-        (s, _) => format!("{}: {}", s.name(), m.reason),
+        (s, _) => format!("{}: {}", s.name(), words(&m.notes)),
     };
     let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
     let star = if cut.is_some() { "*" } else { "" };

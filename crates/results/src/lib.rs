@@ -3,11 +3,13 @@
 pub mod compare;
 pub mod error;
 pub mod html;
+pub mod note;
 pub mod path;
 pub mod published;
 mod stats;
 mod suite;
 pub mod summary;
 
+pub use note::Note;
 pub use stats::median;
 pub use suite::{Catalog, Suite};

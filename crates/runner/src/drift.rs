@@ -5,8 +5,9 @@
 
 use super::clock::{is_high, is_low};
 use super::{Cause, Conditions, Fault, Measurement, Runner, Stats, Status};
-use perftest_gpu::pipeline::PushConstants;
 use anyhow::Result;
+use perftest_gpu::pipeline::PushConstants;
+use perftest_results::Note;
 use std::sync::atomic::Ordering;
 
 /// Baseline dispatches per check (their median is the check's value), at least …
@@ -323,7 +324,8 @@ impl Runner<'_> {
     /// back). Marks every timed row steady, re-measured, throttled, contended or disturbed (a
     /// row's own finding from its clock is kept). A row whose own samples spread beyond the
     /// limit while the baseline held is timed once more (a disturbance may have come and gone
-    /// between two checks); a spread that stays is the test's own. Returns the last check.
+    /// between two checks; a low clock it was re-measured for stays found); a spread that
+    /// stays is the test's own. Returns the last check.
     pub fn settle(
         &self,
         drift: &mut Drift,
@@ -337,7 +339,9 @@ impl Runner<'_> {
             let noisy = |m: &Measurement| m.stats.is_some_and(|s| drift.is_off(s.cv_pct));
             if rows.iter().any(noisy) {
                 for m in rows.iter_mut().filter(|m| noisy(m)) {
-                    *m = self.measure(&m.test);
+                    // As after a drift: a re-measure for the row's own clock stays found.
+                    let earlier = std::mem::replace(m, self.measure(&m.test));
+                    m.keep_clock_finding(&earlier);
                 }
                 let check = self.check(drift)?;
                 if within(&check) {
@@ -469,14 +473,10 @@ impl Runner<'_> {
             check = self.wait_back(drift, check, &mut worst, &mut rebased, &note)?;
             if within(drift, &check) {
                 mark(rows, Conditions::Remeasured(Cause::Drift), check.pct);
-                let own = format!(
-                    "the baseline was {:+.1} % off right after this block each time it ran \
-                     and back after a wait: the block's own after-effect on the device, not \
-                     another process",
-                    after.pct
-                );
                 for m in rows.iter_mut().filter(|m| timed(m)) {
-                    m.reason = super::join(&m.reason, &own);
+                    m.notes.push(Note::OwnAfterEffect {
+                        drift_pct: after.pct,
+                    });
                 }
                 return Ok(check);
             }

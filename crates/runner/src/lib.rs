@@ -1,13 +1,14 @@
 //! One device, many tests: builds the inputs once, then verifies or times each test.
 
+use anyhow::{Context as _, Result};
+use ash::vk;
+use perftest_gpu::pipeline::{Binding, Pipeline, PushConstants};
+use perftest_gpu::resources::{record_copy, Buffer, Memory};
+use perftest_gpu::{Gpu, Instance};
+use perftest_results::Note;
 use perftest_suites::catalog::{Pattern, TestCase};
 use perftest_suites::data;
 use perftest_suites::families::{Bound, Shared, REGISTRY};
-use perftest_gpu::{Gpu, Instance};
-use perftest_gpu::pipeline::{Binding, Pipeline, PushConstants};
-use perftest_gpu::resources::{record_copy, Buffer, Memory};
-use anyhow::{Context as _, Result};
-use ash::vk;
 use std::collections::HashMap;
 
 mod clock;
@@ -281,7 +282,7 @@ impl<'g> Runner<'g> {
             test: *test,
             status: Status::Ok,
             stats: None,
-            reason: String::new(),
+            notes: Vec::new(),
             groups: self.calibration.groups,
             shader_stats: Vec::new(),
             device_lost: false,
@@ -299,13 +300,13 @@ impl<'g> Runner<'g> {
         if let Some(reason) = self.unsupported_reason(test) {
             m.groups = 0;
             m.status = Status::Unsupported;
-            m.reason = reason;
+            m.notes = vec![Note::Unsupported(reason)];
             return m;
         }
         if let Err(e) = self.run_supported(test, &mut m) {
             m.status = Status::Error;
             m.stats = None;
-            m.reason = format!("{e:#}");
+            m.notes = vec![Note::Error(format!("{e:#}"))];
             m.device_lost = is_device_lost(&e);
         }
         unsteady_note(&mut m);
@@ -346,37 +347,30 @@ impl<'g> Runner<'g> {
                         m.latency_spread_pct = latency.and_then(|(_, spread)| spread);
                     }
                     Err(e) if is_device_lost(&e) => return Err(e),
-                    Err(e) => {
-                        let sep = if m.reason.is_empty() { "" } else { "; " };
-                        m.reason = format!("{}{sep}latency not measured: {e:#}", m.reason);
-                    }
+                    Err(e) => m.notes.push(Note::LatencyNotMeasured(format!("{e:#}"))),
                 }
             }
             Mode::Verify => {
                 let timing::Sizing { groups, note, .. } = self.size_dispatch(test, pipeline)?;
                 self.trace.line("phase", &[("done", "sizing".into())]);
-                (m.groups, m.reason) = (groups, note);
+                (m.groups, m.notes) = (groups, note.into_iter().collect());
                 if let Err(mismatch) = self.verify(test, pipeline, groups)? {
                     m.status = Status::Mismatch;
-                    m.reason = mismatch.to_string();
+                    m.notes = vec![Note::Mismatch(mismatch.to_string())];
                 } else if let Err(mismatch) = self.verify_latency(test)? {
                     m.status = Status::Mismatch;
-                    m.reason = mismatch;
+                    m.notes = vec![Note::Mismatch(mismatch)];
                 }
             }
         }
         if let Some(note) = note.filter(|_| m.status == Status::Ok) {
-            m.reason = join(&m.reason, &note);
+            m.notes.push(Note::Family(note));
         }
         let cal = &self.calibration;
         if !cal.auto && m.status == Status::Ok && m.full_groups != cal.groups {
-            m.reason = join(
-                &m.reason,
-                &format!(
-                    "ran {} group(s) whatever --groups: what it measures needs that size",
-                    m.full_groups
-                ),
-            );
+            m.notes.push(Note::ForcedGroups {
+                groups: m.full_groups,
+            });
         }
         Ok(())
     }
@@ -400,14 +394,14 @@ impl<'g> Runner<'g> {
                 driver_notes(m);
                 if m.stats.is_none() {
                     m.status = Status::Error;
-                    m.reason = "the timestamps gave no positive duration".into();
+                    m.notes = vec![Note::NoDuration];
                 }
             }
             Mode::Verify => {
                 let family = &self.bound[test.family_index()];
                 if let Err(mismatch) = family.verify_self(&self.shared, test.index())? {
                     m.status = Status::Mismatch;
-                    m.reason = mismatch.to_string();
+                    m.notes = vec![Note::Mismatch(mismatch.to_string())];
                 }
             }
         }
@@ -415,7 +409,7 @@ impl<'g> Runner<'g> {
             .device_note(&self.shared, test.index())
             .filter(|_| m.status == Status::Ok)
         {
-            m.reason = join(&m.reason, &note);
+            m.notes.push(Note::Family(note));
         }
         Ok(())
     }
@@ -454,44 +448,32 @@ impl<'g> Runner<'g> {
             m.driver = watch.map(|w| w.finish());
             let (stats, clocks) = timed?;
             let steady = self.steady_mhz();
-            (m.groups, m.reason, m.stats) = (groups, note, stats);
+            (m.groups, m.notes, m.stats) = (groups, note.into_iter().collect(), stats);
             if let Some(cold) = test.cold().then(|| self.cold_note()).flatten() {
-                m.reason = join(&m.reason, &cold);
+                m.notes.push(cold);
             }
             m.clock_mhz = timing::mean(&clocks);
             if m.stats.is_none() {
                 m.status = Status::Error;
-                m.reason = "the timestamps gave no positive duration".into();
+                m.notes = vec![Note::NoDuration];
                 return Ok(());
             }
             let (Some(steady), Some(clock)) = (steady, m.clock_mhz) else {
                 return Ok(());
             };
-            let floor = format!(
-                "{:.0} % of the steady {steady:.0} MHz",
-                100.0 * clock::CLOCK_FLOOR
-            );
-            let ceiling = format!(
-                "{:.0} % of the steady {steady:.0} MHz",
-                100.0 * clock::CLOCK_CEILING
-            );
+            let floor_pct = 100.0 * clock::CLOCK_FLOOR;
+            let ceiling_pct = 100.0 * clock::CLOCK_CEILING;
             let (low, high) = (clock::is_low(clock, steady), clock::is_high(clock, steady));
             if !low && !high {
                 if let Some((off, was_high)) = first_off {
                     m.conditions = Conditions::Remeasured(Cause::Clock);
-                    let side = if was_high {
-                        format!("above {ceiling}")
-                    } else {
-                        format!("below {floor}")
-                    };
-                    m.reason = join(
-                        &m.reason,
-                        &format!(
-                            "timed {}{}{off:.0} MHz at the first, {side}",
-                            tries + 1,
-                            measurement::CLOCK_RETIMED
-                        ),
-                    );
+                    m.notes.push(Note::ClockRetimed {
+                        times: tries + 1,
+                        first_mhz: off,
+                        above: was_high,
+                        limit_pct: if was_high { ceiling_pct } else { floor_pct },
+                        steady_mhz: steady,
+                    });
                 }
                 return Ok(());
             }
@@ -501,19 +483,13 @@ impl<'g> Runner<'g> {
                     rose_while_running += 1;
                 }
                 if tries == clock::MAX_RETIMES || rose_while_running >= 2 {
-                    let why = if rose_while_running >= 2 {
-                        "the clock came back down between tries but rose while this test ran: \
-                         its own load raises it"
-                    } else {
-                        "the clock did not come back down"
-                    };
-                    m.reason = join(
-                        &m.reason,
-                        &format!(
-                            "timed at {clock:.0} MHz, above {ceiling}, after {} tries: {why}",
-                            tries + 1
-                        ),
-                    );
+                    m.notes.push(Note::KeptHigh {
+                        mhz: clock,
+                        limit_pct: ceiling_pct,
+                        steady_mhz: steady,
+                        tries: tries + 1,
+                        own_load: rose_while_running >= 2,
+                    });
                     return Ok(());
                 }
                 let back = self.cool_down(steady)?;
@@ -522,32 +498,25 @@ impl<'g> Runner<'g> {
                     // Held through the baseline itself: no spell, the clock the GPU sustains
                     // (the warm-up settled below it). Every row is held to it from here on.
                     self.set_steady(back);
-                    m.reason = join(
-                        &m.reason,
-                        &format!(
-                            "the GPU held {back:.0} MHz through {:.1} s of the baseline, above \
-                             {ceiling}: the steady clock is {back:.0} MHz from here on",
-                            clock::MAX_COOL_DOWN.as_secs_f64()
-                        ),
-                    );
+                    m.notes.push(Note::SteadyRaised {
+                        mhz: back,
+                        held_s: clock::MAX_COOL_DOWN.as_secs_f64(),
+                        limit_pct: ceiling_pct,
+                        steady_mhz: steady,
+                    });
                 }
                 continue;
             }
             if tries == clock::MAX_RETIMES || fell_while_running >= 2 {
                 m.conditions = Conditions::Throttled;
-                let why = if fell_while_running >= 2 {
-                    "the clock came back between tries but fell while this test ran: its own \
-                     power or thermal limit"
-                } else {
-                    "the clock did not come back"
-                };
-                m.reason = join(
-                    &m.reason,
-                    &format!(
-                        "throttled: {clock:.0} MHz, below {floor}, after {} tries; {why}",
-                        tries + 1
-                    ),
-                );
+                m.notes.push(Note::Throttled {
+                    mhz: clock,
+                    floor_pct,
+                    steady_mhz: steady,
+                    tries: tries + 1,
+                    own_limit: fell_while_running >= 2,
+                    driver_reasons: None,
+                });
                 return Ok(());
             }
             if tries >= 1 {
@@ -655,28 +624,24 @@ fn driver_notes(m: &mut Measurement) {
         (m.probe_vs_driver_pct(), m.clock_mhz, driver.sm_mhz)
     {
         if off.abs() > measurement::CLOCK_AGREEMENT_PCT {
-            m.reason = join(
-                &m.reason,
-                &format!(
-                    "the probe's clock {probe:.0} MHz is {off:+.1} % off the driver's \
-                     {sm:.0} MHz"
-                ),
-            );
+            m.notes.push(Note::ProbeOffDriver {
+                probe_mhz: probe,
+                off_pct: off,
+                driver_mhz: sm,
+            });
         }
     }
     if let Some(bits) = driver.reasons.map(|b| b & THROTTLE).filter(|b| *b != 0) {
         let names = reason_names(bits);
-        if m.conditions == Conditions::Throttled && m.reason.contains("throttled: ") {
-            m.reason = m.reason.replacen(
-                "throttled: ",
-                &format!("throttled: {names} (the driver's word): "),
-                1,
-            );
-        } else {
-            m.reason = join(
-                &m.reason,
-                &format!("the driver reported {names} while it ran"),
-            );
+        let flag = m.notes.iter_mut().find_map(|n| match n {
+            Note::Throttled { driver_reasons, .. } => Some(driver_reasons),
+            _ => None,
+        });
+        match flag {
+            Some(driver_reasons) if m.conditions == Conditions::Throttled => {
+                *driver_reasons = Some(names);
+            }
+            _ => m.notes.push(Note::DriverReasons { names }),
         }
     }
 }
@@ -693,24 +658,12 @@ fn unsteady_note(m: &mut Measurement) {
     let Some(stats) = m.stats.filter(|_| m.status == Status::Ok) else {
         return;
     };
-    if m.test.suite() == perftest_suites::catalog::Suite::Bandwidth && stats.cv_pct > UNSTEADY_CV_PCT {
-        m.reason = join(
-            &m.reason,
-            &format!(
-                "unsteady: its samples spread {:.1} % (cv_pct): expect two runs to differ by \
-                 about as much",
-                stats.cv_pct
-            ),
-        );
-    }
-}
-
-/// `note` after `text`, separated by "; " where both are present.
-fn join(text: &str, note: &str) -> String {
-    if text.is_empty() {
-        note.to_string()
-    } else {
-        format!("{text}; {note}")
+    if m.test.suite() == perftest_suites::catalog::Suite::Bandwidth
+        && stats.cv_pct > UNSTEADY_CV_PCT
+    {
+        m.notes.push(Note::Unsteady {
+            cv_pct: stats.cv_pct,
+        });
     }
 }
 
@@ -724,9 +677,13 @@ mod tests {
         driver: f64,
         reasons: u64,
         conditions: Conditions,
-        reason: &str,
+        notes: &[Note],
     ) -> Measurement {
-        let mut m = Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, reason.into());
+        let mut m = Measurement::not_run(
+            perftest_suites::catalog::baseline(),
+            Status::Ok,
+            notes.to_vec(),
+        );
         m.clock_mhz = Some(probe);
         m.conditions = conditions;
         m.driver = Some(Sampled {
@@ -742,10 +699,10 @@ mod tests {
     fn a_bandwidth_row_whose_samples_spread_says_so() {
         let bandwidth = perftest_suites::catalog::suite(perftest_suites::catalog::Suite::Bandwidth)[0];
         let at = |test: TestCase, times: &[f64]| {
-            let mut m = Measurement::not_run(test, Status::Ok, String::new());
+            let mut m = Measurement::not_run(test, Status::Ok, Vec::new());
             m.stats = Stats::from_times(times);
             unsteady_note(&mut m);
-            m.reason
+            perftest_results::note::words(&m.notes)
         };
         // CV 8.2 % (sample standard deviation): said, with the spread.
         let spread = [1.0, 1.1, 0.9, 1.0];
@@ -762,41 +719,57 @@ mod tests {
 
     #[test]
     fn the_drivers_word_is_beside_the_probes() {
+        use perftest_results::note::words;
         // Within 2 %: nothing said; the idle bit is no reason a busy GPU is slow.
-        let mut m = row(2008.0, 1980.0, 0x1, Conditions::Steady, "");
+        let mut m = row(2008.0, 1980.0, 0x1, Conditions::Steady, &[]);
         driver_notes(&mut m);
-        assert_eq!(m.reason, "");
+        assert_eq!(m.notes, []);
         // More than 2 % apart: the row says so, with both clocks.
-        let mut m = row(1978.0, 345.0, 0x1, Conditions::Steady, "");
+        let mut m = row(1978.0, 345.0, 0x1, Conditions::Steady, &[]);
         driver_notes(&mut m);
         assert!(
-            m.reason
-                .contains("1978 MHz is +473.3 % off the driver's 345 MHz"),
-            "{}",
-            m.reason
+            words(&m.notes).contains("1978 MHz is +473.3 % off the driver's 345 MHz"),
+            "{:?}",
+            m.notes
         );
         // A throttled row names the driver's reason in its flag; another row as a note.
+        let throttled = Note::Throttled {
+            mhz: 1500.0,
+            floor_pct: 98.0,
+            steady_mhz: 1980.0,
+            tries: 4,
+            own_limit: false,
+            driver_reasons: None,
+        };
+        let cold = Note::Cold { fill_mb: 256 };
         let mut m = row(
             1500.0,
             1500.0,
             0x4 | 0x40,
             Conditions::Throttled,
-            "throttled: 1500 MHz, below 98 % of the steady 1980 MHz",
+            &[cold.clone(), throttled],
         );
         driver_notes(&mut m);
+        assert_eq!(m.notes.len(), 2, "{:?}", m.notes);
+        assert_eq!(m.notes[0], cold);
         assert!(
-            m.reason
+            m.notes[1]
+                .to_string()
                 .starts_with("throttled: power cap+thermal slowdown (the driver's word): 1500 MHz"),
-            "{}",
-            m.reason
+            "{:?}",
+            m.notes
         );
-        let mut m = row(1978.0, 1965.0, 0x4, Conditions::Steady, "");
+        let mut m = row(1978.0, 1965.0, 0x4, Conditions::Steady, &[]);
         driver_notes(&mut m);
-        assert_eq!(m.reason, "the driver reported power cap while it ran");
+        assert_eq!(
+            words(&m.notes),
+            "the driver reported power cap while it ran"
+        );
         // No readings: nothing.
-        let mut m = Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, String::new());
+        let mut m =
+            Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, Vec::new());
         m.clock_mhz = Some(1978.0);
         driver_notes(&mut m);
-        assert_eq!(m.reason, "");
+        assert_eq!(m.notes, []);
     }
 }

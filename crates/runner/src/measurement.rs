@@ -1,8 +1,9 @@
 //! What a run is asked to do and what it measured: plain data for the runner and the reporters.
 
+use perftest_gpu::pipeline::ShaderStatistic;
+use perftest_results::Note;
 use perftest_suites::catalog::TestCase;
 pub use perftest_suites::model::Fault;
-use perftest_gpu::pipeline::ShaderStatistic;
 
 /// What a run does with each test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +96,7 @@ pub struct Settings {
 pub enum Status {
     /// Timed, or verified equal to the reference.
     Ok,
-    /// The device lacks a feature the test needs; `reason` says which.
+    /// The device lacks a feature the test needs; its note says which.
     Unsupported,
     /// `--verify` found a difference from the reference.
     Mismatch,
@@ -166,9 +167,10 @@ pub struct Measurement {
     pub status: Status,
     /// Present when timed successfully.
     pub stats: Option<Stats>,
-    /// Why the test is unsupported, failed or mismatched; for an ok test, a note on how it
-    /// ran (e.g. a dispatch capped to the watchdog budget); else empty.
-    pub reason: String,
+    /// Why the test is unsupported, failed or mismatched; for an ok test, notes on how it
+    /// ran (e.g. a dispatch capped to the watchdog budget), in the order they were found;
+    /// else none. A reporter puts them into words ([`perftest_results::note::words`]).
+    pub notes: Vec<Note>,
     /// Workgroups per dispatch actually run.
     pub groups: u32,
     /// The driver's statistics of the kernel, where the device reports them.
@@ -199,18 +201,14 @@ pub struct Measurement {
     pub driver: Option<perftest_gpu::mgmt::Sampled>,
 }
 
-/// What the note of a row re-measured for its clock says after its count of timings
-/// (`timed 2 times: the clock was 333 MHz at the first, …`).
-pub const CLOCK_RETIMED: &str = " times: the clock was ";
-
 /// How far (%) the probe's clock may be from the driver's before a row says so.
 pub const CLOCK_AGREEMENT_PCT: f64 = 2.0;
 
 impl Measurement {
     /// After this row was timed again for its block (a drift check's re-time), what the
     /// `earlier` timing found of its own: a re-measure for its clock stays, with the note that
-    /// says so ([`CLOCK_RETIMED`]; the earlier timing's other notes, a cut or a spread, were of
-    /// that timing and are not carried), where this one found nothing of its own.
+    /// says so ([`Note::ClockRetimed`]; the earlier timing's other notes, a cut or a spread,
+    /// were of that timing and are not carried), where this one found nothing of its own.
     pub fn keep_clock_finding(&mut self, earlier: &Measurement) {
         let own = matches!(
             self.conditions,
@@ -220,9 +218,9 @@ impl Measurement {
             return;
         }
         self.conditions = earlier.conditions;
-        for part in earlier.reason.split("; ") {
-            if part.contains(CLOCK_RETIMED) && !self.reason.contains(part) {
-                self.reason = super::join(&self.reason, part);
+        for note in &earlier.notes {
+            if matches!(note, Note::ClockRetimed { .. }) && !self.notes.contains(note) {
+                self.notes.push(note.clone());
             }
         }
     }
@@ -241,13 +239,13 @@ impl Measurement {
         self.stats.is_some() && self.groups > 0 && self.groups < self.full_groups.min(common_groups)
     }
 
-    /// A row for a test that did not run, with `status` and `reason`.
-    pub fn not_run(test: TestCase, status: Status, reason: String) -> Self {
+    /// A row for a test that did not run, with `status` and the `notes` that say why.
+    pub fn not_run(test: TestCase, status: Status, notes: Vec<Note>) -> Self {
         Measurement {
             test,
             status,
             stats: None,
-            reason,
+            notes,
             groups: 0,
             shader_stats: Vec::new(),
             device_lost: false,
@@ -293,37 +291,73 @@ mod tests {
 
     #[test]
     fn a_re_time_keeps_the_low_clock_the_row_found_before() {
-        let row = |conditions, reason: &str| {
-            let mut m = Measurement::not_run(perftest_suites::catalog::baseline(), Status::Ok, reason.into());
+        let row = |conditions, notes: &[Note]| {
+            let mut m = Measurement::not_run(
+                perftest_suites::catalog::baseline(),
+                Status::Ok,
+                notes.to_vec(),
+            );
             m.conditions = conditions;
             m
+        };
+        let cut = |to| Note::Cut {
+            from: 138,
+            to,
+            estimate_ms: 80.0,
+            budget_ms: 50.0,
+        };
+        let retimed = Note::ClockRetimed {
+            times: 2,
+            first_mhz: 333.0,
+            above: false,
+            limit_pct: 98.0,
+            steady_mhz: 1000.0,
+        };
+        let throttled = Note::Throttled {
+            mhz: 333.0,
+            floor_pct: 98.0,
+            steady_mhz: 1000.0,
+            tries: 4,
+            own_limit: false,
+            driver_reasons: None,
         };
         let clock = Conditions::Remeasured(Cause::Clock);
         let earlier = row(
             clock,
-            "cut to 8 groups; timed 2 times: the clock was 333 MHz at the first; unsteady: 3.1 %",
+            &[
+                cut(8),
+                retimed.clone(),
+                Note::Unsteady { cv_pct: 3.1 },
+                Note::Family("read through a view".into()),
+            ],
         );
-        // The re-time found nothing of its own: the low clock and its text stay, once; the
+        // The re-time found nothing of its own: the low clock and its note stay, once; the
         // earlier timing's other notes do not (the new one has its own).
-        let mut m = row(Conditions::Steady, "cut to 9 groups");
+        let mut m = row(Conditions::Steady, &[cut(9)]);
         m.keep_clock_finding(&earlier);
         assert_eq!(m.conditions, clock);
+        assert_eq!(m.notes, [cut(9), retimed.clone()]);
         assert_eq!(
-            m.reason,
-            "cut to 9 groups; timed 2 times: the clock was 333 MHz at the first"
+            perftest_results::note::words(&m.notes),
+            "dispatch cut from 138 to 9 groups: 138 would take about 80 ms, over the 50 ms \
+             watchdog budget; timed 2 times: the clock was 333 MHz at the first, below 98 % of \
+             the steady 1000 MHz"
         );
         // Its own finding wins; a row not re-measured for its clock before gives nothing.
-        let mut m = row(Conditions::Throttled, "throttled: x");
+        let mut m = row(Conditions::Throttled, &[throttled.clone()]);
         m.keep_clock_finding(&earlier);
         assert_eq!(
-            (m.conditions, m.reason.as_str()),
-            (Conditions::Throttled, "throttled: x")
+            (m.conditions, m.notes.as_slice()),
+            (Conditions::Throttled, [throttled].as_slice())
         );
-        let mut m = row(Conditions::Unchecked, "");
-        m.keep_clock_finding(&row(Conditions::Remeasured(Cause::Drift), "drift"));
+        let mut m = row(Conditions::Unchecked, &[]);
+        m.keep_clock_finding(&row(
+            Conditions::Remeasured(Cause::Drift),
+            &[Note::OwnAfterEffect { drift_pct: 5.0 }],
+        ));
         assert_eq!(
-            (m.conditions, m.reason.as_str()),
-            (Conditions::Unchecked, "")
+            (m.conditions, m.notes.as_slice()),
+            (Conditions::Unchecked, [].as_slice())
         );
     }
 

@@ -3,9 +3,10 @@
 
 use super::drift::Check;
 use super::{Conditions, Drift, Measurement, Mode, Runner, Status};
+use anyhow::Result;
+use perftest_results::Note;
 use perftest_suites::catalog::{self, TestCase};
 use perftest_suites::families::Unit;
-use anyhow::Result;
 use std::collections::HashMap;
 
 /// Where a run's rows and messages go (the application's reporters and progress bar).
@@ -59,7 +60,7 @@ impl Baseline {
         let flagged = measurement
             .as_ref()
             .filter(|m| m.conditions.is_flagged())
-            .map(|m| m.reason.clone());
+            .map(|m| perftest_results::note::words(&m.notes));
         let rate = measurement.as_ref().and_then(Self::rate_of);
         if plan.mode == Mode::Time && rate.is_none() {
             let why = match (&flagged, selected) {
@@ -221,11 +222,11 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 let m = Measurement::not_run(
                     *test,
                     Status::Interrupted,
-                    format!(
-                        "run interrupted ({signal}) after {} of {} tests on this device",
-                        done + rows.len(),
-                        plan.order.len()
-                    ),
+                    vec![Note::Interrupted {
+                        signal: signal.to_string(),
+                        done: done + rows.len(),
+                        total: plan.order.len(),
+                    }],
                 );
                 rows.push((*test_index, m));
                 for block in &deferred {
@@ -242,7 +243,9 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 (Some(during), _) => Measurement::not_run(
                     *test,
                     Status::Error,
-                    format!("not run: the device was lost during {during}"),
+                    vec![Note::DeviceLost {
+                        during: during.clone(),
+                    }],
                 ),
                 (None, _) => runner.run(test),
             };
@@ -256,7 +259,11 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
             // A cut chosen by calibration is by design (the CSV keeps the note); a cut of an
             // explicit --groups is a warning.
             if m.status == Status::Ok && m.is_cut(m.full_groups) && !runner.calibration.auto {
-                sink.note(&format!("{}: {}", m.test.name(), m.reason));
+                sink.note(&format!(
+                    "{}: {}",
+                    m.test.name(),
+                    perftest_results::note::words(&m.notes)
+                ));
             }
             rows.push((*test_index, m));
         }

@@ -1,15 +1,18 @@
 //! Work sizing, the warm-up, and timing or verifying one test.
 
 use super::{Fault, Mode, Runner, Stats};
-use perftest_suites::catalog::{self, Suite, TestCase};
-use perftest_suites::data;
-use perftest_gpu::pipeline::{record_compute_barrier, record_invalid_barrier, Pipeline, PushConstants};
+use anyhow::Result;
+use ash::vk;
+use perftest_gpu::pipeline::{
+    record_compute_barrier, record_invalid_barrier, Pipeline, PushConstants,
+};
 use perftest_gpu::resources::{
     device_local_heap_bytes, record_fill, record_memory_barrier, Buffer, Memory,
 };
 use perftest_gpu::timer::Timer;
-use anyhow::Result;
-use ash::vk;
+use perftest_results::Note;
+use perftest_suites::catalog::{self, Suite, TestCase};
+use perftest_suites::data;
 
 /// Two sizes offered to a family to tell a size it fixes from one it follows.
 const FIXED_PROBE: [u32; 2] = [65_535, 65_535 - 1_009];
@@ -118,8 +121,8 @@ pub(crate) struct Sizing {
     pub groups: u32,
     /// Estimated time of one dispatch of `groups`, in ms (from above).
     pub estimate_ms: f64,
-    /// Why the dispatch was cut; empty when it was not.
-    pub note: String,
+    /// Why the dispatch was cut ([`Note::Cut`]); `None` when it was not.
+    pub note: Option<Note>,
 }
 
 /// Chooses the dispatch size of a test: `groups`, or fewer where one dispatch of `groups`
@@ -152,7 +155,7 @@ pub(crate) fn size_from_probes(
             return Ok(Sizing {
                 groups,
                 estimate_ms: estimate,
-                note: String::new(),
+                note: None,
             });
         }
         let fits = ((budget_ms / per_group) as u32).clamp(1, groups - 1);
@@ -162,10 +165,12 @@ pub(crate) fn size_from_probes(
             return Ok(Sizing {
                 groups: fits,
                 estimate_ms: per_group * fits as f64,
-                note: format!(
-                    "dispatch cut from {groups} to {fits} groups: {groups} would take about \
-                     {estimate:.0} ms, over the {budget_ms:.0} ms watchdog budget"
-                ),
+                note: Some(Note::Cut {
+                    from: groups,
+                    to: fits,
+                    estimate_ms: estimate,
+                    budget_ms,
+                }),
             });
         }
         g = fits;
@@ -274,13 +279,12 @@ impl<'g> Runner<'g> {
             .map_err(|e| anyhow::anyhow!("the buffer that empties the caches: {e}"))
     }
 
-    /// What a cold test's row says of how it ran (once its dispatches have), for its reason.
-    pub(super) fn cold_note(&self) -> Option<String> {
+    /// What a cold test's row says of how it ran (once its dispatches have), for its notes.
+    pub(super) fn cold_note(&self) -> Option<Note> {
         let evict = self.evict.get()?.as_ref().ok()?;
-        Some(format!(
-            "caches emptied before each dispatch (a {} MB fill, untimed)",
-            evict.size >> 20
-        ))
+        Some(Note::Cold {
+            fill_mb: evict.size >> 20,
+        })
     }
 
     /// Fills `evict` with `value`, after the previous fill of it (write after write), before
@@ -717,7 +721,7 @@ mod tests {
             stall: 0.0,
         };
         let (s, probed) = d.size(138, 16);
-        assert_eq!((s.groups, s.note.as_str()), (138, ""), "{probed:?}");
+        assert_eq!((s.groups, &s.note), (138, &None), "{probed:?}");
         assert!(s.estimate_ms >= d.ms(138) && s.estimate_ms <= MAX_DISPATCH_MS);
         assert!(probed.iter().all(|g| d.ms(*g) <= MAX_DISPATCH_MS));
     }
@@ -731,7 +735,7 @@ mod tests {
             stall: INJECTED_STALL_MS,
         };
         let (s, probed) = d.size(138, 16);
-        assert_eq!((s.groups, s.note.as_str()), (138, ""), "{probed:?}");
+        assert_eq!((s.groups, &s.note), (138, &None), "{probed:?}");
     }
 
     #[test]
@@ -742,7 +746,8 @@ mod tests {
             stall: 0.0,
         };
         let (s, probed) = d.size(138, 16);
-        assert!(s.note.starts_with("dispatch cut from 138 to "), "{s:?}");
+        let said = s.note.as_ref().map(Note::to_string).unwrap_or_default();
+        assert!(said.starts_with("dispatch cut from 138 to "), "{s:?}");
         let ms = d.ms(s.groups);
         assert!(
             (0.9 * MAX_DISPATCH_MS..=MAX_DISPATCH_MS).contains(&ms),
@@ -778,9 +783,9 @@ mod tests {
                         // What fits is not cut, while the fixed cost is a fraction of the budget.
                         if d.ms(groups) <= MAX_DISPATCH_MS && fixed <= MAX_DISPATCH_MS / 4.0 {
                             assert_eq!(s.groups, groups, "{case}");
-                            assert!(s.note.is_empty(), "{case}");
+                            assert!(s.note.is_none(), "{case}");
                         }
-                        assert_eq!(s.note.is_empty(), s.groups == groups, "{case}");
+                        assert_eq!(s.note.is_none(), s.groups == groups, "{case}");
                     }
                 }
             }
