@@ -2,12 +2,17 @@
 
 pub mod compare;
 pub mod error;
+pub mod gzip;
 pub mod html;
 pub mod path;
 pub mod published;
+pub mod row;
 mod stats;
 mod suite;
 pub mod summary;
+pub mod write;
 
+pub use row::Row;
 pub use stats::median;
 pub use suite::{Catalog, Suite};
+pub use write::CsvWriter;
