@@ -10,7 +10,7 @@ use crate::{compare, gpu, report, select};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use perftest_results::note::{self, Note};
-use report::{Csv, Json, Reporters, Row, Terminal};
+use report::{Csv, Json, Kept, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -171,15 +171,12 @@ pub fn run(args: cli::Args) -> Result<i32> {
     // Opened after every usage check (so a typo never truncates a results file) and before
     // the first test (so an unwritable path fails fast).
     let mut reporters = open_outputs(args, choices.len())?;
-    // The summary at the end reads the run's own rows, as `perftest summary` reads a CSV.
-    let rows_kept = (args.summary || args.suite.contains(&cli::SuiteArg::All))
-        .then(|| {
-            let kept = Kept::default();
-            let csv = Csv::new(Box::new(kept.clone()))
-                .map(|c| reporters.push("the summary", Box::new(c)));
-            csv.is_ok().then_some(kept)
-        })
-        .flatten();
+    // The summary at the end reads the run's own rows, as `perftest summary` reads a file's.
+    let rows_kept = (args.summary || args.suite.contains(&cli::SuiteArg::All)).then(|| {
+        let kept = Kept::default();
+        reporters.push("the summary", kept.reporter());
+        kept
+    });
 
     handle_signals();
 
@@ -322,7 +319,9 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
         };
         // A file that opens but takes no bytes (a full disk, /dev/full) fails on its header:
         // a usage error naming it, before the first test, as a path that cannot be opened.
-        let csv = Csv::new(out)
+        // `--csv FILE.gz` writes gzip (stdout never: `--csv - | gzip` does that).
+        let gzip = !csv_to_stdout && perftest_results::gzip::is_gzip_path(path);
+        let csv = Csv::new(out, gzip)
             .map_err(|e| Failure::Usage(format!("cannot write --csv {}: {e:#}", path.display())))?;
         reporters.push(format!("--csv {}", path.display()), Box::new(csv));
     }
@@ -743,30 +742,21 @@ fn stdout(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
-/// The rows of a run as CSV in memory, for the summary at its end.
-#[derive(Clone, Default)]
-struct Kept(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
-
-impl Write for Kept {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The summary of the run's rows (`perftest summary` of them), where the rows go for a
 /// human: stdout, or stderr when the CSV is on stdout.
 fn print_summary(kept: &Kept, csv_on_stdout: bool) {
-    let text = String::from_utf8_lossy(&kept.0.borrow()).into_owned();
-    let summary = crate::compare::read::read_text("this run", &text)
-        .and_then(|t| crate::summary::summarise(&[&t], &crate::catalog::names()));
-    match summary {
-        Ok(s) if csv_on_stdout => eprint!("\n{}", crate::summary::text(&s)),
-        Ok(s) => stdout(&format!("\n{}", crate::summary::text(&s))),
-        Err(e) => eprintln!("perftest: no summary: {e:#}"),
+    let rows = kept.rows();
+    if rows.is_empty() {
+        // As `perftest summary` says of a file without rows.
+        eprintln!("perftest: no summary: this run: no rows");
+        return;
+    }
+    let summary = crate::summary::summarise(&[("this run", &rows[..])], &crate::catalog::names());
+    let text = crate::summary::text(&summary);
+    if csv_on_stdout {
+        eprint!("\n{text}");
+    } else {
+        stdout(&format!("\n{text}"));
     }
 }
 

@@ -1,5 +1,6 @@
 //! Output files: `--json` into devices, FIFOs and through symlinks; one path for two
-//! outputs; and the tests' own temporary directories.
+//! outputs; gzip outputs (`.gz`), whole and killed mid-run; and the tests' own temporary
+//! directories.
 
 mod common;
 use common::*;
@@ -351,4 +352,109 @@ fn without_a_management_interface_the_driver_columns_are_empty_and_one_line_says
     ]);
     assert!(v.status.success());
     assert!(!stderr(&v).contains("no driver readings"), "{}", stderr(&v));
+}
+
+#[test]
+fn gz_outputs_are_gzip_and_read_back_in_compare_summary_and_report() {
+    let dir = tempdir("gz-outputs");
+    let (csv, json) = (dir.join("run.csv.gz"), dir.join("run.json.gz"));
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--filter",
+        "Buffer<RGBA8>.Load random",
+        "--filter",
+        "cbuffer{float4} load uniform",
+        "--groups",
+        "1",
+        "--samples",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for file in [&csv, &json] {
+        let bytes = std::fs::read(file).unwrap();
+        assert!(
+            bytes.starts_with(&[0x1f, 0x8b]),
+            "{} is not gzip",
+            file.display()
+        );
+    }
+    // The CSV inside is the CSV the tool writes: its header, two rows.
+    let text = gunzip(&std::fs::read(&csv).unwrap());
+    assert!(text.starts_with("device_index,device_name,"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    // Both files hold the same rows: each test the same time in either, +0.0 %.
+    let (c, j) = (csv.to_str().unwrap(), json.to_str().unwrap());
+    let o = run(&["compare", c, j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for test in ["Buffer<RGBA8>.Load random", "cbuffer{float4} load uniform"] {
+        let line = out.lines().find(|l| l.starts_with(test)).expect(test);
+        assert!(line.contains("+0.0%") && line.ends_with("1.000x"), "{out}");
+    }
+    let o = run(&["summary", c]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("2 rows from {c}")),
+        "{}",
+        stdout(&o)
+    );
+    let html = dir.join("run.html");
+    let o = run(&["report", c, j, "-o", html.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The text of a gzip file (every member; a stream cut short gives what it holds).
+fn gunzip(bytes: &[u8]) -> String {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let _ = flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out);
+    String::from_utf8(out).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_runs_gz_csv_reads_up_to_its_last_row() {
+    let dir = tempdir("gz-killed");
+    let csv = dir.join("partial.csv.gz");
+    let mut child = perftest()
+        .args(["--device", lavapipe(), "--suite", "original"])
+        .args(["--groups", "64", "--samples", "30"])
+        .args(["--csv", csv.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Rows are flushed through gzip as they finish: wait for a few, then kill the run
+    // where it stands (no trailer, no last flush: what SIGKILL or a power cut leaves).
+    let start = std::time::Instant::now();
+    let rows = loop {
+        let rows = gunzip(&std::fs::read(&csv).unwrap_or_default())
+            .lines()
+            .count();
+        if rows >= 4 || start.elapsed() > Duration::from_secs(120) {
+            break rows;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(rows >= 4, "no rows in the gz after two minutes");
+    // Its finished rows: every whole line but the header (a row cut in half, had the
+    // kill come within a flush, would be left out).
+    let text = gunzip(&std::fs::read(&csv).unwrap());
+    let rows = text.matches('\n').count() - 1;
+    // It reads as a file of its finished rows.
+    let c = csv.to_str().unwrap();
+    let o = run(&["summary", c]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("{rows} rows from {c}")),
+        "{rows} rows: {}",
+        stdout(&o)
+    );
 }

@@ -1,12 +1,13 @@
 //! The JSON result file: every row plus the full context (devices, limits, features,
 //! calibration, provenance), written atomically when the run ends.
 
-use super::{csv_fields, Kind, Reporter, Row, COLUMNS};
+use super::{result_row, Reporter, Row};
 use crate::gpu::{version_string, DeviceInfo};
 use crate::kernels;
 use crate::provenance;
 use crate::runner::Calibration;
 use anyhow::{Context as _, Result};
+use perftest_results::gzip::Output;
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,8 @@ pub struct Json {
     path: PathBuf,
     /// Where the document goes.
     target: Target,
+    /// Gzip-compressed (a path ending in `.gz`).
+    gzip: bool,
     file: Option<std::fs::File>,
     devices: Vec<Value>,
     rows: Vec<Value>,
@@ -46,6 +49,7 @@ impl Json {
             return Ok(Json {
                 path: path.to_path_buf(),
                 target: Target::InPlace,
+                gzip: false,
                 file: Some(file),
                 devices: Vec::new(),
                 rows: Vec::new(),
@@ -72,6 +76,7 @@ impl Json {
         Ok(Json {
             path: path.to_path_buf(),
             target,
+            gzip: perftest_results::gzip::is_gzip_path(path),
             file: Some(file),
             devices: Vec::new(),
             rows: Vec::new(),
@@ -181,23 +186,8 @@ impl Reporter for Json {
     }
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        let mut obj = Map::new();
-        for ((col, kind), field) in COLUMNS.iter().zip(csv_fields(row)) {
-            // The type follows the column, never the text: empty cells are null.
-            let v = if field.is_empty() {
-                Value::Null
-            } else if *kind == Kind::Number {
-                // Counts stay integers (`4096`, not `4096.0`).
-                match (field.parse::<u64>(), field.parse::<f64>()) {
-                    (Ok(n), _) => json!(n),
-                    (_, Ok(x)) => json!(x),
-                    _ => Value::String(field),
-                }
-            } else {
-                Value::String(field)
-            };
-            obj.insert(col.to_string(), v);
-        }
+        let mut obj = result_row(row).to_json().context("a JSON row")?;
+        // The driver's statistics of the kernel: JSON only (a list, no CSV column).
         obj.insert(
             "shader_stats".into(),
             row.measurement
@@ -227,11 +217,11 @@ impl Reporter for Json {
             "results": self.rows,
         });
         let file = self.file.take().context("JSON already written")?;
-        let mut out = std::io::BufWriter::new(file);
+        let mut out = std::io::BufWriter::new(Output::new(file, self.gzip));
         let write = serde_json::to_writer_pretty(&mut out, &doc)
             .map_err(anyhow::Error::from)
             .and_then(|_| Ok(out.write_all(b"\n")?))
-            .and_then(|_| Ok(out.into_inner().map_err(|e| e.into_error())?));
+            .and_then(|_| Ok(out.into_inner().map_err(|e| e.into_error())?.finish()?));
         let file = match write {
             Ok(file) => file,
             Err(e) => {

@@ -9,7 +9,7 @@ pub use terminal::{terminal_line, Terminal, TerminalFormat};
 use crate::catalog::TestCase;
 use crate::gpu::DeviceInfo;
 use crate::runner::{Calibration, Measurement, Mode};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use std::io::Write;
 
 /// One finished test, ready to report.
@@ -125,213 +125,127 @@ impl Default for Reporters {
     }
 }
 
-/// How a column's cells are typed where the format has types (JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A number (written empty / null when absent).
-    Number,
-    /// Text, even when it looks like a number (ids, hashes, versions).
-    Text,
-}
-
-use Kind::{Number, Text};
-
-/// The result columns, in order, with their kinds: the CSV header and the JSON row keys.
-/// New columns are only ever appended.
-pub const COLUMNS: &[(&str, Kind)] = &[
-    ("device_index", Number),
-    ("device_name", Text),
-    ("device_type", Text),
-    ("vendor_id", Text),
-    ("device_id", Text),
-    ("driver", Text),
-    ("api_version", Text),
-    ("test_index", Number),
-    ("test", Text),
-    ("family", Text),
-    ("resource", Text),
-    ("format", Text),
-    ("pattern", Text),
-    ("mode", Text),
-    ("groups", Number),
-    ("loads_per_dispatch", Number),
-    ("ms_median", Number),
-    ("ms_min", Number),
-    ("ms_mean", Number),
-    ("cv_pct", Number),
-    ("samples", Number),
-    ("ratio", Number),
-    ("gloads_per_s", Number),
-    ("gbytes_per_s", Number),
-    ("status", Text),
-    ("reason", Text),
-    ("clock_mhz", Number),
-    ("compute_units", Number),
-    ("loads_per_clk_per_cu", Number),
-    ("bytes_per_clk_per_cu", Number),
-    ("warmup", Number),
-    ("tool_version", Text),
-    ("git_commit", Text),
-    ("shaderc_version", Text),
-    ("spirv_hash", Text),
-    ("driver_version", Text),
-    ("timestamp_period_ns", Number),
-    ("timestamp_valid_bits", Number),
-    ("conditions", Text),
-    ("drift_pct", Number),
-    ("memory", Text),
-    ("latency_clk", Number),
-    ("unit", Text),
-    ("latency_spread_pct", Number),
-    ("driver_sm_mhz", Number),
-    ("driver_mem_mhz", Number),
-    ("power_w", Number),
-    ("temp_c", Number),
-    ("clock_events", Text),
-];
-
-/// A CSV file (or stdout) with a header and one flushed row per finished test.
-pub struct Csv {
-    writer: csv::Writer<Box<dyn Write>>,
-}
-
-impl Csv {
-    /// Starts the CSV on `out` and writes the header at once.
-    pub fn new(out: Box<dyn Write>) -> Result<Self> {
-        let mut writer = csv::Writer::from_writer(out);
-        writer
-            .write_record(COLUMNS.iter().map(|(name, _)| name))
-            .context("writing the CSV header")?;
-        writer.flush().context("writing the CSV header")?;
-        Ok(Csv { writer })
-    }
-}
-
-/// A number with `decimals`, or an empty cell when absent or not finite.
-pub(crate) fn num(v: Option<f64>, decimals: usize) -> String {
-    match v {
-        Some(v) if v.is_finite() => format!("{v:.decimals$}"),
-        _ => String::new(),
-    }
-}
-
-/// `v` with at least four decimals and at least `digits` significant digits (a ratio of
-/// 0.00065 keeps its digits, where four decimals would round it by 8 %).
-pub(crate) fn significant(v: Option<f64>, digits: i32) -> String {
-    match v {
-        Some(v) if v.is_finite() && v != 0.0 => {
-            let magnitude = v.abs().log10().floor() as i32;
-            let decimals = (digits - 1 - magnitude).max(4) as usize;
-            format!("{v:.decimals$}")
-        }
-        _ => num(v, 4),
-    }
-}
-
-/// The CSV fields of one row, in [`COLUMNS`] order.
-pub fn csv_fields(row: &Row<'_>) -> Vec<String> {
+/// The result row of `row`: every CSV column and JSON row key, typed (the CSV and JSON
+/// writers and every reader share it: `perftest_results::Row`).
+pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
     let d = row.device;
     let m = row.measurement;
     let t: &TestCase = &m.test;
     let columns = t.columns();
     let s = m.stats;
-    vec![
-        d.index.to_string(),
-        d.name.clone(),
-        d.device_type.name().to_string(),
-        format!("0x{:04x}", d.vendor_id),
-        format!("0x{:04x}", d.device_id),
-        d.driver(),
-        d.api_version_string(),
-        row.test_index.to_string(),
-        t.name().to_string(),
-        columns.family.to_string(),
-        columns.resource.to_string(),
-        columns.format.clone(),
-        t.pattern().name().to_string(),
-        match row.mode {
+    perftest_results::Row {
+        // Device indices are small (the devices of one machine).
+        device_index: d.index as u32,
+        device_name: d.name.clone(),
+        device_type: d.device_type.name().to_string(),
+        vendor_id: format!("0x{:04x}", d.vendor_id),
+        device_id: format!("0x{:04x}", d.device_id),
+        driver: d.driver(),
+        api_version: d.api_version_string(),
+        test_index: row.test_index as u32,
+        test: t.name().to_string(),
+        family: columns.family.to_string(),
+        resource: columns.resource.to_string(),
+        format: columns.format.clone(),
+        pattern: t.pattern().name().to_string(),
+        mode: match row.mode {
             Mode::Time => "time".into(),
             Mode::Verify => "verify".into(),
         },
         // A test that never ran has no dispatch size.
-        if m.groups > 0 {
-            m.groups.to_string()
-        } else {
-            String::new()
-        },
+        groups: (m.groups > 0).then_some(m.groups),
         // A self-timed test (a copy) counts its own bytes with no workgroups.
-        if m.groups > 0 || m.stats.is_some() {
-            t.loads_per_dispatch(m.groups).to_string()
-        } else {
-            String::new()
-        },
-        num(s.map(|s| s.median_ms), 6),
-        num(s.map(|s| s.min_ms), 6),
-        num(s.map(|s| s.mean_ms), 6),
-        num(s.map(|s| s.cv_pct), 3),
-        s.map(|s| s.samples.to_string()).unwrap_or_default(),
-        significant(row.ratio, 4),
-        num(row.gloads_per_s(), 3),
-        num(row.gbytes_per_s(), 3),
-        m.status.name().to_string(),
-        perftest_results::note::words(&m.notes).replace(['\n', '\r'], " "),
-        num(row.clock_mhz, 1),
-        d.compute_units
-            .map(|(n, _)| n.to_string())
-            .unwrap_or_default(),
-        num(row.loads_per_clk_per_cu(), 4),
-        num(row.bytes_per_clk_per_cu(), 3),
-        row.warmup.to_string(),
-        crate::provenance::TOOL_VERSION.to_string(),
-        crate::provenance::GIT_COMMIT.to_string(),
-        crate::provenance::SHADERC_VERSION.to_string(),
-        crate::provenance::spirv_hash(t.kernel().kernel()),
-        d.driver_version_string(),
-        format!("{}", d.timestamp_period),
-        d.compute_queue
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default(),
-        m.conditions.name().to_string(),
-        num(m.drift_pct, 2),
-        m.memory.clone(),
-        num(m.latency_clk, 2),
-        t.unit().name().to_string(),
-        num(m.latency_spread_pct, 2),
-        num(m.driver.and_then(|d| d.sm_mhz), 1),
-        num(m.driver.and_then(|d| d.mem_mhz), 1),
-        num(m.driver.and_then(|d| d.power_w), 1),
-        num(m.driver.and_then(|d| d.temp_c), 0),
-        m.driver
+        loads_per_dispatch: (m.groups > 0 || m.stats.is_some())
+            .then(|| t.loads_per_dispatch(m.groups)),
+        ms_median: s.map(|s| s.median_ms),
+        ms_min: s.map(|s| s.min_ms),
+        ms_mean: s.map(|s| s.mean_ms),
+        cv_pct: s.map(|s| s.cv_pct),
+        samples: s.map(|s| s.samples),
+        ratio: row.ratio,
+        gloads_per_s: row.gloads_per_s(),
+        gbytes_per_s: row.gbytes_per_s(),
+        status: m.status.name().to_string(),
+        // One line per row, whatever the note holds.
+        reason: perftest_results::note::words(&m.notes).replace(['\n', '\r'], " "),
+        clock_mhz: row.clock_mhz,
+        compute_units: d.compute_units.map(|(n, _)| n),
+        loads_per_clk_per_cu: row.loads_per_clk_per_cu(),
+        bytes_per_clk_per_cu: row.bytes_per_clk_per_cu(),
+        warmup: Some(row.warmup),
+        tool_version: crate::provenance::TOOL_VERSION.to_string(),
+        git_commit: crate::provenance::GIT_COMMIT.to_string(),
+        shaderc_version: crate::provenance::SHADERC_VERSION.to_string(),
+        spirv_hash: crate::provenance::spirv_hash(t.kernel().kernel()),
+        driver_version: d.driver_version_string(),
+        timestamp_period_ns: Some(d.timestamp_period),
+        timestamp_valid_bits: d.compute_queue.map(|(_, b)| b),
+        conditions: m.conditions.name().to_string(),
+        drift_pct: m.drift_pct,
+        memory: m.memory.clone(),
+        latency_clk: m.latency_clk,
+        unit: t.unit().name().to_string(),
+        latency_spread_pct: m.latency_spread_pct,
+        driver_sm_mhz: m.driver.and_then(|d| d.sm_mhz),
+        driver_mem_mhz: m.driver.and_then(|d| d.mem_mhz),
+        power_w: m.driver.and_then(|d| d.power_w),
+        temp_c: m.driver.and_then(|d| d.temp_c),
+        clock_events: m
+            .driver
             .and_then(|d| d.reasons)
             .map(crate::gpu::mgmt::reason_names)
             .unwrap_or_default(),
-    ]
+    }
+}
+
+/// The CSV output (a file, `.gz` compressed, or stdout): a header, then each row flushed
+/// as its test finishes.
+pub struct Csv {
+    writer: perftest_results::CsvWriter,
+}
+
+impl Csv {
+    /// Starts the CSV on `out` (gzip-compressed where `gzip`) and writes the header at once.
+    pub fn new(out: Box<dyn Write>, gzip: bool) -> Result<Self> {
+        Ok(Csv {
+            writer: perftest_results::CsvWriter::new(out, gzip)?,
+        })
+    }
 }
 
 impl Reporter for Csv {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        self.writer
-            .write_record(csv_fields(row))
-            .context("writing a CSV row")?;
-        self.writer.flush().context("writing a CSV row")?;
-        Ok(())
+        self.writer.row(&result_row(row))
     }
 
     fn finish(&mut self, _interrupted: bool) -> Result<()> {
-        self.writer.flush().context("closing the CSV")?;
-        Ok(())
+        self.writer.finish()
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The run's rows, kept for the summary at its end.
+#[derive(Default)]
+pub struct Kept {
+    rows: std::rc::Rc<std::cell::RefCell<Vec<perftest_results::Row>>>,
+}
 
-    #[test]
-    fn small_ratios_keep_four_significant_digits() {
-        assert_eq!(significant(Some(0.00064731), 4), "0.0006473");
-        assert_eq!(significant(Some(1.41723), 4), "1.4172");
-        assert_eq!(significant(Some(12.5), 4), "12.5000");
-        assert_eq!(significant(None, 4), "");
+impl Kept {
+    /// A reporter that adds each row to these.
+    pub fn reporter(&self) -> Box<dyn Reporter> {
+        Box::new(Kept {
+            rows: self.rows.clone(),
+        })
+    }
+
+    /// The rows kept so far.
+    pub fn rows(&self) -> std::cell::Ref<'_, Vec<perftest_results::Row>> {
+        self.rows.borrow()
+    }
+}
+
+impl Reporter for Kept {
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        self.rows.borrow_mut().push(result_row(row));
+        Ok(())
     }
 }

@@ -2,12 +2,13 @@
 //! the instruction suite's rows get a table of their own: operation, operations per clock per
 //! compute unit, latency in clocks (the layout of a hand-made instruction timing table).
 
-use super::{num, Reporter, Row};
+use super::{Reporter, Row};
 use crate::catalog::Suite;
 use crate::gpu::DeviceInfo;
 use crate::runner::{Calibration, Mode, Status, MAX_DISPATCH_MS};
 use anyhow::Result;
 use perftest_results::note::words;
+use perftest_results::row::num;
 use std::io::Write;
 
 /// Layout of the results on stdout (`--format`).

@@ -1,6 +1,5 @@
 //! `perftest compare`: median times of several CSV results side by side, with % change and speedup.
 
-mod gzip;
 pub mod read;
 mod references;
 
@@ -180,39 +179,28 @@ fn render(rows: &Rows, format: CompareFormat) -> String {
 fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
     let table = &input.table;
     let src = &table.source;
-    let [c_index, c_name, c_test, c_ms, c_status] =
-        REQUIRED_COLUMNS.map(|c| table.column(c).expect("read checks the required columns"));
-    let c_loads = table.column("loads_per_dispatch");
-    let c_unit = table.column("unit");
 
     // (device_index, device_name, test -> cell), in order of first appearance.
-    let mut devices: Vec<(String, String, HashMap<String, Cell>)> = Vec::new();
-    for (line, record) in &table.rows {
-        let field = |i: usize| record[i].as_str();
-        let (index, name, test) = (field(c_index), field(c_name), field(c_test));
+    let mut devices: Vec<(u32, String, HashMap<String, Cell>)> = Vec::new();
+    for (row, line) in table.rows.iter().zip(&table.lines) {
+        let (index, name, test) = (row.device_index, &row.device_name, &row.test);
         if test.is_empty() {
             bail!("{src}: line {line}: empty `test` cell");
         }
-        let ms_text = field(c_ms);
-        let ms = if ms_text.is_empty() {
-            None
-        } else {
-            match ms_text.parse::<f64>() {
-                Ok(v) if v.is_finite() => Some(v),
-                _ => bail!("{src}: line {line}: ms_median `{ms_text}` is not a number"),
-            }
-        };
-        let measured_ms = ms;
+        let measured_ms = row.ms_median;
         // Runs of different sizes (calibrated per device, or cut to the watchdog budget)
         // compare per load: times are scaled to the original's dispatch of 2^28 loads.
-        let ms = match (ms, c_loads.map(field).and_then(|l| l.parse::<f64>().ok())) {
-            (Some(ms), Some(loads)) if loads > 0.0 => Some(ms * FULL_DISPATCH_LOADS / loads),
+        let ms = match (measured_ms, row.loads_per_dispatch) {
+            (Some(ms), Some(loads)) if loads > 0 => Some(ms * FULL_DISPATCH_LOADS / loads as f64),
             (ms, _) => ms,
         };
-        let pos = match devices.iter().position(|(i, n, _)| i == index && n == name) {
+        let pos = match devices
+            .iter()
+            .position(|(i, n, _)| *i == index && n == name)
+        {
             Some(p) => p,
             None => {
-                devices.push((index.to_string(), name.to_string(), HashMap::new()));
+                devices.push((index, name.clone(), HashMap::new()));
                 devices.len() - 1
             }
         };
@@ -221,15 +209,15 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
             bail!("{src}: line {line}: test `{test}` appears twice for device {index} ({name})");
         }
         if !tests.iter().any(|t| t == test) {
-            tests.push(test.to_string());
+            tests.push(test.clone());
         }
         cells.insert(
-            test.to_string(),
+            test.clone(),
             Cell {
-                status: field(c_status).to_string(),
+                status: row.status.clone(),
                 measured_ms,
                 ms,
-                ops: c_unit.map(field) == Some("ops"),
+                ops: row.unit == "ops",
             },
         );
     }

@@ -2,14 +2,19 @@
 
 pub mod compare;
 pub mod error;
+pub mod gzip;
 pub mod html;
 pub mod note;
 pub mod path;
 pub mod published;
+pub mod row;
 mod stats;
 mod suite;
 pub mod summary;
+pub mod write;
 
 pub use note::Note;
+pub use row::Row;
 pub use stats::median;
 pub use suite::{Catalog, Suite};
+pub use write::CsvWriter;

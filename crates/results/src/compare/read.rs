@@ -1,7 +1,9 @@
-//! Reads a result file that `perftest --csv` or `--json` wrote into named columns, with one
-//! clear error for every kind of bad input; `compare` and the HTML report both read through it.
+//! Reads a result file that `perftest --csv` or `--json` wrote into typed [`Row`]s, with one
+//! clear error for every kind of bad input; `compare`, `summary` and the HTML report all read
+//! through it.
 
-use super::gzip;
+use crate::gzip;
+use crate::row::Row;
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 use std::path::Path;
@@ -10,33 +12,33 @@ use std::path::Path;
 pub const REQUIRED_COLUMNS: [&str; 5] =
     ["device_index", "device_name", "test", "ms_median", "status"];
 
-/// One result file as read: its columns and its rows of text cells.
+/// One result file as read: its rows, and where each came from.
 pub struct Table {
     /// The name used in errors (the path as given, or a label).
     pub source: String,
-    /// Column names, in file order (a JSON file: the CSV's columns its rows have).
-    pub columns: Vec<String>,
-    /// One entry per row: the line it came from (1-based; a JSON row's index + 1) and its
-    /// cells, one per column (`""` where the row has none).
-    pub rows: Vec<(usize, Vec<String>)>,
+    /// The rows, in file order (a column the file lacks reads as empty).
+    pub rows: Vec<Row>,
+    /// The line each row came from (1-based; a JSON row's index + 1), for errors.
+    pub lines: Vec<usize>,
     /// The whole JSON document (devices, limits, calibration, command line), for a JSON file.
     pub json: Option<Value>,
 }
 
-impl Table {
-    /// The position of column `name`, if the file has it.
-    pub fn column(&self, name: &str) -> Option<usize> {
-        self.columns.iter().position(|c| c == name)
-    }
-}
-
-/// Reads `path` (CSV or JSON, told apart by its first character).
+/// Reads `path` (CSV or JSON, told apart by its first character; gzipped or not).
 pub fn read_path(path: &Path) -> Result<Table> {
     let source = path.display().to_string();
     let mut bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
     // Results are kept gzipped in `results/` (`all.csv.gz`): read them as they are.
     if gzip::is_gzip(&bytes) {
-        bytes = gzip::decompress(&bytes).with_context(|| format!("{source}: a gzip file"))?;
+        let inflated =
+            gzip::decompress(&bytes).with_context(|| format!("{source}: a gzip file"))?;
+        bytes = inflated.bytes;
+        if inflated.cut {
+            // A run killed while writing `--csv FILE.gz`: its rows up to the last one
+            // flushed, without a row cut in half.
+            let end = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+            bytes.truncate(end);
+        }
     }
     let Ok(text) = String::from_utf8(bytes) else {
         bail!(
@@ -83,19 +85,37 @@ fn check_columns(source: &str, columns: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// The error of a row that does not read: the column and cell at fault, where one cell
+/// alone fails (`ms_median `fast` is not a number`), else serde's own words.
+fn bad_row(
+    source: &str,
+    line: usize,
+    error: impl std::fmt::Display,
+    cells: impl Iterator<Item = (String, Result<(), String>)>,
+) -> anyhow::Error {
+    match cells.filter_map(|(c, r)| r.err().map(|e| (c, e))).next() {
+        // Our own messages quote the cell (`` `fast` is not a number ``).
+        Some((column, why)) if why.starts_with('`') => {
+            anyhow::anyhow!("{source}: line {line}: {column} {why}")
+        }
+        Some((column, why)) => anyhow::anyhow!("{source}: line {line}: {column}: {why}"),
+        None => anyhow::anyhow!("{source}: line {line}: {error}"),
+    }
+}
+
 fn read_csv(source: &str, text: &str) -> Result<Table> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
+        .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
-    let columns: Vec<String> = reader
+    let headers = reader
         .headers()
         .with_context(|| format!("{source}: cannot read the CSV header"))?
-        .iter()
-        .map(|h| h.trim().to_string())
-        .collect();
+        .clone();
+    let columns: Vec<String> = headers.iter().map(str::to_string).collect();
     // Another file's first line (a CSV of another tool, any text) is told before its rows.
     check_columns(source, &columns)?;
-    let mut rows = Vec::new();
+    let (mut rows, mut lines) = (Vec::new(), Vec::new());
     // Lines are counted here, from each record's byte offset: the csv crate's own count is
     // one short per line in a file with CRLF line ends (as spreadsheets on Windows save).
     let (mut counted_to, mut line) = (0usize, 1usize);
@@ -115,17 +135,38 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
             .filter(|b| **b == b'\n')
             .count();
         counted_to = start.max(counted_to);
-        let cells = (0..columns.len())
-            .map(|i| record.get(i).unwrap_or("").trim().to_string())
-            .collect();
-        rows.push((line, cells));
+        let row = record.deserialize::<Row>(Some(&headers)).map_err(|e| {
+            // Which cell: the one that fails on its own.
+            let cells = headers.iter().zip(record.iter()).map(|(h, cell)| {
+                let one = (
+                    csv::StringRecord::from(vec![h]),
+                    csv::StringRecord::from(vec![cell]),
+                );
+                let alone = one.1.deserialize::<Row>(Some(&one.0));
+                (h.to_string(), alone.map(drop).map_err(|e| cause(&e)))
+            });
+            bad_row(source, line, cause(&e), cells)
+        })?;
+        rows.push(row);
+        lines.push(line);
     }
     Ok(Table {
         source: source.to_string(),
-        columns,
         rows,
+        lines,
         json: None,
     })
+}
+
+/// What a csv error says of the cell, without the crate's record and byte position.
+fn cause(e: &csv::Error) -> String {
+    match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => match err.kind() {
+            csv::DeserializeErrorKind::Message(m) => m.clone(),
+            other => other.to_string(),
+        },
+        _ => e.to_string(),
+    }
 }
 
 /// A `--json` document: its `results` array holds one object per row, keyed by the CSV's
@@ -152,31 +193,33 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
     if !results.is_empty() {
         check_columns(source, &columns)?;
     }
-    let rows = results
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let cells = columns
-                .iter()
-                .map(|c| match row.get(c) {
-                    None | Some(Value::Null) => String::new(),
-                    Some(Value::String(s)) => s.trim().to_string(),
-                    // serde_json writes every number as a float (`0.0` for device 0): an
-                    // integral value reads back as the integer the CSV would hold.
-                    Some(Value::Number(n)) => match n.as_f64() {
-                        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
-                        _ => n.to_string(),
-                    },
-                    Some(v) => v.to_string(),
-                })
-                .collect();
-            (i + 1, cells)
-        })
-        .collect();
+    let mut rows = Vec::new();
+    for (i, row) in results.iter().enumerate() {
+        let line = i + 1;
+        let Some(obj) = row.as_object() else {
+            bail!("{source}: line {line}: a result that is not an object (`{row}`)");
+        };
+        // `null` is an empty cell, as the column missing: the row's default.
+        let obj: serde_json::Map<String, Value> = obj
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let row = serde_json::from_value::<Row>(Value::Object(obj.clone())).map_err(|e| {
+            let cells = obj.iter().map(|(k, v)| {
+                let one = serde_json::Map::from_iter([(k.clone(), v.clone())]);
+                let alone = serde_json::from_value::<Row>(Value::Object(one));
+                (k.clone(), alone.map(drop).map_err(|e| e.to_string()))
+            });
+            bad_row(source, line, &e, cells)
+        })?;
+        rows.push(row);
+    }
+    let lines = (1..=rows.len()).collect();
     Ok(Table {
         source: source.to_string(),
-        columns,
         rows,
+        lines,
         json: Some(doc),
     })
 }
@@ -191,25 +234,23 @@ mod tests {
         let json = r#"{"results":[{"device_index":0.0,"device_name":"GPU","test":"T",
                        "ms_median":0.5,"status":"ok","reason":null}]}"#;
         let (a, b) = (read_text("a", csv).unwrap(), read_text("b", json).unwrap());
-        for t in [&a, &b] {
-            let cell = |c: &str| t.rows[0].1[t.column(c).unwrap()].clone();
-            assert_eq!(
-                [cell("device_index"), cell("ms_median"), cell("test")],
-                ["0", "0.5", "T"]
-            );
-        }
+        assert_eq!(a.rows, b.rows);
+        let r = &a.rows[0];
+        assert_eq!(
+            (r.device_index, r.ms_median, r.test.as_str()),
+            (0, Some(0.5), "T")
+        );
         assert!(b.json.is_some() && a.json.is_none());
     }
 
     #[test]
     fn rows_carry_their_line_in_the_file_whatever_the_line_ends() {
-        let lf = "device_index,device_name,test,ms_median,status\n0,GPU,A,0.5,ok\n\n0,GPU,B,x,ok\n";
+        let lf = "device_index,device_name,test,ms_median,status\n0,GPU,A,0.5,ok\n\n0,GPU,B,,ok\n";
         let crlf = lf.replace('\n', "\r\n");
         for text in [lf.to_string(), crlf] {
             let t = read_text("f", &text).unwrap();
-            let lines: Vec<usize> = t.rows.iter().map(|r| r.0).collect();
             // The header is line 1; an empty line 3 is skipped but counted.
-            assert_eq!(lines, [2, 4], "{text:?}");
+            assert_eq!(t.lines, [2, 4], "{text:?}");
         }
     }
 
@@ -224,5 +265,33 @@ mod tests {
         assert!(err("{\"x\": 1}").contains("without a `results` array"));
         assert!(err("{oops").contains("not valid JSON"));
         assert!(err("device_index,device_name,test,ms_median,status\n").contains("no rows"));
+        // A cell that is not what its column holds: the line, the column and the cell.
+        let h = "device_index,device_name,test,ms_median,status,groups";
+        assert_eq!(
+            err(&format!("{h}\n0,G,A,0.5,ok,8\n0,G,B,fast,ok,8\n")),
+            "f: line 3: ms_median `fast` is not a number"
+        );
+        assert_eq!(
+            err(&format!("{h}\n0,G,A,inf,ok,8\n")),
+            "f: line 2: ms_median `inf` is not a number"
+        );
+        assert_eq!(
+            err(&format!("{h}\n0,G,A,0.5,ok,4.5\n")),
+            "f: line 2: groups `4.5` is not a whole number"
+        );
+        let json = r#"{"results":[{"device_index":0,"device_name":"G","test":"A",
+                       "ms_median":0.5,"status":"ok"},{"device_index":0,"device_name":"G",
+                       "test":"B","ms_median":"fast","status":"ok"}]}"#;
+        assert_eq!(err(json), "f: line 2: ms_median `fast` is not a number");
+        let json = r#"{"results":[{"device_index":0,"device_name":"G","test":"A",
+                       "ms_median":0.5,"status":["ok"]}]}"#;
+        assert!(
+            err(json).starts_with("f: line 1: status: invalid type"),
+            "{}",
+            err(json)
+        );
+        let json = r#"{"results":[{"device_index":0,"device_name":"G","test":"A",
+                       "ms_median":0.5,"status":"ok"},7]}"#;
+        assert!(err(json).contains("f: line 2: a result that is not an object (`7`)"));
     }
 }

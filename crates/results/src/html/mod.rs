@@ -14,7 +14,7 @@ use crate::compare::{self, read};
 use crate::published::Reference;
 use crate::Catalog;
 use anyhow::{bail, Context as _, Result};
-use runs::{Run, SuiteKey};
+use runs::{Row, Run, SuiteKey};
 use serde_json::Value;
 use several::Mode;
 use std::collections::HashMap;
@@ -77,8 +77,7 @@ pub fn build(
         .map(|(label, p)| Ok((label, read::read_path(p)?)))
         .collect::<Result<Vec<_>>>()?;
     let runs = runs::gather(&tables)?;
-    let summaries =
-        crate::summary::summarise(&tables.iter().map(|(_, t)| t).collect::<Vec<_>>(), catalog)?;
+    let summaries = crate::summary::summarise(&sources(&tables), catalog);
     Ok(page(&runs, references, &summaries, catalog))
 }
 
@@ -90,9 +89,16 @@ fn build_text(inputs: &[(&str, String)], references: &[&'static Reference]) -> R
         .iter()
         .map(|(label, text)| Ok((label.to_string(), read::read_text(label, text)?)))
         .collect::<Result<Vec<_>>>()?;
-    let summaries =
-        crate::summary::summarise(&tables.iter().map(|(_, t)| t).collect::<Vec<_>>(), catalog)?;
+    let summaries = crate::summary::summarise(&sources(&tables), catalog);
     Ok(page(&runs::gather(&tables)?, references, &summaries, catalog))
+}
+
+/// Each file's name and rows, as the summary reads them.
+fn sources(tables: &[(String, read::Table)]) -> Vec<(&str, &[Row])> {
+    tables
+        .iter()
+        .map(|(_, t)| (t.source.as_str(), t.rows.as_slice()))
+        .collect()
 }
 
 /// Every suite the runs have, in suite order, with its tests in order of first appearance.
@@ -101,13 +107,13 @@ fn suites(runs: &[Run], catalog: &Catalog) -> Vec<(SuiteKey, Vec<String>)> {
     let mut seen: HashMap<String, ()> = HashMap::new();
     for run in runs {
         for row in &run.rows {
-            if seen.insert(row.test().to_string(), ()).is_some() {
+            if seen.insert(row.test.clone(), ()).is_some() {
                 continue;
             }
             let key = runs::suite_of(row, catalog);
             match out.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, tests)) => tests.push(row.test().to_string()),
-                None => out.push((key, vec![row.test().to_string()])),
+                Some((_, tests)) => tests.push(row.test.clone()),
+                None => out.push((key, vec![row.test.clone()])),
             }
         }
     }
@@ -273,39 +279,46 @@ fn provenance(runs: &[Run]) -> String {
         v.dedup();
         v.join(", ")
     };
-    let first = |r: &Run, c: &str| r.first(c).to_string();
-    let all = |r: &Run, c: &str| {
+    // Text columns: the first row's that has one, or every distinct one.
+    let first = |r: &Run, c: fn(&Row) -> &str| r.first(|row| c(row).to_string());
+    let all = |r: &Run, c: fn(&Row) -> &str| {
         let mut v: Vec<&str> = Vec::new();
         for row in &r.rows {
-            let x = row.get(c);
+            let x = c(row);
             if !x.is_empty() && !v.contains(&x) {
                 v.push(x);
             }
         }
         v.join(", ")
     };
+    // A count or number as the file wrote it (`1` ns, `1.0416666` ns).
+    let text = |v: Option<String>| v.unwrap_or_default();
     let field = |key: &'static str| move |d: &Value| d.get(key).map(plain);
     type Line = (&'static str, Box<dyn Fn(&Run) -> String>);
     let lines: Vec<Line> = vec![
         ("device", Box::new(|r| r.device.clone())),
-        ("type", Box::new(move |r| first(r, "device_type"))),
+        ("type", Box::new(move |r| first(r, |x| &x.device_type))),
         (
             "PCI id",
             Box::new(move |r| {
-                format!("{}:{}", first(r, "vendor_id"), first(r, "device_id"))
-                    .trim_matches(':')
-                    .to_string()
+                format!(
+                    "{}:{}",
+                    first(r, |x| &x.vendor_id),
+                    first(r, |x| &x.device_id)
+                )
+                .trim_matches(':')
+                .to_string()
             }),
         ),
-        ("driver", Box::new(move |r| first(r, "driver"))),
+        ("driver", Box::new(move |r| first(r, |x| &x.driver))),
         (
             "driver version",
-            Box::new(move |r| first(r, "driver_version")),
+            Box::new(move |r| first(r, |x| &x.driver_version)),
         ),
-        ("Vulkan", Box::new(move |r| first(r, "api_version"))),
+        ("Vulkan", Box::new(move |r| first(r, |x| &x.api_version))),
         (
             "compute units",
-            Box::new(move |r| first(r, "compute_units")),
+            Box::new(move |r| r.first(|x| text(x.compute_units.map(|n| n.to_string())))),
         ),
         (
             "subgroup size",
@@ -315,17 +328,18 @@ fn provenance(runs: &[Run]) -> String {
         (
             "timestamp period",
             Box::new(move |r| {
-                let p = first(r, "timestamp_period_ns");
+                let p = r.first(|x| text(x.timestamp_period_ns.map(|p| p.to_string())));
                 if p.is_empty() {
                     p
                 } else {
-                    format!("{p} ns, {} bits", first(r, "timestamp_valid_bits"))
+                    let bits = r.first(|x| text(x.timestamp_valid_bits.map(|b| b.to_string())));
+                    format!("{p} ns, {bits} bits")
                 }
             }),
         ),
-        ("perftest", Box::new(move |r| all(r, "tool_version"))),
-        ("git commit", Box::new(move |r| all(r, "git_commit"))),
-        ("shaderc", Box::new(move |r| all(r, "shaderc_version"))),
+        ("perftest", Box::new(move |r| all(r, |x| &x.tool_version))),
+        ("git commit", Box::new(move |r| all(r, |x| &x.git_commit))),
+        ("shaderc", Box::new(move |r| all(r, |x| &x.shaderc_version))),
         ("files", Box::new(|r| r.files.join(", "))),
         (
             "rows repeated",
@@ -380,11 +394,11 @@ fn plain(v: &Value) -> String {
 /// Per run: rows by status, rows by conditions, the clock; then every row that failed and
 /// the reasons rows were unsupported.
 fn summary(runs: &[Run]) -> String {
-    let count = |r: &Run, c: &str, v: &str| r.rows.iter().filter(|x| x.get(c) == v).count();
+    let count = |r: &Run, c: fn(&Row) -> &str, v: &str| r.rows.iter().filter(|x| c(x) == v).count();
     let failed = |r: &Run| {
         r.rows
             .iter()
-            .filter(|x| !matches!(x.get("status"), "ok" | "unsupported"))
+            .filter(|x| !matches!(x.status.as_str(), "ok" | "unsupported"))
             .count()
     };
     let header = [
@@ -407,17 +421,17 @@ fn summary(runs: &[Run]) -> String {
         .iter()
         .map(|r| {
             // The median and range of a column over the run's rows; `none` where it has none.
-            let spread = |column: &str, none: &str| {
-                let mut v: Vec<f64> = r.rows.iter().filter_map(|x| x.num(column)).collect();
+            let spread = |column: fn(&Row) -> Option<f64>, none: &str| {
+                let mut v: Vec<f64> = r.rows.iter().filter_map(column).collect();
                 v.sort_by(f64::total_cmp);
                 match (v.first(), v.last()) {
                     (Some(lo), Some(hi)) => format!("{:.0} ({lo:.0}–{hi:.0})", v[v.len() / 2]),
                     _ => none.to_string(),
                 }
             };
-            let clock = spread("clock_mhz", "no shader clock");
-            let driver = spread("driver_sm_mhz", "");
-            let power = spread("power_w", "");
+            let clock = spread(|x| x.clock_mhz, "no shader clock");
+            let driver = spread(|x| x.driver_sm_mhz, "");
+            let power = spread(|x| x.power_w, "");
             let steady: Vec<String> = r
                 .json
                 .iter()
@@ -432,13 +446,13 @@ fn summary(runs: &[Run]) -> String {
             vec![
                 r.label.clone(),
                 r.rows.len().to_string(),
-                count(r, "status", "ok").to_string(),
-                count(r, "status", "unsupported").to_string(),
+                count(r, |x| &x.status, "ok").to_string(),
+                count(r, |x| &x.status, "unsupported").to_string(),
                 failed(r).to_string(),
-                count(r, "conditions", "re-measured").to_string(),
-                count(r, "conditions", "throttled").to_string(),
-                count(r, "conditions", "contended").to_string(),
-                count(r, "conditions", "disturbed").to_string(),
+                count(r, |x| &x.conditions, "re-measured").to_string(),
+                count(r, |x| &x.conditions, "throttled").to_string(),
+                count(r, |x| &x.conditions, "contended").to_string(),
+                count(r, |x| &x.conditions, "disturbed").to_string(),
                 clock,
                 driver,
                 power,
@@ -464,13 +478,13 @@ fn summary(runs: &[Run]) -> String {
         for x in r
             .rows
             .iter()
-            .filter(|x| !matches!(x.get("status"), "ok" | "unsupported"))
+            .filter(|x| !matches!(x.status.as_str(), "ok" | "unsupported"))
         {
             problems.push(vec![
                 r.label.clone(),
-                x.test().to_string(),
-                x.get("status").to_string(),
-                x.get("reason").to_string(),
+                x.test.clone(),
+                x.status.clone(),
+                x.reason.clone(),
             ]);
         }
     }
@@ -483,8 +497,8 @@ fn summary(runs: &[Run]) -> String {
     }
     let mut reasons: Vec<(String, String, usize)> = Vec::new();
     for r in runs {
-        for x in r.rows.iter().filter(|x| x.get("status") == "unsupported") {
-            let reason = x.get("reason").to_string();
+        for x in r.rows.iter().filter(|x| x.status == "unsupported") {
+            let reason = x.reason.clone();
             match reasons
                 .iter_mut()
                 .find(|(l, why, _)| *l == r.label && *why == reason)

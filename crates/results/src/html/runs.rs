@@ -1,52 +1,12 @@
 //! The report's data: rows read from the result files, gathered into runs (one device, one
 //! or more files), each row placed in its suite.
 
-use crate::{Catalog, Suite};
 use crate::compare::read::Table;
+pub use crate::row::Row;
+use crate::{Catalog, Suite};
 use anyhow::{bail, Result};
 use serde_json::Value;
 use std::collections::HashMap;
-
-/// One result row, cells by column name.
-pub struct Row {
-    cells: HashMap<String, String>,
-}
-
-impl Row {
-    /// The cell of column `c` (`""` when the file has no such column).
-    pub fn get(&self, c: &str) -> &str {
-        self.cells.get(c).map_or("", String::as_str)
-    }
-
-    /// The cell of column `c` as a finite number.
-    pub fn num(&self, c: &str) -> Option<f64> {
-        self.get(c).parse::<f64>().ok().filter(|v| v.is_finite())
-    }
-
-    pub fn test(&self) -> &str {
-        self.get("test")
-    }
-
-    /// Whether the row ran and was timed (or verified).
-    pub fn ok(&self) -> bool {
-        self.get("status") == "ok"
-    }
-
-    /// Nanoseconds per load (operation) of a row that ran: the median dispatch time over
-    /// the dispatch's loads, so that rows of different dispatch sizes compare.
-    pub fn ns_per_op(&self) -> Option<f64> {
-        let ms = self.num("ms_median").filter(|_| self.ok())?;
-        let loads = self.num("loads_per_dispatch").filter(|l| *l > 0.0)?;
-        Some(ms * 1e6 / loads)
-    }
-
-    /// The row's own spread, % (`latency_spread_pct` for a latency row: the spread of its
-    /// chains; else `cv_pct`, the spread of its samples).
-    pub fn spread_pct(&self) -> Option<f64> {
-        self.num("latency_spread_pct")
-            .or_else(|| self.num("cv_pct"))
-    }
-}
 
 /// A suite as the report shows it: one the catalog knows, or a name read from the rows
 /// (a suite added after this build, or a test renamed since the file was written).
@@ -70,12 +30,12 @@ impl SuiteKey {
 /// The suite of `row`: the catalog's for a test it knows; else the name's prefix before
 /// `: ` (`matrix: …`), else the family column, else `other`.
 pub fn suite_of(row: &Row, catalog: &Catalog) -> SuiteKey {
-    if let Some(s) = catalog.suite_of(row.test()) {
+    if let Some(s) = catalog.suite_of(&row.test) {
         return SuiteKey::Known(s);
     }
-    let name = match row.test().split_once(": ") {
+    let name = match row.test.split_once(": ") {
         Some((prefix, _)) if !prefix.is_empty() && !prefix.contains(' ') => prefix,
-        _ if !row.get("family").is_empty() => row.get("family"),
+        _ if !row.family.is_empty() => &row.family,
         _ => "other",
     };
     SuiteKey::Other(name.to_lowercase())
@@ -106,13 +66,14 @@ impl Run {
         self.by_test.get(test).map(|i| &self.rows[*i])
     }
 
-    /// The first non-empty cell of column `c` over the run's rows.
-    pub fn first(&self, c: &str) -> &str {
+    /// The first value of a column (`cell` reads it, `""` where a row has none) over the
+    /// run's rows that is not empty.
+    pub fn first(&self, cell: impl Fn(&Row) -> String) -> String {
         self.rows
             .iter()
-            .map(|r| r.get(c))
+            .map(cell)
             .find(|v| !v.is_empty())
-            .unwrap_or("")
+            .unwrap_or_default()
     }
 }
 
@@ -127,16 +88,15 @@ pub fn gather(tables: &[(String, Table)]) -> Result<Vec<Run>> {
     for (label, table) in tables {
         for part in parts(table)? {
             let rows = part.rows;
-            let device = rows[0].get("device_name").to_string();
-            let driver = [rows[0].get("driver_version"), rows[0].get("driver")]
+            let device = rows[0].device_name.clone();
+            let driver = [&rows[0].driver_version, &rows[0].driver]
                 .into_iter()
                 .find(|v| !v.is_empty())
-                .unwrap_or("")
-                .to_string();
-            let json = device_json(table, rows[0].get("device_index"));
+                .map_or_else(String::new, |v| v.to_string());
+            let json = device_json(table, rows[0].device_index);
             let joins = runs.iter().rposition(|r| {
                 r.device == device && r.driver == driver && {
-                    let shared = rows.iter().filter(|row| r.row(row.test()).is_some());
+                    let shared = rows.iter().filter(|row| r.row(&row.test).is_some());
                     let shared = shared.count();
                     2 * shared <= rows.len() && 2 * shared <= r.rows.len()
                 }
@@ -160,11 +120,11 @@ pub fn gather(tables: &[(String, Table)]) -> Result<Vec<Run>> {
             run.files.push(label.clone());
             run.json.extend(json);
             for row in rows {
-                if run.by_test.contains_key(row.test()) {
+                if run.by_test.contains_key(&row.test) {
                     run.repeated += 1;
                     continue;
                 }
-                run.by_test.insert(row.test().to_string(), run.rows.len());
+                run.by_test.insert(row.test.clone(), run.rows.len());
                 run.rows.push(row);
             }
         }
@@ -214,35 +174,25 @@ struct Part {
 /// a bad time or a test twice for one device is an error naming the line.
 fn parts(table: &Table) -> Result<Vec<Part>> {
     let src = &table.source;
-    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut keys: Vec<(u32, &str)> = Vec::new();
     let mut parts: Vec<Part> = Vec::new();
-    let mut seen: Vec<HashMap<String, usize>> = Vec::new();
-    for (line, cells) in &table.rows {
-        let row = Row {
-            cells: table.columns.iter().cloned().zip(cells.clone()).collect(),
-        };
-        let test = row.test();
+    let mut seen: Vec<HashMap<&str, usize>> = Vec::new();
+    for (row, line) in table.rows.iter().zip(&table.lines) {
+        let test = row.test.as_str();
         if test.is_empty() {
             bail!("{src}: line {line}: empty `test` cell");
         }
-        let ms = row.get("ms_median");
-        if !ms.is_empty() && row.num("ms_median").is_none() {
-            bail!("{src}: line {line}: ms_median `{ms}` is not a number");
-        }
-        let key = (
-            row.get("device_index").to_string(),
-            row.get("device_name").to_string(),
-        );
+        let key = (row.device_index, row.device_name.as_str());
         let i = match keys.iter().position(|k| *k == key) {
             Some(i) => i,
             None => {
-                keys.push(key.clone());
+                keys.push(key);
                 parts.push(Part { rows: Vec::new() });
                 seen.push(HashMap::new());
                 keys.len() - 1
             }
         };
-        if let Some(first) = seen[i].insert(test.to_string(), *line) {
+        if let Some(first) = seen[i].insert(test, *line) {
             bail!(
                 "{src}: line {line}: test `{test}` appears twice for device {} ({}), first on \
                  line {first}",
@@ -250,18 +200,18 @@ fn parts(table: &Table) -> Result<Vec<Part>> {
                 key.1
             );
         }
-        parts[i].rows.push(row);
+        parts[i].rows.push(row.clone());
     }
     Ok(parts)
 }
 
 /// The JSON file's entry for device `index`, and its command line.
-fn device_json(table: &Table, index: &str) -> Option<(Value, Option<Value>)> {
+fn device_json(table: &Table, index: u32) -> Option<(Value, Option<Value>)> {
     let doc = table.json.as_ref()?;
     let device = doc
         .get("devices")?
         .as_array()?
         .iter()
-        .find(|d| d.get("index").map(|i| i.to_string()) == Some(index.to_string()))?;
+        .find(|d| d.get("index").and_then(Value::as_f64) == Some(f64::from(index)))?;
     Some((device.clone(), doc.get("command_line").cloned()))
 }

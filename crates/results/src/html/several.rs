@@ -52,7 +52,7 @@ pub(super) fn metric(row: &Row, key: &SuiteKey) -> Option<(f64, &'static str)> {
     if !row.ok() {
         return None;
     }
-    match row.num("latency_clk") {
+    match row.latency_clk {
         Some(clk) if *key == SuiteKey::Known(Suite::Latency) => Some((clk, "clk/load")),
         _ => row.ns_per_op().map(|ns| (ns, "ns/op")),
     }

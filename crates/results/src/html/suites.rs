@@ -107,22 +107,22 @@ pub fn section(view: &View, key: &SuiteKey, tests: &[String]) -> String {
 /// the driver's, and the board's power, row by row in run order (a flagged row's reason
 /// names what the driver said).
 fn clock_strip(view: &View, tests: &[String]) -> Option<String> {
-    let series = |column: &str| -> Vec<Vec<Option<(f64, f64)>>> {
+    let series = |column: fn(&Row) -> Option<f64>| -> Vec<Vec<Option<(f64, f64)>>> {
         view.runs
             .iter()
             .map(|r| {
                 tests
                     .iter()
                     .enumerate()
-                    .map(|(i, t)| Some(((i + 1) as f64, r.row(t)?.num(column)?)))
+                    .map(|(i, t)| Some(((i + 1) as f64, column(r.row(t)?)?)))
                     .collect()
             })
             .collect()
     };
     let (probe, driver, power) = (
-        series("clock_mhz"),
-        series("driver_sm_mhz"),
-        series("power_w"),
+        series(|r| r.clock_mhz),
+        series(|r| r.driver_sm_mhz),
+        series(|r| r.power_w),
     );
     let values = |s: &[Vec<Option<(f64, f64)>>]| {
         s.iter()
@@ -193,7 +193,7 @@ fn ratio(run: &Run, row: &Row) -> Option<f64> {
     if !row.ok() {
         return None;
     }
-    row.num("ratio").or_else(|| {
+    row.ratio.or_else(|| {
         let base = run.row(BASELINE)?.ns_per_op()?;
         Some(base / row.ns_per_op()?)
     })
@@ -232,7 +232,7 @@ fn ratio_plot(view: &View, key: &SuiteKey, tests: &[String]) -> Option<String> {
         view.runs
             .iter()
             .find_map(|r| r.row(t))
-            .map_or("", |r| r.get("family"))
+            .map_or("", |r| &r.family)
             .replace('_', " ")
     };
     let dots = |t: &str| -> Vec<(f64, usize)> {

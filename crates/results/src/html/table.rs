@@ -4,20 +4,25 @@
 use super::runs::{Row, Run};
 use super::svg::{esc, num};
 
+/// A number column of a row, `None` where the row has none.
+type Value = fn(&Row) -> Option<f64>;
+
 /// The value columns a suite table may show, with their headings; a column none of the
 /// suite's rows fills is left out.
-const COLUMNS: &[(&str, &str)] = &[
-    ("ratio", "ratio"),
-    ("ms_median", "ms"),
-    ("cv_pct", "CV %"),
-    ("gloads_per_s", "G/s"),
-    ("gbytes_per_s", "GB/s"),
-    ("loads_per_clk_per_cu", "per clk per CU"),
-    ("latency_clk", "latency clk"),
-    ("latency_spread_pct", "spread %"),
-    ("clock_mhz", "MHz"),
-    ("driver_sm_mhz", "driver MHz"),
-    ("power_w", "W"),
+const COLUMNS: &[(&str, &str, Value)] = &[
+    ("ratio", "ratio", |r| r.ratio),
+    ("ms_median", "ms", |r| r.ms_median),
+    ("cv_pct", "CV %", |r| r.cv_pct),
+    ("gloads_per_s", "G/s", |r| r.gloads_per_s),
+    ("gbytes_per_s", "GB/s", |r| r.gbytes_per_s),
+    ("loads_per_clk_per_cu", "per clk per CU", |r| {
+        r.loads_per_clk_per_cu
+    }),
+    ("latency_clk", "latency clk", |r| r.latency_clk),
+    ("latency_spread_pct", "spread %", |r| r.latency_spread_pct),
+    ("clock_mhz", "MHz", |r| r.clock_mhz),
+    ("driver_sm_mhz", "driver MHz", |r| r.driver_sm_mhz),
+    ("power_w", "W", |r| r.power_w),
 ];
 
 /// The unit a heading counts in the suite (`loads`, `ops`, `flops`…), when every row
@@ -26,7 +31,7 @@ fn unit(runs: &[Run], tests: &[String]) -> Option<String> {
     let mut units = runs
         .iter()
         .flat_map(|r| tests.iter().filter_map(|t| r.row(t)))
-        .map(|r| r.get("unit"))
+        .map(|r| r.unit.as_str())
         .filter(|u| !u.is_empty());
     let first = units.next()?;
     units.all(|u| u == first).then(|| first.to_string())
@@ -34,21 +39,22 @@ fn unit(runs: &[Run], tests: &[String]) -> Option<String> {
 
 /// One table of `tests`: per run, each value column the suite fills, then the status.
 pub fn rows(runs: &[Run], tests: &[String]) -> String {
-    let rows_of = |c: &str| {
+    let rows_of = |value: Value| {
         runs.iter()
             .flat_map(|r| tests.iter().filter_map(|t| r.row(t)))
-            .any(|r| r.ok() && !r.get(c).is_empty())
+            .any(|r| r.ok() && value(r).is_some())
     };
-    let columns: Vec<(&str, String)> = COLUMNS
+    // A value column, or (`None`) the unit.
+    let mut columns: Vec<(Option<Value>, String)> = COLUMNS
         .iter()
-        .filter(|(c, _)| rows_of(c))
-        .map(|(c, h)| {
+        .filter(|(_, _, value)| rows_of(*value))
+        .map(|(c, h, value)| {
             let heading = match (*c, unit(runs, tests)) {
                 ("gloads_per_s", Some(u)) => format!("G{u}/s"),
                 ("loads_per_clk_per_cu", Some(u)) => format!("{u}/clk/CU"),
                 _ => h.to_string(),
             };
-            (*c, heading)
+            (Some(*value), heading)
         })
         .collect();
     // Rows counting different things (loads, ops) say which, beside their numbers.
@@ -56,10 +62,9 @@ pub fn rows(runs: &[Run], tests: &[String]) -> String {
         && runs
             .iter()
             .flat_map(|r| tests.iter().filter_map(|t| r.row(t)))
-            .any(|r| !r.get("unit").is_empty());
-    let mut columns = columns;
+            .any(|r| !r.unit.is_empty());
     if mixed {
-        columns.push(("unit", "unit".to_string()));
+        columns.push((None, "unit".to_string()));
     }
     let several = runs.len() > 1;
     let mut out = String::from("<div class=\"scroll\"><table class=\"rows\"><thead>");
@@ -87,13 +92,11 @@ pub fn rows(runs: &[Run], tests: &[String]) -> String {
         for run in runs {
             match run.row(t) {
                 Some(row) => {
-                    for (c, _) in &columns {
-                        let cell = if *c == "unit" {
-                            esc(row.get(c))
-                        } else if row.ok() {
-                            row.num(c).map_or_else(String::new, num)
-                        } else {
-                            String::new()
+                    for (value, _) in &columns {
+                        let cell = match value {
+                            None => esc(&row.unit),
+                            Some(value) if row.ok() => value(row).map_or_else(String::new, num),
+                            Some(_) => String::new(),
                         };
                         out += &format!("<td class=\"n\">{cell}</td>");
                     }
@@ -113,14 +116,14 @@ pub fn rows(runs: &[Run], tests: &[String]) -> String {
 
 /// The status, with the reason (and the conditions of a row not timed steady) beside it.
 fn status_cell(row: &Row) -> String {
-    let status = row.get("status");
+    let status = row.status.as_str();
     let class = match status {
         "ok" => "ok",
         "unsupported" => "unsupported",
         _ => "failed",
     };
-    let mut note = row.get("reason").to_string();
-    let conditions = row.get("conditions");
+    let mut note = row.reason.clone();
+    let conditions = row.conditions.as_str();
     if !conditions.is_empty() && conditions != "steady" {
         note = if note.is_empty() {
             conditions.to_string()

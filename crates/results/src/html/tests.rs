@@ -52,7 +52,7 @@ fn the_files_of_one_run_join_and_a_second_run_stands_apart() {
     assert_eq!(runs[0].rows.len(), 3);
     assert_eq!(runs[0].repeated, 1);
     // The earlier file's baseline is kept.
-    assert_eq!(runs[0].row(BASE).unwrap().num("ms_median"), Some(1.0));
+    assert_eq!(runs[0].row(BASE).unwrap().ms_median, Some(1.0));
     // The same tests again: a second run; another driver never joins.
     let runs = gather(&[("a", original.clone()), ("b", original.clone())]);
     assert_eq!(runs.len(), 2);

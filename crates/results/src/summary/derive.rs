@@ -64,7 +64,11 @@ pub fn num(v: f64) -> String {
 }
 
 fn device_section(d: &Device) -> Section {
-    let cus: Vec<f64> = d.rows.iter().filter_map(|r| r.compute_units).collect();
+    let cus: Vec<f64> = d
+        .rows
+        .iter()
+        .filter_map(|r| r.compute_units.map(f64::from))
+        .collect();
     let units = if cus.is_empty() {
         item(
             "compute units",
@@ -217,12 +221,12 @@ fn caches(d: &Device) -> Section {
         .collect();
     // Per clock per compute unit where every row has it (a clock that moved does not move
     // the curve), else bytes per second.
-    let per_clk = !bw_rows.is_empty() && bw_rows.iter().all(|r| r.bytes_per_clk.is_some());
+    let per_clk = !bw_rows.is_empty() && bw_rows.iter().all(|r| r.bytes_per_clk_per_cu.is_some());
     let bw = points(d, BANDWIDTH, |r| {
         if per_clk {
-            r.bytes_per_clk
+            r.bytes_per_clk_per_cu
         } else {
-            r.gbytes
+            r.gbytes_per_s
         }
     });
     let (lat_plateaus, bw_plateaus) = (curve::plateaus(&lat), curve::plateaus(&bw));
@@ -396,8 +400,8 @@ fn caches(d: &Device) -> Section {
                 } else {
                     rows
                 };
-                let tbps = curve::median(rows.iter().filter_map(|r| r.gbytes)) / 1000.0;
-                let clk = curve::median(rows.iter().filter_map(|r| r.bytes_per_clk));
+                let tbps = curve::median(rows.iter().filter_map(|r| r.gbytes_per_s)) / 1000.0;
+                let clk = curve::median(rows.iter().filter_map(|r| r.bytes_per_clk_per_cu));
                 let per_clk = if clk.is_nan() {
                     "no clock: B/clk/CU left out, ".to_string()
                 } else {
@@ -498,7 +502,7 @@ fn host(d: &Device) -> Section {
         .map(|(what, to_device)| {
             let tests = copies(to_device);
             let figure = vendor::figure(&d.name, "host_gbps");
-            match best(d, &tests, |r| r.gbytes) {
+            match best(d, &tests, |r| r.gbytes_per_s) {
                 Ok((row, g)) => item(
                     what,
                     Ok(format!("{} GB/s", num(g))),
@@ -527,12 +531,12 @@ fn rate(d: &Device, what: &str, tests: &[(&str, f64)], unit: &str, figure: Optio
             .map_or(1.0, |(_, f)| *f)
     };
     // Ranked per clock where the row has it (rows at other clocks compare), else per second.
-    let key = |r: &Row| Some(r.per_clk.or(r.gops)? * factor(&r.test));
+    let key = |r: &Row| Some(r.loads_per_clk_per_cu.or(r.gloads_per_s)? * factor(&r.test));
     match best(d, &names, key) {
         Ok((row, _)) => {
             let f = factor(&row.test);
-            let per_s = row.gops.unwrap_or(f64::NAN) * f / 1000.0;
-            let per_clk = match row.per_clk {
+            let per_s = row.gloads_per_s.unwrap_or(f64::NAN) * f / 1000.0;
+            let per_clk = match row.loads_per_clk_per_cu {
                 Some(v) => format!("{} {unit}/clk/CU, ", num(v * f)),
                 None => "no clock: per clock left out, ".into(),
             };
@@ -703,7 +707,7 @@ fn dispatch(d: &Device) -> Section {
     ]
     .into_iter()
     .map(
-        |(what, test)| match best(d, &[test.to_string()], |r| r.ms) {
+        |(what, test)| match best(d, &[test.to_string()], |r| r.ms_median) {
             Ok((_, ms)) => item(
                 what,
                 Ok(format!("{} µs", num(ms * 1000.0))),
@@ -742,16 +746,25 @@ fn loads(d: &Device, catalog: &Catalog) -> Section {
             ));
             continue;
         }
-        let per_clk = rows.iter().all(|r| r.per_clk.is_some());
-        let key = |r: &Row| if per_clk { r.per_clk } else { r.gops };
+        let per_clk = rows.iter().all(|r| r.loads_per_clk_per_cu.is_some());
+        let key = |r: &Row| {
+            if per_clk {
+                r.loads_per_clk_per_cu
+            } else {
+                r.gloads_per_s
+            }
+        };
         let by = |a: &&&Row, b: &&&Row| key(a).unwrap_or(0.0).total_cmp(&key(b).unwrap_or(0.0));
         let best = rows.iter().max_by(by).unwrap();
         let worst = rows.iter().min_by(by).unwrap();
         for (which, row) in [("best", best), ("worst", worst)] {
             let rate = if per_clk {
-                format!("{} loads/clk/CU", num(row.per_clk.unwrap_or(0.0)))
+                format!(
+                    "{} loads/clk/CU",
+                    num(row.loads_per_clk_per_cu.unwrap_or(0.0))
+                )
             } else {
-                format!("{} Gloads/s", num(row.gops.unwrap_or(0.0)))
+                format!("{} Gloads/s", num(row.gloads_per_s.unwrap_or(0.0)))
             };
             let ratio = row
                 .ratio

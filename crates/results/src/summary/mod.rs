@@ -2,8 +2,9 @@
 //! arithmetic peaks and dispatch costs derived from a run's rows by the rules of
 //! docs/summary.md, each beside the vendor's published figure and the rows it came from.
 //!
-//! A reporter over result files (layer 5): it reads what `compare/read.rs` reads, and the
-//! catalog for the original suite's names; never the runner.
+//! A reporter over result rows (layer 5): the typed rows `compare/read.rs` reads from files,
+//! or a run's own (`--summary`, handed over as they are), and the catalog for the original
+//! suite's names; never the runner.
 
 mod curve;
 mod derive;
@@ -12,39 +13,14 @@ mod tests;
 pub mod text;
 pub mod vendor;
 
+use crate::compare::read;
+use crate::row::Row;
 use crate::Catalog;
-use crate::compare::read::{self, Table};
 use anyhow::{bail, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 pub use text::text;
-
-/// The cells of one result row that the summary reads.
-#[derive(Clone, Debug, Default)]
-pub struct Row {
-    pub test: String,
-    pub status: String,
-    pub reason: String,
-    pub ms: Option<f64>,
-    pub ratio: Option<f64>,
-    /// `gloads_per_s`: billions of loads (operations) per second.
-    pub gops: Option<f64>,
-    pub gbytes: Option<f64>,
-    /// `loads_per_clk_per_cu`: loads (operations) per clock per compute unit.
-    pub per_clk: Option<f64>,
-    pub bytes_per_clk: Option<f64>,
-    pub latency_clk: Option<f64>,
-    pub clock_mhz: Option<f64>,
-    pub compute_units: Option<f64>,
-}
-
-impl Row {
-    /// Whether the row ran.
-    pub fn ok(&self) -> bool {
-        self.status == "ok"
-    }
-}
 
 /// One GPU's rows, from every file that has it (where files repeat a test, the first
 /// file's row).
@@ -136,46 +112,16 @@ pub struct Summary {
     pub sections: Vec<Section>,
 }
 
-/// The number in `cell`, or an error naming the file, line and column.
-fn number(t: &Table, line: usize, column: &str, cell: &str) -> Result<Option<f64>> {
-    if cell.is_empty() {
-        return Ok(None);
-    }
-    match cell.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(Some(v)),
-        _ => bail!(
-            "{} line {line}: {column} `{cell}` is not a number",
-            t.source
-        ),
-    }
-}
-
-/// The GPUs of `tables`, one per device name and driver, in order of first appearance.
-pub fn devices(tables: &[&Table]) -> Result<Vec<Device>> {
+/// The GPUs of `sources` (each a file's name and its rows, or `this run` and the run's), one
+/// per device name and driver, in order of first appearance.
+pub fn devices(sources: &[(&str, &[Row])]) -> Vec<Device> {
     let mut out: Vec<Device> = Vec::new();
-    for t in tables {
-        let col = |name: &str| t.column(name);
-        for (line, cells) in &t.rows {
-            let cell = |name: &str| col(name).map_or("", |i| cells[i].as_str());
-            let num = |name: &str| number(t, *line, name, cell(name));
-            let row = Row {
-                test: cell("test").to_string(),
-                status: cell("status").to_string(),
-                reason: cell("reason").to_string(),
-                ms: num("ms_median")?,
-                ratio: num("ratio")?,
-                gops: num("gloads_per_s")?,
-                gbytes: num("gbytes_per_s")?,
-                per_clk: num("loads_per_clk_per_cu")?,
-                bytes_per_clk: num("bytes_per_clk_per_cu")?,
-                latency_clk: num("latency_clk")?,
-                clock_mhz: num("clock_mhz")?,
-                compute_units: num("compute_units")?,
-            };
-            let (name, driver) = (cell("device_name"), cell("driver"));
+    for (source, rows) in sources {
+        for row in *rows {
+            let (name, driver) = (&row.device_name, &row.driver);
             let at = match out
                 .iter()
-                .position(|d| d.name == name && d.driver == driver)
+                .position(|d| d.name == *name && d.driver == *driver)
             {
                 Some(at) => at,
                 None => {
@@ -184,21 +130,21 @@ pub fn devices(tables: &[&Table]) -> Result<Vec<Device>> {
                 }
             };
             let d = &mut out[at];
-            if !d.files.contains(&t.source) {
-                d.files.push(t.source.clone());
+            if !d.files.iter().any(|f| f == source) {
+                d.files.push(source.to_string());
             }
-            d.push(row);
+            d.push(row.clone());
         }
     }
-    Ok(out)
+    out
 }
 
-/// The summary of every GPU in `tables`.
-pub fn summarise(tables: &[&Table], catalog: &Catalog) -> Result<Vec<Summary>> {
-    Ok(devices(tables)?
+/// The summary of every GPU in `sources` (see [`devices`]).
+pub fn summarise(sources: &[(&str, &[Row])], catalog: &Catalog) -> Vec<Summary> {
+    devices(sources)
         .iter()
         .map(|d| derive::summary(d, catalog))
-        .collect())
+        .collect()
 }
 
 /// Reads `paths` (CSV or JSON, gzipped or not) and summarises every GPU in them.
@@ -210,5 +156,9 @@ pub fn summarise_files(paths: &[PathBuf], catalog: &Catalog) -> Result<Vec<Summa
         .iter()
         .map(|p| read::read_path(p))
         .collect::<Result<Vec<_>>>()?;
-    summarise(&tables.iter().collect::<Vec<_>>(), catalog)
+    let sources: Vec<(&str, &[Row])> = tables
+        .iter()
+        .map(|t| (t.source.as_str(), t.rows.as_slice()))
+        .collect();
+    Ok(summarise(&sources, catalog))
 }

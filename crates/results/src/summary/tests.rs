@@ -226,7 +226,7 @@ fn rows_that_cannot_support_a_value_leave_it_out_with_the_reason() {
                 curve::size_name(kb << 10)
             ),
             status: "ok".into(),
-            gbytes: Some(if i < 5 { 100.0 } else { 20.0 }),
+            gbytes_per_s: Some(if i < 5 { 100.0 } else { 20.0 }),
             ..Default::default()
         });
     }
@@ -269,7 +269,7 @@ fn a_published_gpu_sets_its_ratio_beside_the_same_test() {
     let rows = vec![Row {
         test: "Buffer<R8>.Load uniform".into(),
         status: "ok".into(),
-        gops: Some(100.0),
+        gloads_per_s: Some(100.0),
         ratio: Some(2.0),
         ..Default::default()
     }];

@@ -44,14 +44,14 @@ pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<Strin
         && view
             .runs
             .iter()
-            .any(|r| r.rows.iter().any(|row| row.num("latency_clk").is_some()));
+            .any(|r| r.rows.iter().any(|row| row.latency_clk.is_some()));
     let value = |row: &Row| -> Option<f64> {
         if !row.ok() {
             return None;
         }
         match kind {
-            Curve::Bandwidth => row.num("gbytes_per_s"),
-            Curve::Latency if clocks => row.num("latency_clk"),
+            Curve::Bandwidth => row.gbytes_per_s,
+            Curve::Latency if clocks => row.latency_clk,
             Curve::Latency => row.ns_per_op(),
         }
     };
@@ -146,7 +146,7 @@ pub(super) fn branch(view: &View, tests: &[String]) -> Option<String> {
                 .filter_map(|t| {
                     let (n, c, s) = branch_point(t)?;
                     let row = run.row(t).filter(|r| r.ok())?;
-                    (c == *coherence && s == *shape).then_some((n, row.num("ratio")?))
+                    (c == *coherence && s == *shape).then_some((n, row.ratio?))
                 })
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -1,0 +1,427 @@
+//! One result row, typed: the CSV's columns and the JSON's row keys, written and read through serde.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// One result row: one (device, test) of a run, one field per column of [`COLUMNS`], in its
+/// order (the CSV header is the field names). Numbers are written with the decimals their
+/// column has always had (see [`num`]); a number that does not exist is `None` (an empty
+/// cell, JSON `null`). Reading is lenient where files differ: a column an older file lacks
+/// reads as empty, a count written as `4096.0` reads as 4096, a JSON `null` as empty text.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Row {
+    #[serde(deserialize_with = "whole")]
+    pub device_index: u32,
+    pub device_name: String,
+    pub device_type: String,
+    /// PCI id, hex (`0x10de`).
+    pub vendor_id: String,
+    pub device_id: String,
+    pub driver: String,
+    pub api_version: String,
+    /// 1-based position of the test in the full suite (stable under `--filter`).
+    #[serde(deserialize_with = "whole")]
+    pub test_index: u32,
+    pub test: String,
+    pub family: String,
+    pub resource: String,
+    pub format: String,
+    pub pattern: String,
+    /// `time` or `verify`.
+    pub mode: String,
+    /// Workgroups of the dispatch run; `None` for a test that never ran.
+    #[serde(deserialize_with = "whole_opt")]
+    pub groups: Option<u32>,
+    #[serde(deserialize_with = "whole_opt")]
+    pub loads_per_dispatch: Option<u64>,
+    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "number")]
+    pub ms_median: Option<f64>,
+    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "number")]
+    pub ms_min: Option<f64>,
+    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "number")]
+    pub ms_mean: Option<f64>,
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    pub cv_pct: Option<f64>,
+    #[serde(deserialize_with = "whole_opt")]
+    pub samples: Option<u32>,
+    /// Throughput over the baseline's; four significant digits at least (see [`significant`]).
+    #[serde(serialize_with = "significant4", deserialize_with = "number")]
+    pub ratio: Option<f64>,
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    pub gloads_per_s: Option<f64>,
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    pub gbytes_per_s: Option<f64>,
+    /// `ok`, `unsupported`, `mismatch`, `error` or `interrupted`.
+    pub status: String,
+    pub reason: String,
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    pub clock_mhz: Option<f64>,
+    #[serde(deserialize_with = "whole_opt")]
+    pub compute_units: Option<u32>,
+    #[serde(serialize_with = "fixed::<4, _>", deserialize_with = "number")]
+    pub loads_per_clk_per_cu: Option<f64>,
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    pub bytes_per_clk_per_cu: Option<f64>,
+    /// Untimed dispatches per test (`None` in files older than the column).
+    #[serde(deserialize_with = "whole_opt")]
+    pub warmup: Option<u32>,
+    pub tool_version: String,
+    pub git_commit: String,
+    pub shaderc_version: String,
+    pub spirv_hash: String,
+    pub driver_version: String,
+    /// As the device reports it (an `f32`, written as it prints: `1`, `1.0416666`).
+    #[serde(serialize_with = "shortest", deserialize_with = "number_f32")]
+    pub timestamp_period_ns: Option<f32>,
+    #[serde(deserialize_with = "whole_opt")]
+    pub timestamp_valid_bits: Option<u32>,
+    pub conditions: String,
+    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
+    pub drift_pct: Option<f64>,
+    pub memory: String,
+    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
+    pub latency_clk: Option<f64>,
+    /// What the `loads` columns count: `loads`, `ops`, `flops`, `bytes`, ….
+    pub unit: String,
+    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
+    pub latency_spread_pct: Option<f64>,
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    pub driver_sm_mhz: Option<f64>,
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    pub driver_mem_mhz: Option<f64>,
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    pub power_w: Option<f64>,
+    #[serde(serialize_with = "fixed::<0, _>", deserialize_with = "number")]
+    pub temp_c: Option<f64>,
+    pub clock_events: String,
+}
+
+/// How a column's cells are typed where the format has types (JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A number (written empty / null when absent).
+    Number,
+    /// Text, even when it looks like a number (ids, hashes, versions).
+    Text,
+}
+
+use Kind::{Number, Text};
+
+/// The result columns, in order, with their kinds: the CSV header and the JSON row keys
+/// ([`Row`]'s fields, in its order). New columns are only ever appended.
+pub const COLUMNS: &[(&str, Kind)] = &[
+    ("device_index", Number),
+    ("device_name", Text),
+    ("device_type", Text),
+    ("vendor_id", Text),
+    ("device_id", Text),
+    ("driver", Text),
+    ("api_version", Text),
+    ("test_index", Number),
+    ("test", Text),
+    ("family", Text),
+    ("resource", Text),
+    ("format", Text),
+    ("pattern", Text),
+    ("mode", Text),
+    ("groups", Number),
+    ("loads_per_dispatch", Number),
+    ("ms_median", Number),
+    ("ms_min", Number),
+    ("ms_mean", Number),
+    ("cv_pct", Number),
+    ("samples", Number),
+    ("ratio", Number),
+    ("gloads_per_s", Number),
+    ("gbytes_per_s", Number),
+    ("status", Text),
+    ("reason", Text),
+    ("clock_mhz", Number),
+    ("compute_units", Number),
+    ("loads_per_clk_per_cu", Number),
+    ("bytes_per_clk_per_cu", Number),
+    ("warmup", Number),
+    ("tool_version", Text),
+    ("git_commit", Text),
+    ("shaderc_version", Text),
+    ("spirv_hash", Text),
+    ("driver_version", Text),
+    ("timestamp_period_ns", Number),
+    ("timestamp_valid_bits", Number),
+    ("conditions", Text),
+    ("drift_pct", Number),
+    ("memory", Text),
+    ("latency_clk", Number),
+    ("unit", Text),
+    ("latency_spread_pct", Number),
+    ("driver_sm_mhz", Number),
+    ("driver_mem_mhz", Number),
+    ("power_w", Number),
+    ("temp_c", Number),
+    ("clock_events", Text),
+];
+
+impl Row {
+    /// Whether the row ran and was timed (or verified).
+    pub fn ok(&self) -> bool {
+        self.status == "ok"
+    }
+
+    /// Nanoseconds per load (operation) of a row that ran: the median dispatch time over
+    /// the dispatch's loads, so that rows of different dispatch sizes compare.
+    pub fn ns_per_op(&self) -> Option<f64> {
+        let ms = self.ms_median.filter(|_| self.ok())?;
+        let loads = self.loads_per_dispatch.filter(|l| *l > 0)?;
+        Some(ms * 1e6 / loads as f64)
+    }
+
+    /// The row's own spread, % (`latency_spread_pct` for a latency row: the spread of its
+    /// chains; else `cv_pct`, the spread of its samples).
+    pub fn spread_pct(&self) -> Option<f64> {
+        self.latency_spread_pct.or(self.cv_pct)
+    }
+
+    /// The row as a `--json` file's `results` entry: the CSV's cells keyed by column, a
+    /// number column's cell as the number it prints (`0.135000` as 0.135, a count as an
+    /// integer), an empty cell (number or text) as `null`.
+    pub fn to_json(&self) -> serde_json::Result<serde_json::Map<String, Value>> {
+        let Value::Object(mut obj) = serde_json::to_value(self)? else {
+            unreachable!("a struct serialises to an object")
+        };
+        // The fixed-decimal columns serialise as their CSV text (`6.00`, which a number
+        // cannot carry): JSON gets the number that text says, as the file always held.
+        for (column, kind) in COLUMNS {
+            if let Some(v) = obj.get_mut(*column) {
+                let Value::String(text) = v else { continue };
+                *v = match (kind, text.parse::<u64>(), text.parse::<f64>()) {
+                    _ if text.is_empty() => Value::Null,
+                    (Number, Ok(n), _) => Value::from(n),
+                    (Number, _, Ok(x)) => Value::from(x),
+                    _ => continue,
+                };
+            }
+        }
+        Ok(obj)
+    }
+}
+
+/// A number with `decimals`, or an empty cell when absent or not finite.
+pub fn num(v: Option<f64>, decimals: usize) -> String {
+    match v {
+        Some(v) if v.is_finite() => format!("{v:.decimals$}"),
+        _ => String::new(),
+    }
+}
+
+/// `v` with at least four decimals and at least `digits` significant digits (a ratio of
+/// 0.00065 keeps its digits, where four decimals would round it by 8 %).
+pub fn significant(v: Option<f64>, digits: i32) -> String {
+    match v {
+        Some(v) if v.is_finite() && v != 0.0 => {
+            let magnitude = v.abs().log10().floor() as i32;
+            let decimals = (digits - 1 - magnitude).max(4) as usize;
+            format!("{v:.decimals$}")
+        }
+        _ => num(v, 4),
+    }
+}
+
+/// Writes a cell's text, or nothing (an empty cell, JSON `null`) when there is none.
+fn cell<S: Serializer>(text: String, s: S) -> Result<S::Ok, S::Error> {
+    if text.is_empty() {
+        s.serialize_none()
+    } else {
+        s.serialize_str(&text)
+    }
+}
+
+/// `v` with `D` decimals, as the CSV has always written it.
+fn fixed<const D: usize, S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    cell(num(*v, D), s)
+}
+
+/// The ratio's text: see [`significant`].
+fn significant4<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    cell(significant(*v, 4), s)
+}
+
+/// An `f32` as it prints (its shortest exact text: `1`, `1.0416666`).
+fn shortest<S: Serializer>(v: &Option<f32>, s: S) -> Result<S::Ok, S::Error> {
+    cell(
+        v.filter(|v| v.is_finite())
+            .map_or_else(String::new, |v| v.to_string()),
+        s,
+    )
+}
+
+/// A cell as read: what a deserialiser of CSV (text) or JSON (numbers, text, null) gives.
+enum Given {
+    Empty,
+    Number(f64),
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for Given {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Given;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number, or an empty cell")
+            }
+            fn visit_unit<E>(self) -> Result<Given, E> {
+                Ok(Given::Empty)
+            }
+            fn visit_none<E>(self) -> Result<Given, E> {
+                Ok(Given::Empty)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Given, D::Error> {
+                Given::deserialize(d)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Given, E> {
+                Ok(Given::Text(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Given, E> {
+                Ok(Given::Number(v as f64))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Given, E> {
+                Ok(Given::Number(v as f64))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Given, E> {
+                Ok(Given::Number(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Given, E> {
+                // CSV hands every cell over as text; JSON a number, or text where a file
+                // was edited by hand.
+                let v = v.trim();
+                Ok(if v.is_empty() {
+                    Given::Empty
+                } else {
+                    match v.parse::<f64>() {
+                        Ok(x) => Given::Number(x),
+                        Err(_) => Given::Text(v.to_string()),
+                    }
+                })
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// A finite number, or `None` for an empty cell; anything else is an error that quotes the
+/// cell (the reader names the file, line and column).
+fn number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    match Given::deserialize(d)? {
+        Given::Empty => Ok(None),
+        Given::Number(x) if x.is_finite() => Ok(Some(x)),
+        Given::Number(x) => Err(serde::de::Error::custom(format!("`{x}` is not a number"))),
+        Given::Text(t) => Err(serde::de::Error::custom(format!("`{t}` is not a number"))),
+    }
+}
+
+/// [`number`], as the `f32` it was written from.
+fn number_f32<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+    Ok(number(d)?.map(|v| v as f32))
+}
+
+/// A count: a whole number (`4096`, or `4096.0` as older JSON files wrote it), or `None`
+/// for an empty cell.
+fn whole_opt<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    let bad = |t: &dyn std::fmt::Display| {
+        serde::de::Error::custom(format!("`{t}` is not a whole number"))
+    };
+    match Given::deserialize(d)? {
+        Given::Empty => Ok(None),
+        Given::Number(x) if x >= 0.0 && x.fract() == 0.0 && x < 2f64.powi(53) => {
+            T::try_from(x as u64).map(Some).map_err(|_| bad(&x))
+        }
+        Given::Number(x) => Err(bad(&x)),
+        Given::Text(t) => Err(bad(&t)),
+    }
+}
+
+/// [`whole_opt`] for a count every row has (0 where a file leaves it empty).
+fn whole<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    Ok(whole_opt(d)?.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_ratios_keep_four_significant_digits() {
+        assert_eq!(significant(Some(0.00064731), 4), "0.0006473");
+        assert_eq!(significant(Some(1.41723), 4), "1.4172");
+        assert_eq!(significant(Some(12.5), 4), "12.5000");
+        assert_eq!(significant(None, 4), "");
+    }
+
+    #[test]
+    fn the_fields_are_the_columns_in_order() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(Row::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let columns: Vec<&str> = COLUMNS.iter().map(|(c, _)| *c).collect();
+        assert_eq!(header, columns);
+    }
+
+    #[test]
+    fn numbers_keep_their_decimals_in_csv_and_are_numbers_in_json() {
+        let row = Row {
+            device_index: 1,
+            test: "T".into(),
+            groups: Some(8),
+            ms_median: Some(0.9021034),
+            cv_pct: Some(6.5),
+            ratio: Some(0.00064731),
+            drift_pct: Some(6.0),
+            temp_c: Some(44.6),
+            timestamp_period_ns: Some(1.0416666),
+            ..Default::default()
+        };
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let line = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let cells: Vec<&str> = line.trim_end().split(',').collect();
+        let at = |c: &str| cells[COLUMNS.iter().position(|(n, _)| *n == c).unwrap()];
+        assert_eq!(
+            [
+                at("device_index"),
+                at("groups"),
+                at("ms_median"),
+                at("cv_pct")
+            ],
+            ["1", "8", "0.902103", "6.500"]
+        );
+        assert_eq!(
+            [
+                at("ratio"),
+                at("drift_pct"),
+                at("temp_c"),
+                at("timestamp_period_ns")
+            ],
+            ["0.0006473", "6.00", "45", "1.0416666"]
+        );
+        assert_eq!(
+            [at("ms_min"), at("test_index"), at("reason")],
+            ["", "0", ""]
+        );
+        let json = Value::Object(row.to_json().unwrap());
+        assert_eq!(json["ms_median"], serde_json::json!(0.902103));
+        assert_eq!(json["drift_pct"], serde_json::json!(6.0));
+        assert!(json["temp_c"].is_u64() && json["groups"].is_u64());
+        assert_eq!(json["ms_min"], Value::Null);
+        assert_eq!(json["test"], "T");
+        // Empty text is null too, as an empty number.
+        assert_eq!(json["reason"], Value::Null);
+    }
+}
