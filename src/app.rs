@@ -71,10 +71,32 @@ fn handle_signals() {
     }
 }
 
-/// Stops the run on Ctrl-C.
-#[cfg(not(unix))]
+/// Stops the run on Ctrl-C and Ctrl-Break (what a Windows console sends: the C runtime's
+/// SIGINT and SIGBREAK), each as SIGINT elsewhere.
+#[cfg(windows)]
 fn handle_signals() {
-    let _ = ctrlc::set_handler(|| on_signal(SIGINT));
+    use signal_hook::consts::{SIGBREAK, SIGINT};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let asked = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGBREAK] {
+        // A second one quits at once, as `on_signal` does: registered before the flag is, it
+        // finds the flag only a first one has set.
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            EXIT_INTERRUPTED,
+            asked.clone(),
+        );
+        let _ = signal_hook::flag::register(signal, asked.clone());
+    }
+    // A handler may only set the flag (signal-hook's iterator, which wakes a thread, is
+    // unix-only): a thread looks at it often enough for the message to seem immediate.
+    std::thread::spawn(move || {
+        while !asked.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        on_signal(SIGINT);
+    });
 }
 
 /// `perftest compare`: every failure is a usage error (exit 2) — a file that cannot be read
@@ -140,7 +162,8 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if let Some(cli::Command::Summary { files }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        let summaries = crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
+        let summaries =
+            crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
         stdout(&crate::summary::text(&summaries));
         return Ok(0);
     }

@@ -780,7 +780,7 @@ mod tests {
         let mut m = row(
             1500.0,
             1500.0,
-            0x4 | 0x40,
+            0x4 | 0x20,
             Conditions::Throttled,
             "throttled: 1500 MHz, below 98 % of the steady 1980 MHz",
         );
