@@ -71,32 +71,12 @@ fn handle_signals() {
     }
 }
 
-/// Stops the run on Ctrl-C and Ctrl-Break (what a Windows console sends: the C runtime's
-/// SIGINT and SIGBREAK), each as SIGINT elsewhere.
+/// Stops the run on Ctrl-C (and Ctrl-Break: ctrlc's console handler takes every console event
+/// alike). Not signal-hook, as on unix: its C-runtime path asks `signal` for the handler with
+/// `SIG_GET`, which wine's C runtime takes as a handler to set, so Ctrl-C jumps to address 2.
 #[cfg(windows)]
 fn handle_signals() {
-    use signal_hook::consts::{SIGBREAK, SIGINT};
-    use std::sync::atomic::AtomicBool;
-    use std::sync::Arc;
-    let asked = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGBREAK] {
-        // A second one quits at once, as `on_signal` does: registered before the flag is, it
-        // finds the flag only a first one has set.
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            signal,
-            EXIT_INTERRUPTED,
-            asked.clone(),
-        );
-        let _ = signal_hook::flag::register(signal, asked.clone());
-    }
-    // A handler may only set the flag (signal-hook's iterator, which wakes a thread, is
-    // unix-only): a thread looks at it often enough for the message to seem immediate.
-    std::thread::spawn(move || {
-        while !asked.load(Ordering::SeqCst) {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        on_signal(SIGINT);
-    });
+    let _ = ctrlc::set_handler(|| on_signal(SIGINT));
 }
 
 /// `perftest compare`: every failure is a usage error (exit 2) — a file that cannot be read
@@ -162,8 +142,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if let Some(cli::Command::Summary { files }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        let summaries =
-            crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
+        let summaries = crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
         stdout(&crate::summary::text(&summaries));
         return Ok(0);
     }
