@@ -72,8 +72,10 @@ fn handle_signals() {
     }
 }
 
-/// Stops the run on Ctrl-C.
-#[cfg(not(unix))]
+/// Stops the run on Ctrl-C (and Ctrl-Break: ctrlc's console handler takes every console event
+/// alike). Not signal-hook, as on unix: its C-runtime path asks `signal` for the handler with
+/// `SIG_GET`, which wine's C runtime takes as a handler to set, so Ctrl-C jumps to address 2.
+#[cfg(windows)]
 fn handle_signals() {
     let _ = ctrlc::set_handler(|| on_signal(SIGINT));
 }

@@ -1,55 +1,56 @@
 //! The driver's management interface (NVIDIA's NVML, loaded at run time; Linux's sysfs for amdgpu and i915/xe): the GPU's own word on its clocks, power, temperature and why a clock is held down, sampled while rows are timed.
 
 use super::DeviceInfo;
-use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
+use nvml_wrapper::bitmasks::device::ThrottleReasons;
+use nvml_wrapper::enum_wrappers::device::{Clock as NvmlClock, TemperatureSensor};
+use nvml_wrapper::error::NvmlError;
+use nvml_wrapper::{Device, Nvml};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-type Handle = *mut c_void;
-type Ret = c_int;
-
-/// The NVML entry points used here (NVML's C API, stable since r440).
-struct Api {
-    _lib: libloading::Library,
-    by_uuid: unsafe extern "C" fn(*const c_char, *mut Handle) -> Ret,
-    clock: unsafe extern "C" fn(Handle, c_uint, *mut c_uint) -> Ret,
-    max_clock: unsafe extern "C" fn(Handle, c_uint, *mut c_uint) -> Ret,
-    power: unsafe extern "C" fn(Handle, *mut c_uint) -> Ret,
-    power_limit: unsafe extern "C" fn(Handle, *mut c_uint) -> Ret,
-    temperature: unsafe extern "C" fn(Handle, c_uint, *mut c_uint) -> Ret,
-    reasons: unsafe extern "C" fn(Handle, *mut c_ulonglong) -> Ret,
-}
-
-const NVML_CLOCK_SM: c_uint = 1;
-const NVML_CLOCK_MEM: c_uint = 2;
-const NVML_TEMPERATURE_GPU: c_uint = 0;
-
-/// The clock-event (throttle) reasons NVML reports, by bit, as nvidia-smi names them.
-pub const REASONS: [(u64, &str); 9] = [
-    (0x1, "idle"),
-    (0x2, "application clocks setting"),
-    (0x4, "power cap"),
-    (0x8, "hardware slowdown"),
-    (0x20, "sync boost"),
-    (0x40, "thermal slowdown"),
-    (0x80, "hardware thermal slowdown"),
-    (0x100, "power brake"),
-    (0x200, "display clock setting"),
+/// The clock-event (throttle) reasons NVML reports, as nvidia-smi names them, in NVML's order.
+pub const REASONS: [(ThrottleReasons, &str); 9] = [
+    (ThrottleReasons::GPU_IDLE, "idle"),
+    (
+        ThrottleReasons::APPLICATIONS_CLOCKS_SETTING,
+        "application clocks setting",
+    ),
+    (ThrottleReasons::SW_POWER_CAP, "power cap"),
+    (ThrottleReasons::HW_SLOWDOWN, "hardware slowdown"),
+    (ThrottleReasons::SYNC_BOOST, "sync boost"),
+    (ThrottleReasons::SW_THERMAL_SLOWDOWN, "thermal slowdown"),
+    (
+        ThrottleReasons::HW_THERMAL_SLOWDOWN,
+        "hardware thermal slowdown",
+    ),
+    (ThrottleReasons::HW_POWER_BRAKE_SLOWDOWN, "power brake"),
+    (
+        ThrottleReasons::DISPLAY_CLOCK_SETTING,
+        "display clock setting",
+    ),
 ];
 
-/// The reasons of `bits`, joined with `+` (empty for none).
+/// The reasons of `bits` (NVML's bitmask, as [`Reading::reasons`] holds it), joined with `+`
+/// (empty for none; bits NVML has no name for are left out).
 pub fn reason_names(bits: u64) -> String {
+    let reasons = ThrottleReasons::from_bits_truncate(bits);
     REASONS
         .iter()
-        .filter(|(bit, _)| bits & bit != 0)
+        .filter(|(reason, _)| reasons.contains(*reason))
         .map(|(_, name)| *name)
         .collect::<Vec<_>>()
         .join("+")
 }
 
-/// The reasons that hold a busy GPU's clock down (not idle, not a setting the user chose).
-pub const THROTTLE: u64 = 0x4 | 0x8 | 0x40 | 0x80 | 0x100;
+/// The reasons that hold a busy GPU's clock down (not idle, not a setting the user chose, not
+/// another GPU's sync boost), as NVML's bitmask.
+pub const THROTTLE: u64 = ThrottleReasons::SW_POWER_CAP
+    .union(ThrottleReasons::HW_SLOWDOWN)
+    .union(ThrottleReasons::SW_THERMAL_SLOWDOWN)
+    .union(ThrottleReasons::HW_THERMAL_SLOWDOWN)
+    .union(ThrottleReasons::HW_POWER_BRAKE_SLOWDOWN)
+    .bits();
 
 /// One reading of the device.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -109,16 +110,10 @@ pub struct Management {
 
 #[derive(Clone)]
 enum Source {
-    Nvml { api: Arc<Api>, handle: SendHandle },
+    /// NVML's device (shared with the watch's thread: NVML is thread-safe).
+    Nvml(Arc<Device<'static>>),
     Sysfs(Sysfs),
 }
-
-#[derive(Clone, Copy)]
-struct SendHandle(Handle);
-// SAFETY: NVML device handles are process-wide and NVML is thread-safe.
-unsafe impl Send for SendHandle {}
-// SAFETY: as above.
-unsafe impl Sync for SendHandle {}
 
 impl Management {
     /// The management device of `info`: NVIDIA's through NVML, matched by its Vulkan device
@@ -126,7 +121,7 @@ impl Management {
     /// kernel's sysfs, matched by PCI address; or why there is none.
     pub fn open(info: &DeviceInfo) -> Result<Management, String> {
         match info.vendor_id {
-            0x10de => Self::open_nvml(info),
+            0x10de => Self::open_nvml(&info.uuid),
             0x1002 | 0x8086 => {
                 let pci = info
                     .pci
@@ -143,70 +138,42 @@ impl Management {
         }
     }
 
-    fn open_nvml(info: &DeviceInfo) -> Result<Management, String> {
-        let api = nvml()?;
-        let uuid = nvml_uuid(&info.uuid);
-        let c = std::ffi::CString::new(uuid.clone()).map_err(|e| e.to_string())?;
-        let mut handle: Handle = std::ptr::null_mut();
-        // SAFETY: a NUL-terminated string and a place for the handle.
-        let ret = unsafe { (api.by_uuid)(c.as_ptr(), &mut handle) };
-        if ret != 0 || handle.is_null() {
-            return Err(format!("NVML knows no GPU {uuid} (error {ret})"));
-        }
+    /// NVIDIA's device of Vulkan device UUID `uuid`, through NVML.
+    fn open_nvml(uuid: &[u8; 16]) -> Result<Management, String> {
+        let uuid = nvml_uuid(uuid);
+        let device = nvml()?
+            .device_by_uuid(uuid.as_str())
+            .map_err(|e| format!("NVML knows no GPU {uuid} ({e})"))?;
         Ok(Management {
-            source: Source::Nvml {
-                api,
-                handle: SendHandle(handle),
-            },
+            source: Source::Nvml(Arc::new(device)),
         })
     }
 
     /// One reading now (each field absent where the interface does not give it).
     pub fn read(&self) -> Reading {
-        let (a, h) = match &self.source {
-            Source::Nvml { api, handle } => (api, handle.0),
-            Source::Sysfs(s) => return s.read(),
-        };
-        let u = |f: &dyn Fn(&mut c_uint) -> Ret| {
-            let mut v: c_uint = 0;
-            (f(&mut v) == 0).then_some(v)
-        };
-        // SAFETY (each call): a valid handle and a place for the value.
-        Reading {
-            sm_mhz: u(&|v| unsafe { (a.clock)(h, NVML_CLOCK_SM, v) }).map(f64::from),
-            mem_mhz: u(&|v| unsafe { (a.clock)(h, NVML_CLOCK_MEM, v) }).map(f64::from),
-            power_w: u(&|v| unsafe { (a.power)(h, v) }).map(|mw| f64::from(mw) / 1000.0),
-            temp_c: u(&|v| unsafe { (a.temperature)(h, NVML_TEMPERATURE_GPU, v) }).map(f64::from),
-            reasons: {
-                let mut bits: c_ulonglong = 0;
-                (unsafe { (a.reasons)(h, &mut bits) } == 0).then_some(bits)
-            },
+        match &self.source {
+            Source::Nvml(d) => nvml_read(d),
+            Source::Sysfs(s) => s.read(),
         }
     }
 
     /// Which interface reads the device: `NVML` or `sysfs`.
     pub fn kind(&self) -> &'static str {
         match self.source {
-            Source::Nvml { .. } => "NVML",
+            Source::Nvml(_) => "NVML",
             Source::Sysfs(_) => "sysfs",
         }
     }
 
     /// The maximum clocks and the power limit.
     pub fn limits(&self) -> Limits {
-        let (a, h) = match &self.source {
-            Source::Nvml { api, handle } => (api, handle.0),
-            Source::Sysfs(s) => return s.limits(),
-        };
-        let mut v: c_uint = 0;
-        // SAFETY (each call): a valid handle and a place for the value.
-        let max_sm = (unsafe { (a.max_clock)(h, NVML_CLOCK_SM, &mut v) } == 0).then_some(v);
-        let max_mem = (unsafe { (a.max_clock)(h, NVML_CLOCK_MEM, &mut v) } == 0).then_some(v);
-        let limit = (unsafe { (a.power_limit)(h, &mut v) } == 0).then(|| f64::from(v) / 1000.0);
-        Limits {
-            max_sm_mhz: max_sm,
-            max_mem_mhz: max_mem,
-            power_limit_w: limit,
+        match &self.source {
+            Source::Nvml(d) => Limits {
+                max_sm_mhz: given(d.max_clock_info(NvmlClock::SM)),
+                max_mem_mhz: given(d.max_clock_info(NvmlClock::Memory)),
+                power_limit_w: given(d.enforced_power_limit()).map(|mw| f64::from(mw) / 1000.0),
+            },
+            Source::Sysfs(s) => s.limits(),
         }
     }
 
@@ -420,60 +387,54 @@ pub fn nvml_uuid(uuid: &[u8; 16]) -> String {
     )
 }
 
-/// NVML's library, loaded and initialised once for the process (and never unloaded: every
+/// One reading of NVIDIA's device through NVML.
+fn nvml_read(d: &Device) -> Reading {
+    Reading {
+        sm_mhz: given(d.clock_info(NvmlClock::SM)).map(f64::from),
+        mem_mhz: given(d.clock_info(NvmlClock::Memory)).map(f64::from),
+        power_w: given(d.power_usage()).map(|mw| f64::from(mw) / 1000.0),
+        temp_c: given(d.temperature(TemperatureSensor::Gpu)).map(f64::from),
+        reasons: given(d.current_throttle_reasons()).map(|r| r.bits()),
+    }
+}
+
+/// NVML's answer to one query, or none: a query the GPU or driver does not support (or one
+/// that fails now) leaves its reading empty rather than stopping the run.
+fn given<T>(answer: Result<T, NvmlError>) -> Option<T> {
+    answer.ok()
+}
+
+/// NVML, loaded and initialised once for the process (and never shut down or unloaded: every
 /// device, run and `--list-devices` line shares it), or why it cannot be.
-fn nvml() -> Result<Arc<Api>, String> {
-    static NVML: std::sync::OnceLock<Result<Arc<Api>, String>> = std::sync::OnceLock::new();
-    NVML.get_or_init(|| load().map(Arc::new)).clone()
+fn nvml() -> Result<&'static Nvml, String> {
+    static NVML: std::sync::OnceLock<Result<Nvml, String>> = std::sync::OnceLock::new();
+    NVML.get_or_init(load).as_ref().map_err(Clone::clone)
 }
 
-/// Loads NVML's library and initialises it.
-fn load() -> Result<Api, String> {
-    let names: &[&str] = if cfg!(windows) {
-        &["nvml.dll"]
-    } else {
-        &["libnvidia-ml.so.1", "libnvidia-ml.so"]
+/// Loads NVML's library at run time (`nvml-wrapper` opens it with `libloading`: nothing of
+/// NVIDIA's is needed to build perftest or to run it without NVIDIA's driver) and initialises it.
+fn load() -> Result<Nvml, String> {
+    // Linux: the driver installs `libnvidia-ml.so.1` (nvml-wrapper's name); some packagings
+    // (a container's, a development install) give only the unversioned name.
+    let answer = match Nvml::init() {
+        Err(NvmlError::LibloadingError(first)) if cfg!(target_os = "linux") => {
+            match Nvml::builder()
+                .lib_path(std::ffi::OsStr::new("libnvidia-ml.so"))
+                .init()
+            {
+                // Neither name is there: the usual name's error says so.
+                Err(NvmlError::LibloadingError(_)) => Err(NvmlError::LibloadingError(first)),
+                answer => answer,
+            }
+        }
+        answer => answer,
     };
-    let mut why = String::new();
-    for name in names {
-        // SAFETY: loading NVIDIA's library runs its initialisers, which have no preconditions.
-        match unsafe { libloading::Library::new(name) } {
-            Ok(lib) => return bind(lib),
-            Err(e) => why = format!("{name}: {e}"),
-        }
-    }
-    Err(format!("NVML is not installed ({why})"))
-}
-
-fn bind(lib: libloading::Library) -> Result<Api, String> {
-    // SAFETY: each symbol is looked up by its C name and given NVML's C signature.
-    unsafe {
-        macro_rules! sym {
-            ($name:literal) => {
-                *lib.get(concat!($name, "\0").as_bytes())
-                    .map_err(|e| format!("NVML has no {}: {e}", $name))?
-            };
-        }
-        let init: unsafe extern "C" fn() -> Ret = sym!("nvmlInit_v2");
-        let ret = init();
-        if ret != 0 {
-            return Err(format!("nvmlInit_v2 failed (error {ret})"));
-        }
-        let reasons = match lib.get(b"nvmlDeviceGetCurrentClocksEventReasons\0") {
-            Ok(f) => *f,
-            Err(_) => sym!("nvmlDeviceGetCurrentClocksThrottleReasons"),
-        };
-        Ok(Api {
-            by_uuid: sym!("nvmlDeviceGetHandleByUUID"),
-            clock: sym!("nvmlDeviceGetClockInfo"),
-            max_clock: sym!("nvmlDeviceGetMaxClockInfo"),
-            power: sym!("nvmlDeviceGetPowerUsage"),
-            power_limit: sym!("nvmlDeviceGetEnforcedPowerLimit"),
-            temperature: sym!("nvmlDeviceGetTemperature"),
-            reasons,
-            _lib: lib,
-        })
-    }
+    answer.map_err(|e| match e {
+        NvmlError::LibloadingError(e) => format!("NVML is not installed ({e})"),
+        NvmlError::DriverNotLoaded => "NVML: NVIDIA's driver is not loaded".to_string(),
+        NvmlError::NoPermission => "NVML: no permission to talk to NVIDIA's driver".to_string(),
+        e => format!("NVML could not start ({e})"),
+    })
 }
 
 #[cfg(test)]
@@ -560,11 +521,61 @@ mod tests {
             temp_c: Some(sm / 40.0),
             reasons: Some(reasons),
         };
-        let s = Sampled::of(&[r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x40)]);
+        let s = Sampled::of(&[r(1980.0, 0), r(1800.0, 0x4), r(1980.0, 0x20)]);
         assert_eq!(s.sm_mhz, Some(1920.0));
         assert_eq!(s.temp_c, Some(49.5));
-        assert_eq!(s.reasons, Some(0x44));
-        assert_eq!(reason_names(0x44), "power cap+thermal slowdown");
+        assert_eq!(s.reasons, Some(0x24));
+        assert_eq!(reason_names(0x24), "power cap+thermal slowdown");
         assert_eq!(Sampled::of(&[]).sm_mhz, None);
+    }
+
+    #[test]
+    fn reasons_are_named_by_nvml_bits() {
+        // nvml.h's `nvmlClocksEventReason*` values, each with nvidia-smi's name.
+        let bits = [
+            (0x1, "idle"),
+            (0x2, "application clocks setting"),
+            (0x4, "power cap"),
+            (0x8, "hardware slowdown"),
+            (0x10, "sync boost"),
+            (0x20, "thermal slowdown"),
+            (0x40, "hardware thermal slowdown"),
+            (0x80, "power brake"),
+            (0x100, "display clock setting"),
+        ];
+        for (bit, name) in bits {
+            assert_eq!(reason_names(bit), name, "bit {bit:#x}");
+        }
+        assert_eq!(reason_names(0), "");
+        // A bit NVML names no reason for is left out.
+        assert_eq!(reason_names(0x1 | 1 << 40), "idle");
+        assert_eq!(reason_names(0x1ff), bits.map(|(_, n)| n).join("+"));
+        // Power cap, both slowdowns and both thermal ones, the power brake: not idle, not
+        // the clock settings, not sync boost.
+        assert_eq!(THROTTLE, 0x4 | 0x8 | 0x20 | 0x40 | 0x80);
+    }
+
+    #[test]
+    fn without_nvidias_driver_nvml_is_absent_and_nothing_panics() {
+        // This machine has no NVIDIA driver: the NVML path says why there is no NVML device
+        // (a GPU with the driver has no device of an all-zero UUID), twice, with the same
+        // word (NVML is loaded once).
+        let uuid = [0; 16];
+        let first = Management::open_nvml(&uuid)
+            .err()
+            .expect("an NVML device of UUID 0");
+        assert!(first.contains("NVML"), "{first}");
+        assert_eq!(Management::open_nvml(&uuid).err(), Some(first.clone()));
+        if nvml().is_err() {
+            assert!(
+                first.starts_with("NVML is not installed")
+                    || first.starts_with("NVML: NVIDIA's driver is not loaded"),
+                "{first}"
+            );
+        }
+        // A query NVML cannot answer leaves its reading empty.
+        assert_eq!(given::<u32>(Err(NvmlError::NotSupported)), None);
+        assert_eq!(given::<u32>(Err(NvmlError::Uninitialized)), None);
+        assert_eq!(given(Ok(1980u32)), Some(1980));
     }
 }

@@ -745,7 +745,7 @@ mod tests {
         let mut m = row(
             1500.0,
             1500.0,
-            0x4 | 0x40,
+            0x4 | 0x20,
             Conditions::Throttled,
             &[cold.clone(), throttled],
         );
