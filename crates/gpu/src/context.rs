@@ -15,6 +15,9 @@ pub use crate::matrix::{
     COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
 };
 
+/// A queue family: its index and its timestamps' valid bits.
+type QueueFamily = (u32, u32);
+
 /// No Vulkan loader, or no usable device: the application exits 3 on it.
 #[derive(Debug)]
 pub struct NoVulkan(pub String);
@@ -623,8 +626,7 @@ impl Instance {
                 && clock.shader_subgroup_clock == vk::TRUE
                 && clock.shader_device_clock == vk::TRUE,
             pipeline_executable_info: has_exec && exec.pipeline_executable_info == vk::TRUE,
-            shader_storage_extended_formats: core.shader_storage_image_extended_formats
-                == vk::TRUE,
+            shader_storage_extended_formats: core.shader_storage_image_extended_formats == vk::TRUE,
             storage_buffer_8bit: is_12 && v12.storage_buffer8_bit_access == vk::TRUE,
             storage_buffer_16bit: if is_12 {
                 v11.storage_buffer16_bit_access == vk::TRUE
@@ -650,8 +652,8 @@ impl Instance {
     }
 
     /// The first compute queue family with timestamps, and a transfer-only one with
-    /// timestamps where the device has it: (family, timestamp valid bits) each.
-    fn queues(&self, handle: vk::PhysicalDevice) -> (Option<(u32, u32)>, Option<(u32, u32)>) {
+    /// timestamps where the device has it.
+    fn queues(&self, handle: vk::PhysicalDevice) -> (Option<QueueFamily>, Option<QueueFamily>) {
         // SAFETY: a plain query of an enumerated device.
         let families = unsafe {
             self.instance

@@ -439,11 +439,10 @@ fn write_set(d: &ash::Device, set: vk::DescriptorSet, bindings: &[(u32, Binding<
     let mut views = Vec::new();
     for (_, b) in bindings {
         match b {
-            Binding::StorageBuffer(buf, range) | Binding::UniformBuffer(buf, range) => {
-                buffer_infos.push([vk::DescriptorBufferInfo::default()
+            Binding::StorageBuffer(buf, range) | Binding::UniformBuffer(buf, range) => buffer_infos
+                .push([vk::DescriptorBufferInfo::default()
                     .buffer(buf.handle)
-                    .range(*range)])
-            }
+                    .range(*range)]),
             Binding::StorageBufferSlice(buf, offset, range)
             | Binding::UniformBufferSlice(buf, offset, range) => {
                 buffer_infos.push([vk::DescriptorBufferInfo::default()
@@ -466,9 +465,7 @@ fn write_set(d: &ash::Device, set: vk::DescriptorSet, bindings: &[(u32, Binding<
                     .sampler(sampler.handle)])
             }
             Binding::ImmutableSampler(_) => {}
-            Binding::TexelBuffer(v) | Binding::StorageTexelBuffer(v) => {
-                views.push([v.handle])
-            }
+            Binding::TexelBuffer(v) | Binding::StorageTexelBuffer(v) => views.push([v.handle]),
         }
     }
     let (mut bi, mut ii, mut vi) = (0, 0, 0);

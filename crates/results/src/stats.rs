@@ -15,4 +15,3 @@ pub fn median(values: impl IntoIterator<Item = f64>) -> f64 {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
 }
-

@@ -40,7 +40,6 @@ pub enum Suite {
     Latency,
 }
 
-
 /// Every test the tool knows, in run order, with its suite: what readers of results (the
 /// summary, the report) need to know of the catalog, handed to them as data by the binary.
 #[derive(Clone, Debug, Default)]

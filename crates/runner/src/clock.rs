@@ -3,11 +3,11 @@
 //! to a steady clock; and the recovery of a row timed below it.
 
 use super::{Fault, Runner};
-use perftest_suites::kernels::id;
-use perftest_gpu::pipeline::{record_compute_barrier, Binding, Pipeline, PushConstants};
-use perftest_gpu::resources::{Buffer, Memory};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::{record_compute_barrier, Binding, Pipeline, PushConstants};
+use perftest_gpu::resources::{Buffer, Memory};
+use perftest_suites::kernels::id;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -130,7 +130,10 @@ pub(super) struct Probe<'g> {
 impl<'g> Probe<'g> {
     /// The probe, where the device has a shader clock that counts shader-core clocks; a
     /// kernel-less one under a simulated-clock fault; else `None`.
-    pub(super) fn new(gpu: &'g perftest_gpu::Gpu<'g>, fault: Option<Fault>) -> Result<Option<Self>> {
+    pub(super) fn new(
+        gpu: &'g perftest_gpu::Gpu<'g>,
+        fault: Option<Fault>,
+    ) -> Result<Option<Self>> {
         let real = gpu.info.features.shader_subgroup_clock
             && gpu.info.device_type != perftest_gpu::DeviceType::Cpu;
         if !real && !is_clock_fault(fault) {

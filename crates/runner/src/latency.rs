@@ -2,12 +2,12 @@
 //! operations between two reads of the subgroup clock, and writes the ticks and its results.
 
 use super::{Fault, Mode, PipelineRef, Runner};
+use anyhow::{Context as _, Result};
+use perftest_gpu::pipeline::{Binding, Pipeline};
+use perftest_gpu::DeviceType;
 use perftest_suites::catalog::TestCase;
 use perftest_suites::data;
-use perftest_gpu::DeviceType;
 pub use perftest_suites::model::LATENCY_GROUP_SIZE;
-use perftest_gpu::pipeline::{Binding, Pipeline};
-use anyhow::{Context as _, Result};
 use std::collections::HashMap;
 
 /// Iterations of the shorter timed run; the longer one runs twice as many, and the latency is
@@ -43,8 +43,7 @@ impl<'g> Runner<'g> {
         self.build_parallel(&todo, |t| {
             (
                 *t,
-                self.latency_pipeline_now(t)
-                    .map_err(|e| format!("{e:#}")),
+                self.latency_pipeline_now(t).map_err(|e| format!("{e:#}")),
             )
         })
         .into_iter()
@@ -66,9 +65,7 @@ impl<'g> Runner<'g> {
         match self.latency_pipelines.get(test) {
             Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
             Some(Err(e)) => anyhow::bail!("{e}"),
-            None => Ok(PipelineRef::Built(
-                self.latency_pipeline_now(test)?,
-            )),
+            None => Ok(PipelineRef::Built(self.latency_pipeline_now(test)?)),
         }
     }
 
@@ -161,7 +158,10 @@ impl<'g> Runner<'g> {
         // The test's own chain continues from its verify dispatch; each further chain gets a
         // verify dispatch of the test's kernel from its own start first, as the first did.
         let own = test.read_start();
-        for (i, start) in std::iter::once(own).chain(latency.chains.iter().copied()).enumerate() {
+        for (i, start) in std::iter::once(own)
+            .chain(latency.chains.iter().copied())
+            .enumerate()
+        {
             if start != own {
                 let main = self.pipeline_for(test)?;
                 let mut constants = self.constants(test, 0);

@@ -268,7 +268,8 @@ impl<'g> Runner<'g> {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
         self.before_test(test, position);
-        self.trace.line("test", &[("name", test.name().to_string())]);
+        self.trace
+            .line("test", &[("name", test.name().to_string())]);
         self.measure(test)
     }
 
@@ -697,7 +698,8 @@ mod tests {
 
     #[test]
     fn a_bandwidth_row_whose_samples_spread_says_so() {
-        let bandwidth = perftest_suites::catalog::suite(perftest_suites::catalog::Suite::Bandwidth)[0];
+        let bandwidth =
+            perftest_suites::catalog::suite(perftest_suites::catalog::Suite::Bandwidth)[0];
         let at = |test: TestCase, times: &[f64]| {
             let mut m = Measurement::not_run(test, Status::Ok, Vec::new());
             m.stats = Stats::from_times(times);
@@ -707,8 +709,7 @@ mod tests {
         // CV 8.2 % (sample standard deviation): said, with the spread.
         let spread = [1.0, 1.1, 0.9, 1.0];
         assert!(
-            at(bandwidth, &spread)
-                .starts_with("unsteady: its samples spread 8.2 % (cv_pct)"),
+            at(bandwidth, &spread).starts_with("unsteady: its samples spread 8.2 % (cv_pct)"),
             "{}",
             at(bandwidth, &spread)
         );

@@ -344,7 +344,7 @@ mod tests {
              the steady 1000 MHz"
         );
         // Its own finding wins; a row not re-measured for its clock before gives nothing.
-        let mut m = row(Conditions::Throttled, &[throttled.clone()]);
+        let mut m = row(Conditions::Throttled, std::slice::from_ref(&throttled));
         m.keep_clock_finding(&earlier);
         assert_eq!(
             (m.conditions, m.notes.as_slice()),

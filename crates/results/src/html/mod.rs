@@ -39,10 +39,7 @@ pub fn write(
     if output.as_os_str().is_empty() {
         bail!("-o needs a file name");
     }
-    if let Some(p) = paths
-        .iter()
-        .find(|p| crate::path::same_file(p, output))
-    {
+    if let Some(p) = paths.iter().find(|p| crate::path::same_file(p, output)) {
         bail!(
             "-o {} is one of the inputs ({}); give the report its own path",
             output.display(),
@@ -90,7 +87,12 @@ fn build_text(inputs: &[(&str, String)], references: &[&'static Reference]) -> R
         .map(|(label, text)| Ok((label.to_string(), read::read_text(label, text)?)))
         .collect::<Result<Vec<_>>>()?;
     let summaries = crate::summary::summarise(&sources(&tables), catalog);
-    Ok(page(&runs::gather(&tables)?, references, &summaries, catalog))
+    Ok(page(
+        &runs::gather(&tables)?,
+        references,
+        &summaries,
+        catalog,
+    ))
 }
 
 /// Each file's name and rows, as the summary reads them.

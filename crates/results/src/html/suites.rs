@@ -7,8 +7,8 @@ mod curves;
 use super::chart::{self, DotRow};
 use super::svg::{self, Axis, Marker, Scale, Style, PALETTE};
 use super::table;
-use crate::Suite;
 use crate::published::{Reference, BASELINE};
+use crate::Suite;
 use curves::Curve;
 
 /// What every suite section needs.

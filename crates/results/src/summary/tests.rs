@@ -273,7 +273,10 @@ fn a_published_gpu_sets_its_ratio_beside_the_same_test() {
         ratio: Some(2.0),
         ..Default::default()
     }];
-    let s = derive::summary(&Device::new("NVIDIA GeForce RTX 3090", "", rows), &crate::suite::test_catalog());
+    let s = derive::summary(
+        &Device::new("NVIDIA GeForce RTX 3090", "", rows),
+        &crate::suite::test_catalog(),
+    );
     let best = find(&s, "uniform: best");
     let published = crate::published::all()
         .unwrap()
