@@ -121,6 +121,8 @@ fn run_report(
 }
 
 /// Runs the tool with parsed arguments; returns the process exit code.
+// Long on purpose: the application's one sequence (subcommands, devices, outputs, the
+// run, the tally, the summary, the exit code), read top to bottom.
 pub fn run(args: cli::Args) -> Result<i32> {
     if let Some(cli::Command::Compare {
         files,

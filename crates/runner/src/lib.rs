@@ -423,6 +423,8 @@ impl<'g> Runner<'g> {
     /// Above the ceiling (a spell faster than the steady state), the GPU is kept busy until
     /// the clock comes down; a test during which it rises again twice raises it itself: its
     /// row is kept at the clock it ran at, and says so.
+    // Long on purpose: one retry loop whose counters (first off, fell, rose, came down)
+    // every branch reads and updates.
     fn time_at_steady_clock(
         &self,
         test: &TestCase,

@@ -201,6 +201,8 @@ fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Op
 /// the sink (so nothing measured is lost when a later test fails or the run is stopped). A
 /// block whose rows stayed flagged is timed once more at the end of the run, and its rows
 /// go to the sink then.
+// Long on purpose: one device's run as one loop (baseline, blocks, checks, retries, the
+// rows handed on) whose state the steps share.
 pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> Result<Outcome> {
     let mut baseline = Baseline::measure(runner, plan, sink);
     let mut drift = drift_reference(runner, plan, sink);

@@ -184,6 +184,14 @@ fn fastest_of(times: &[f64]) -> f64 {
     times.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
+/// What surrounds a run of timed dispatches: the clock probed right before and after the
+/// timed dispatches of every submission (`probe`), the caches emptied before each (`cold`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Around {
+    pub probe: bool,
+    pub cold: bool,
+}
+
 impl<'g> Runner<'g> {
     /// Groups a probe dispatch uses: enough to fill the device where its size is known.
     fn probe_groups(&self) -> u32 {
@@ -206,7 +214,14 @@ impl<'g> Runner<'g> {
         samples: u32,
     ) -> Result<Vec<f64>> {
         Ok(self
-            .probed_dispatches(pipeline, constants, groups, warmup, samples, false, false)?
+            .probed_dispatches(
+                pipeline,
+                constants,
+                groups,
+                warmup,
+                samples,
+                Around::default(),
+            )?
             .0)
     }
 
@@ -214,7 +229,6 @@ impl<'g> Runner<'g> {
     /// dispatches of every submission (where `probe` and the device has a clock), and the
     /// caches emptied before each dispatch where `cold`: the durations, and the clocks of the
     /// probes in MHz.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn probed_dispatches(
         &self,
         pipeline: &Pipeline<'g>,
@@ -222,9 +236,9 @@ impl<'g> Runner<'g> {
         groups: u32,
         warmup: u32,
         samples: u32,
-        probe: bool,
-        cold: bool,
+        around: Around,
     ) -> Result<(Vec<f64>, Vec<f64>)> {
+        let Around { probe, cold } = around;
         let evict = if cold {
             Some(self.evict_buffer()?)
         } else {
@@ -591,8 +605,14 @@ impl<'g> Runner<'g> {
                 .saturating_sub(s.warmup)
                 .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
         });
-        let (mut times, mut clocks) =
-            self.probed_dispatches(pipeline, &constants, groups, s.warmup, samples, true, cold)?;
+        let (mut times, mut clocks) = self.probed_dispatches(
+            pipeline,
+            &constants,
+            groups,
+            s.warmup,
+            samples,
+            Around { probe: true, cold },
+        )?;
         if s.fault == Some(Fault::NoisyBaseline)
             && *test == catalog::baseline()
             && !NOISE_INJECTED.swap(true, std::sync::atomic::Ordering::Relaxed)
@@ -609,8 +629,14 @@ impl<'g> Runner<'g> {
                 let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
                 let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
                 if extra > 0 {
-                    let (more, more_clocks) =
-                        self.probed_dispatches(pipeline, &constants, groups, 1, extra, true, cold)?;
+                    let (more, more_clocks) = self.probed_dispatches(
+                        pipeline,
+                        &constants,
+                        groups,
+                        1,
+                        extra,
+                        Around { probe: true, cold },
+                    )?;
                     times.extend(more);
                     clocks.extend(more_clocks);
                 }

@@ -186,6 +186,8 @@ impl Profile<'_> {
 /// are not comparable, so references are ranked over the tests the run and every listed
 /// reference have (the original's 84, where the run has them); each one's distance over
 /// all its common tests is shown beside it when that is more.
+// Long on purpose: the common tests, each reference's distance over them and over its
+// own, and the table, one ranking whose steps read in order.
 fn closest(run: &Run, references: &[&Reference], format: CompareFormat) -> String {
     let profiles: Vec<Profile> = references
         .iter()

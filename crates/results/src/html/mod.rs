@@ -275,6 +275,7 @@ fn code_spans(escaped: &str) -> String {
 }
 
 /// One column per run: where and with what it ran.
+// Long on purpose: one table, a line per fact of provenance.
 fn provenance(runs: &[Run]) -> String {
     let json = |r: &Run, f: &dyn Fn(&Value) -> Option<String>| -> String {
         let mut v: Vec<String> = r.json.iter().filter_map(|(d, _)| f(d)).collect();
@@ -395,6 +396,7 @@ fn plain(v: &Value) -> String {
 
 /// Per run: rows by status, rows by conditions, the clock; then every row that failed and
 /// the reasons rows were unsupported.
+// Long on purpose: one section's tables, in the order the page shows them.
 fn summary(runs: &[Run]) -> String {
     let count = |r: &Run, c: fn(&Row) -> &str, v: &str| r.rows.iter().filter(|x| c(x) == v).count();
     let failed = |r: &Run| {

@@ -200,6 +200,7 @@ fn ratio(run: &Run, row: &Row) -> Option<f64> {
 }
 
 /// Ratios per family as a dot plot on a log axis, each run beside each published reference.
+// Long on purpose: one SVG (axis, rows, dots, legend) laid out on shared coordinates.
 fn ratio_plot(view: &View, key: &SuiteKey, tests: &[String]) -> Option<String> {
     let mut styles: Vec<(Style, String)> = Vec::new();
     let mut style_of_run = Vec::new();

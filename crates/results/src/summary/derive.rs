@@ -211,6 +211,8 @@ fn edge_item(
     }
 }
 
+// Long on purpose: the levels are read from the latency and the bandwidth curves together
+// (a level's edges by both), in the order docs/summary.md states the rules.
 fn caches(d: &Device) -> Section {
     let mut items = Vec::new();
     let lat = points(d, LATENCY, |r| r.latency_clk);
@@ -574,6 +576,7 @@ fn matrix_type(test: &str) -> Option<&str> {
     types.split('*').next()
 }
 
+// Long on purpose: one item per figure, each naming its rows and its published key.
 fn arithmetic(d: &Device) -> Section {
     let f = |key: &str| vendor::figure(&d.name, key);
     let mut items = vec![

@@ -65,6 +65,8 @@ fn spreads<'a>(runs: &[Run], suites: &'a [(SuiteKey, Vec<String>)]) -> Vec<Sprea
 
 /// The fleet: per run, its deviations from the median of every test as a strip and its
 /// outlier count; the outliers named, largest first; every deviation in a table.
+// Long on purpose: the deviations, the strip per run, the outliers and the table come
+// from one pass over the same medians.
 pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
     let spreads = spreads(runs, suites);
     let mut out = format!(

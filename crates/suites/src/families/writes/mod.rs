@@ -297,7 +297,6 @@ pub enum Target<'a, 'g> {
 /// `--verify` of a write test: clears `target`, runs `dispatch`, reads back `elements`
 /// elements of `layout` (through `readback` unless direct) and compares them with `expected`
 /// (corrupted first under `--fault reference`).
-#[allow(clippy::too_many_arguments)]
 pub fn verify(
     shared: &Shared<'_>,
     target: Target<'_, '_>,
