@@ -463,25 +463,7 @@ const OUTPUTS: &[Output] = &[
     },
     Output {
         file: "docs/layout.md",
-        starts: "crate ",
-        source: None,
-        shape: None,
-    },
-    Output {
-        file: "docs/layout.md",
         starts: "Cargo.toml ",
-        source: None,
-        shape: None,
-    },
-    Output {
-        file: "docs/layout.md",
-        starts: "ash ",
-        source: None,
-        shape: None,
-    },
-    Output {
-        file: "docs/layout.md",
-        starts: "the SVG charts ",
         source: None,
         shape: None,
     },
