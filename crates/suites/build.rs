@@ -39,7 +39,31 @@ fn main() {
         );
     }
 
-    let compiler = shaderc::Compiler::new().expect("cannot create the shaderc compiler");
+    // Compiled on every core (one shaderc compiler per thread: a compiler is not shared),
+    // each thread taking every n-th kernel; the table keeps the sorted order.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut compiled: Vec<Option<Result<String, String>>> =
+        (0..kernels.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let (kernels, glsl_dir, out_dir) = (&kernels, &glsl_dir, &out_dir);
+                scope.spawn(move || {
+                    let compiler =
+                        shaderc::Compiler::new().expect("cannot create the shaderc compiler");
+                    (t..kernels.len())
+                        .step_by(threads)
+                        .map(|i| (i, compile(&compiler, &kernels[i], glsl_dir, out_dir)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for worker in workers {
+            for (i, line) in worker.join().expect("a compiling thread panicked") {
+                compiled[i] = Some(line);
+            }
+        }
+    });
     let mut table = String::new();
     writeln!(
         table,
@@ -50,58 +74,10 @@ fn main() {
     )
     .unwrap();
     let mut failures = Vec::new();
-    for kernel in &kernels {
-        let source = std::fs::read_to_string(&kernel.file)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", kernel.file.display()));
-        let options = options(&glsl_dir, &kernel.file, &kernel.defines, kernel.vulkan13);
-        // The template's folder under glsl/ (its suite group; "" at the top): where the
-        // disassembly goes under spirv/.
-        let group = kernel
-            .file
-            .parent()
-            .and_then(|d| d.strip_prefix(&glsl_dir).ok())
-            .map(|d| d.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_default();
-        let file_name = kernel
-            .file
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let compile = |asm: bool| {
-            let kind = shaderc::ShaderKind::Compute;
-            if asm {
-                compiler.compile_into_spirv_assembly(
-                    &source,
-                    kind,
-                    &file_name,
-                    "main",
-                    Some(&options),
-                )
-            } else {
-                compiler.compile_into_spirv(&source, kind, &file_name, "main", Some(&options))
-            }
-        };
-        match (compile(false), compile(true)) {
-            (Ok(spirv), Ok(asm)) => {
-                let spv = out_dir.join(format!("{}.spv", kernel.name));
-                let spvasm = out_dir.join(format!("{}.spvasm", kernel.name));
-                std::fs::write(&spv, spirv.as_binary_u8()).unwrap();
-                std::fs::write(&spvasm, asm.as_text()).unwrap();
-                writeln!(
-                    table,
-                    "    crate::kernels::Kernel {{ name: {:?}, group: {:?}, spirv: include_bytes!({:?}), asm: include_str!({:?}) }},",
-                    kernel.name,
-                    group,
-                    spv.display().to_string(),
-                    spvasm.display().to_string()
-                )
-                .unwrap();
-            }
-            // shaderc's message already names file:line; keep going to report every failure.
-            (Err(e), _) | (_, Err(e)) => {
-                failures.push(format!("{} ({}):\n{e}", kernel.name, kernel.file.display()))
-            }
+    for line in compiled.into_iter().flatten() {
+        match line {
+            Ok(line) => table.push_str(&line),
+            Err(failure) => failures.push(failure),
         }
     }
     if !failures.is_empty() {
@@ -132,6 +108,59 @@ fn main() {
     }
     table.push_str("        _ => return None,\n    })\n}\n");
     std::fs::write(out_dir.join("kernel_table.rs"), table).unwrap();
+}
+
+/// Compiles one kernel: its SPIR-V and disassembly written to `out_dir`, and its line of the
+/// kernel table; or what shaderc said (shaderc's message already names file:line).
+fn compile(
+    compiler: &shaderc::Compiler,
+    kernel: &Permutation,
+    glsl_dir: &Path,
+    out_dir: &Path,
+) -> Result<String, String> {
+    let source = std::fs::read_to_string(&kernel.file)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", kernel.file.display()));
+    let options = options(glsl_dir, &kernel.file, &kernel.defines, kernel.vulkan13);
+    // The template's folder under glsl/ (its suite group; "" at the top): where the
+    // disassembly goes under spirv/.
+    let group = kernel
+        .file
+        .parent()
+        .and_then(|d| d.strip_prefix(glsl_dir).ok())
+        .map(|d| d.to_string_lossy().replace('\\', "/"))
+        .unwrap_or_default();
+    let file_name = kernel
+        .file
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let compile = |asm: bool| {
+        let kind = shaderc::ShaderKind::Compute;
+        if asm {
+            compiler.compile_into_spirv_assembly(&source, kind, &file_name, "main", Some(&options))
+        } else {
+            compiler.compile_into_spirv(&source, kind, &file_name, "main", Some(&options))
+        }
+    };
+    match (compile(false), compile(true)) {
+        (Ok(spirv), Ok(asm)) => {
+            let spv = out_dir.join(format!("{}.spv", kernel.name));
+            let spvasm = out_dir.join(format!("{}.spvasm", kernel.name));
+            std::fs::write(&spv, spirv.as_binary_u8()).unwrap();
+            std::fs::write(&spvasm, asm.as_text()).unwrap();
+            Ok(format!(
+                    "    crate::kernels::Kernel {{ name: {:?}, group: {:?}, spirv: include_bytes!({:?}), asm: include_str!({:?}) }},\n",
+                    kernel.name,
+                    group,
+                    spv.display().to_string(),
+                    spvasm.display().to_string()
+                ))
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            Err(format!("{} ({}):\n{e}", kernel.name, kernel.file.display()))
+        }
+    }
 }
 
 /// Every permutation declared by the templates in `dir` and its folders. A template declares its kernels in
