@@ -1,6 +1,4 @@
-//! The `formats` suite on lavapipe: every test verified against the CPU reference and timed
-//! under the validation layer, unsupported only where lavapipe lacks what the test names,
-//! and a corrupted reference caught by every family of the suite.
+//! The `formats` suite on lavapipe: every test verified against the CPU reference under the validation layer and timed (each family's timing under the layer too), unsupported only where lavapipe lacks what the test names, and a corrupted reference caught by every family of the suite.
 
 mod common;
 use common::*;
@@ -65,9 +63,22 @@ fn every_formats_test_verifies_under_validation() {
     assert_eq!(ok, names.len() - 18 - 30, "{}", stdout(&o));
 }
 
+/// Timed and unsupported lines of a formats-suite run's output.
+fn timed_and_unsupported(out: &str) -> (usize, usize) {
+    let unsupported = out
+        .lines()
+        .filter(|l| l.contains(": unsupported ("))
+        .count();
+    (timed_lines(out), unsupported)
+}
+
 #[test]
-fn the_formats_suite_times_under_validation() {
-    let o = run_clean(&[
+fn the_formats_suite_times() {
+    // Every test timed (the validation layer, which makes this run five times slower, checks
+    // the verify of every test above and the timing path of every family below).
+    let o = run(&[
+        "--device",
+        lavapipe(),
         "--groups",
         "1",
         "--samples",
@@ -78,16 +89,44 @@ fn the_formats_suite_times_under_validation() {
         "formats",
     ]);
     let out = stdout(&o);
-    let timed = timed_lines(&out);
-    let unsupported = out
-        .lines()
-        .filter(|l| l.contains(": unsupported ("))
-        .count();
+    assert!(o.status.success(), "{out}\n{}", stderr(&o));
+    let (timed, unsupported) = timed_and_unsupported(&out);
     let listed = stdout(&run(&["--list-tests", "--suite", "formats"]))
         .lines()
         .count();
     assert_eq!(timed + unsupported, listed, "{out}");
     assert_eq!(unsupported, 48, "{out}");
+}
+
+#[test]
+fn every_formats_familys_timing_is_silent_under_validation() {
+    // The first three tests of each family: every family's resources bound, uploaded and
+    // timed (timestamps, barriers, the drift check) under the layer, which must stay silent.
+    let o = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--validation",
+            "--groups",
+            "1",
+            "--samples",
+            "2",
+            "--warmup",
+            "1",
+            "--suite",
+            "formats",
+        ])
+        .env("PERFTEST_FIRST_TESTS", "3/family")
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}\n{}", stderr(&o));
+    assert_no_validation_messages(&o);
+    let (timed, unsupported) = timed_and_unsupported(&out);
+    // Four families (texture_dims, format_buffer, format_texture, memory_location), three
+    // tests each.
+    assert_eq!(timed + unsupported, 12, "{out}");
+    assert!(timed >= 9, "{out}");
 }
 
 #[test]
