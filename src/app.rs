@@ -150,6 +150,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
         stdout(&crate::summary::text(&summaries));
         return Ok(0);
     }
+    cli::check_listing(&args)?;
     if args.list_tests {
         return list_tests(&args);
     }

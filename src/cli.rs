@@ -115,8 +115,8 @@ pub struct Args {
     #[arg(long)]
     pub summary: bool,
 
-    /// Count unsupported tests and rows timed while the baseline drifted (`disturbed`) as
-    /// failures (exit 1), for CI.
+    /// Count unsupported tests and rows still flagged (`throttled`, `contended`,
+    /// `disturbed`) as failures (exit 1), for CI.
     #[arg(long)]
     pub strict: bool,
 
@@ -228,6 +228,44 @@ pub enum SuiteArg {
 }
 
 /// What to do, validated before any GPU work.
+/// What every invocation checks before anything else, the listings included: a filter has
+/// a text, a listing is asked for once, and a listing writes no run's outputs.
+pub fn check_listing(args: &Args) -> Result<(), Failure> {
+    if args.filters.iter().any(|f| f.trim().is_empty()) {
+        return Err(Failure::Usage(
+            "--filter needs a text: an empty one would select every test (leave --filter \
+             out for that)"
+                .into(),
+        ));
+    }
+    if args.list_devices && args.list_tests {
+        return Err(Failure::Usage(
+            "--list-devices and --list-tests: give one (each prints its own list and exits)".into(),
+        ));
+    }
+    let listing = [
+        ("--list-devices", args.list_devices, "the device list"),
+        ("--list-tests", args.list_tests, "the test names"),
+    ]
+    .into_iter()
+    .find(|(_, given, _)| *given);
+    if let Some((listing, _, what)) = listing {
+        if let Some(flag) = [
+            ("--csv", args.csv.is_some()),
+            ("--json", args.json.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(flag, given)| given.then_some(flag))
+        {
+            return Err(Failure::Usage(format!(
+                "{flag} writes a run's rows; {listing} runs nothing and prints {what} on \
+                 stdout (redirect it to keep it)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `PERFTEST_FIRST_TESTS`'s value: `N` (the first N tests of the selection) or `N/family`
 /// (the first N of each family), N ≥ 1.
 fn rehearsal_count(value: &str) -> Option<(usize, bool)> {
@@ -256,27 +294,7 @@ impl Config {
     // Long on purpose: every option's check in one place, in the order `--help` lists them,
     // so that each bad input's message is found beside the others.
     pub fn from_args(args: Args) -> Result<Self, Failure> {
-        if args.filters.iter().any(|f| f.trim().is_empty()) {
-            return Err(Failure::Usage(
-                "--filter needs a text: an empty one would select every test (leave --filter \
-                 out for that)"
-                    .into(),
-            ));
-        }
-        if args.list_devices {
-            if let Some(flag) = [
-                ("--csv", args.csv.is_some()),
-                ("--json", args.json.is_some()),
-            ]
-            .into_iter()
-            .find_map(|(flag, given)| given.then_some(flag))
-            {
-                return Err(Failure::Usage(format!(
-                    "{flag} writes a run's rows; --list-devices runs nothing and prints the \
-                     device list on stdout (redirect it to keep it)"
-                )));
-            }
-        }
+        check_listing(&args)?;
         // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
         // GPU work, not lost silently.
         if let Some(path) = std::env::var_os("PERFTEST_TRACE") {

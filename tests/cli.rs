@@ -98,6 +98,67 @@ fn an_empty_filter_and_outputs_without_a_run_are_usage_errors() {
 }
 
 #[test]
+fn the_listings_refuse_what_they_would_ignore() {
+    let dir = tempdir("listings");
+    let out = dir.join("x.csv");
+    let out = out.to_str().unwrap();
+    // Each once accepted: an empty filter listed all 138 tests, --csv was ignored, and
+    // both listings at once listed the tests.
+    for (args, says) in [
+        (
+            vec!["--list-tests", "--filter", ""],
+            "--filter needs a text",
+        ),
+        (
+            vec!["--list-tests", "--filter", "  "],
+            "--filter needs a text",
+        ),
+        (
+            vec!["--list-tests", "--csv", out],
+            "--csv writes a run's rows; --list-tests runs nothing",
+        ),
+        (
+            vec!["--list-tests", "--suite", "all", "--json", out],
+            "--json writes a run's rows; --list-tests runs nothing",
+        ),
+        (
+            vec!["--list-devices", "--list-tests"],
+            "--list-devices and --list-tests: give one",
+        ),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        assert!(!std::path::Path::new(out).exists(), "{args:?}");
+    }
+}
+
+#[test]
+fn every_fault_the_tool_takes_is_in_the_manual() {
+    // clap lists the values of the hidden --fault in its error for a bad one.
+    let o = run(&["--fault", "no-such-fault"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let values = err
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|v| v.split(']').next())
+        .unwrap_or_else(|| panic!("no possible values in {err}"));
+    let options = std::fs::read_to_string(root().join("docs/options.md")).unwrap();
+    let listed = options
+        .split("Hidden `--fault ")
+        .nth(1)
+        .and_then(|l| l.split('`').next())
+        .expect("options.md lists the faults");
+    let mut taken: Vec<&str> = values.split(", ").collect();
+    let mut documented: Vec<&str> = listed.split('|').collect();
+    taken.sort_unstable();
+    documented.sort_unstable();
+    assert_eq!(documented, taken, "docs/options.md's --fault list");
+}
+
+#[test]
 fn zero_groups_is_a_usage_error() {
     let o = run(&["--groups", "0"]);
     assert_eq!(o.status.code(), Some(2));
