@@ -99,7 +99,7 @@ fn the_formats_suite_times() {
 }
 
 #[test]
-fn every_formats_familys_timing_is_silent_under_validation() {
+fn every_formats_family_times_silently_under_validation() {
     // The first three tests of each family: every family's resources bound, uploaded and
     // timed (timestamps, barriers, the drift check) under the layer, which must stay silent.
     let o = perftest()

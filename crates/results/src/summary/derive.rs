@@ -460,7 +460,8 @@ fn best<'a>(
     let present: Vec<&Row> = tests.iter().filter_map(|t| d.get(t)).collect();
     let Some(first) = present.first() else {
         return Err(match tests {
-            [] => "no such row ran".to_string(),
+            // (The cooperative-matrix items list the device's own rows: none of the type.)
+            [] => "no row of this kind in the run".to_string(),
             [one] => format!("no `{one}` row"),
             _ => format!("no row of {} (`{}` …)", tests.len(), tests[0]),
         });

@@ -254,6 +254,14 @@ fn rows_that_cannot_support_a_value_leave_it_out_with_the_reason() {
         .as_ref()
         .unwrap_err()
         .contains("no row of 2"));
+    // No matrix suite: each matrix type says it had no row, none panics on an empty list.
+    for what in ["fp16 matrix", "bf16 matrix", "fp8 matrix", "int8 matrix"] {
+        assert_eq!(
+            find(&s, what).value.as_ref().unwrap_err(),
+            "no row of this kind in the run",
+            "{what}"
+        );
+    }
     assert!(find(&s, "shader clock").value.is_err());
     assert!(find(&s, "uniform: best and worst").value.is_err());
     // No vendor figure for a device the table does not name.
