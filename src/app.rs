@@ -177,7 +177,8 @@ pub fn run(args: cli::Args) -> Result<i32> {
     // the first test (so an unwritable path fails fast).
     let mut reporters = open_outputs(args, choices.len())?;
     // The summary at the end reads the run's own rows, as `perftest summary` reads a file's.
-    let rows_kept = (args.summary || args.suite.contains(&cli::SuiteArg::All)).then(|| {
+    let whole = [cli::SuiteArg::All, cli::SuiteArg::Health];
+    let rows_kept = (args.summary || args.suite.iter().any(|s| whole.contains(s))).then(|| {
         let kept = Kept::default();
         reporters.push("the summary", kept.reporter());
         kept
@@ -269,8 +270,7 @@ fn interrupted_now() -> bool {
 
 /// `--list-tests`: alone, the original's list byte for byte; with --suite, the suites asked for.
 fn list_tests(args: &cli::Args) -> Result<i32> {
-    let suites = cli::selected_suites(&args.suite);
-    let tests = catalog::filter(&catalog::suites(&suites), &args.filters);
+    let tests = catalog::filter(&cli::selected_tests(&args.suite), &args.filters);
     if tests.is_empty() {
         return Err(Failure::Usage(cli::no_match(args)).into());
     }

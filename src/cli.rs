@@ -224,6 +224,8 @@ pub enum SuiteArg {
     Matrix,
     Bandwidth,
     Latency,
+    /// The fleet health profile: every subsystem the summary reports, in seconds.
+    Health,
     All,
 }
 
@@ -305,7 +307,7 @@ impl Config {
                 )));
             }
         }
-        let suite = catalog::suites(&selected_suites(&args.suite));
+        let suite = selected_tests(&args.suite);
         let mut selected = catalog::filter(&suite, &args.filters);
         let mut rehearsal = None;
         if selected.is_empty() {
@@ -433,6 +435,17 @@ pub fn no_match(args: &Args) -> String {
     }
 }
 
+/// The tests `--suite` selects, in run order: its suites' and, for `health`, the profile's.
+pub fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
+    let suites = selected_suites(args);
+    let health = args.contains(&SuiteArg::Health).then(catalog::health);
+    catalog::all_tests()
+        .into_iter()
+        .filter(|t| suites.contains(&t.suite()) || health.as_ref().is_some_and(|h| h.contains(t)))
+        .collect()
+}
+
+/// The suites `--suite` names (the default: the original; `health` names none).
 pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
     let mut out = Vec::new();
     for a in args {
@@ -450,6 +463,8 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
             SuiteArg::Bandwidth => out.push(Suite::Bandwidth),
             SuiteArg::Latency => out.push(Suite::Latency),
             SuiteArg::All => out.extend(<Suite as clap::ValueEnum>::value_variants()),
+            // A selection across suites, not a suite: see `selected_tests`.
+            SuiteArg::Health => {}
         }
     }
     if args.is_empty() {

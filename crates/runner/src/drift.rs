@@ -49,6 +49,9 @@ const RECHECK_PAUSE: std::time::Duration = std::time::Duration::from_millis(250)
 const INJECTED_SLOWDOWN: f64 = 10.0;
 /// Factor by which `--fault fast-spell` speeds every timing up while the spell lasts.
 const INJECTED_SPEEDUP: f64 = 4.0;
+/// How much slower `--fault slow-gpu` makes every timing: a GPU a third slower than its
+/// fleet, well beyond the verdict's threshold.
+const INJECTED_SLOW_GPU: f64 = 1.5;
 
 /// The baseline's time at the start of the run and how far it may drift.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -558,8 +561,12 @@ impl Runner<'_> {
         }
     }
 
-    /// Applies the injected disturbance, if on, to measured durations.
+    /// Applies the injected disturbance, if on, to measured durations (`slow-gpu`: to
+    /// every one, from the start).
     pub(super) fn disturb(&self, times: &mut [f64]) {
+        if self.settings.fault == Some(Fault::SlowGpu) {
+            times.iter_mut().for_each(|t| *t *= INJECTED_SLOW_GPU);
+        }
         if self.disturbed.load(Ordering::Relaxed) {
             let factor = if self.settings.fault == Some(Fault::FastSpell) {
                 1.0 / INJECTED_SPEEDUP

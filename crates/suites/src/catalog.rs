@@ -55,6 +55,12 @@ impl TestCase {
         &self.info().columns
     }
 
+    /// Whether it shares the host (its memory, its link, its CPU) with other GPUs: when
+    /// several devices run at once, it runs on one device at a time.
+    pub fn shares_host(&self) -> bool {
+        self.info().shares_host
+    }
+
     /// The kernel that runs this test.
     pub fn kernel(&self) -> KernelId {
         self.info().kernel
@@ -193,6 +199,17 @@ pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
 pub fn all_tests() -> Vec<TestCase> {
     // Every suite, in the order the enum declares them.
     suites(<Suite as clap::ValueEnum>::value_variants())
+}
+
+/// The health profile (`--suite health`), in run order: every test the summary's items are
+/// read from, the cache curves thinned to two sizes per octave
+/// ([`perftest_results::summary::health`]), and the original's baseline (the drift check's
+/// reference).
+pub fn health() -> Vec<TestCase> {
+    all_tests()
+        .into_iter()
+        .filter(|t| t.info().is_baseline || perftest_results::summary::health::in_profile(t.name()))
+        .collect()
 }
 
 /// Every test's name and suite, in run order: the catalog as the readers of results take it.

@@ -486,20 +486,24 @@ fn best<'a>(
         })
 }
 
-fn host(d: &Device) -> Section {
-    let copies = |to_device: bool| -> Vec<String> {
-        let mut v = Vec::new();
-        for q in ["", " on the transfer queue"] {
-            for m in ["host-coherent", "host-cached"] {
-                v.push(if to_device {
-                    format!("transfer: vkCmdCopyBuffer {m} to device 1 GB{q}")
-                } else {
-                    format!("transfer: vkCmdCopyBuffer device to {m} 1 GB{q}")
-                });
-            }
+/// The host-link rows: 1 GB copies between system memory and the device, either way
+/// (`to_device`), on either queue.
+pub fn host_copies(to_device: bool) -> Vec<String> {
+    let mut v = Vec::new();
+    for q in ["", " on the transfer queue"] {
+        for m in ["host-coherent", "host-cached"] {
+            v.push(if to_device {
+                format!("transfer: vkCmdCopyBuffer {m} to device 1 GB{q}")
+            } else {
+                format!("transfer: vkCmdCopyBuffer device to {m} 1 GB{q}")
+            });
         }
-        v
-    };
+    }
+    v
+}
+
+fn host(d: &Device) -> Section {
+    let copies = host_copies;
     let items = [("host → device", true), ("device → host", false)]
         .into_iter()
         .map(|(what, to_device)| {
@@ -567,7 +571,7 @@ fn rate(d: &Device, what: &str, tests: &[(&str, f64)], unit: &str, figure: Optio
 }
 
 /// The input type of a cooperative-matrix row (`f16` of `… 16x16x16 f16*f16+f32 …`).
-fn matrix_type(test: &str) -> Option<&str> {
+pub fn matrix_type(test: &str) -> Option<&str> {
     if !test.starts_with("matrix: coopmat") {
         return None;
     }
@@ -577,68 +581,67 @@ fn matrix_type(test: &str) -> Option<&str> {
     types.split('*').next()
 }
 
-// Long on purpose: one item per figure, each naming its rows and its published key.
+/// The arithmetic items: what, the rows (each with the factor that counts a multiply-add
+/// two), the unit, and the published figure's key.
+pub const RATES: [(&str, &[(&str, f64)], &str, Option<&str>); 7] = [
+    (
+        "fp32",
+        &[("fp32 fma", 2.0), ("matrix: peak fp32 vec4 fma", 1.0)],
+        "flops",
+        Some("fp32_tflops"),
+    ),
+    (
+        "fp16 (not tensor)",
+        &[
+            ("fp16 fma", 2.0),
+            ("fp16x2 fma (packed)", 2.0),
+            ("matrix: peak fp16 vec4 fma", 1.0),
+        ],
+        "flops",
+        Some("fp16_tflops"),
+    ),
+    (
+        "fp64",
+        &[("fp64 fma", 2.0), ("matrix: peak fp64 vec4 fma", 1.0)],
+        "flops",
+        Some("fp64_tflops"),
+    ),
+    (
+        "int32 multiply-add",
+        &[("int32 mad", 2.0), ("matrix: peak int32 vec4 mul+add", 1.0)],
+        "ops",
+        Some("int32_tops"),
+    ),
+    (
+        "int8 dot product",
+        &[
+            ("matrix: dot 4x8-bit packed signed (+add)", 1.0),
+            ("matrix: dot 4x8-bit packed unsigned (+add)", 1.0),
+            ("matrix: dot 4x8-bit packed mixed (+add)", 1.0),
+        ],
+        "ops",
+        None,
+    ),
+    (
+        "fp16 dot product",
+        &[("matrix: dot f16vec2", 1.0)],
+        "flops",
+        None,
+    ),
+    (
+        "bf16 dot product",
+        &[("matrix: dot bf16vec2", 1.0)],
+        "flops",
+        None,
+    ),
+];
+
 fn arithmetic(d: &Device) -> Section {
     let f = |key: &str| vendor::figure(&d.name, key);
-    let mut items = vec![
-        rate(
-            d,
-            "fp32",
-            &[("fp32 fma", 2.0), ("matrix: peak fp32 vec4 fma", 1.0)],
-            "flops",
-            f("fp32_tflops"),
-        ),
-        rate(
-            d,
-            "fp16 (not tensor)",
-            &[
-                ("fp16 fma", 2.0),
-                ("fp16x2 fma (packed)", 2.0),
-                ("matrix: peak fp16 vec4 fma", 1.0),
-            ],
-            "flops",
-            f("fp16_tflops"),
-        ),
-        rate(
-            d,
-            "fp64",
-            &[("fp64 fma", 2.0), ("matrix: peak fp64 vec4 fma", 1.0)],
-            "flops",
-            f("fp64_tflops"),
-        ),
-        rate(
-            d,
-            "int32 multiply-add",
-            &[("int32 mad", 2.0), ("matrix: peak int32 vec4 mul+add", 1.0)],
-            "ops",
-            f("int32_tops"),
-        ),
-        rate(
-            d,
-            "int8 dot product",
-            &[
-                ("matrix: dot 4x8-bit packed signed (+add)", 1.0),
-                ("matrix: dot 4x8-bit packed unsigned (+add)", 1.0),
-                ("matrix: dot 4x8-bit packed mixed (+add)", 1.0),
-            ],
-            "ops",
-            None,
-        ),
-        rate(
-            d,
-            "fp16 dot product",
-            &[("matrix: dot f16vec2", 1.0)],
-            "flops",
-            None,
-        ),
-        rate(
-            d,
-            "bf16 dot product",
-            &[("matrix: dot bf16vec2", 1.0)],
-            "flops",
-            None,
-        ),
-    ];
+    let mut items: Vec<Item> = RATES
+        .iter()
+        .map(|(what, tests, unit, key)| rate(d, what, tests, unit, key.and_then(f)))
+        .collect();
     // The cooperative-matrix rows the device ran, whichever configurations its driver lists.
     let matrix: Vec<&str> = d
         .rows
@@ -686,8 +689,8 @@ fn arithmetic(d: &Device) -> Section {
     }
 }
 
-fn dispatch(d: &Device) -> Section {
-    let items = [
+/// The dispatch items: what, and the row each is read from.
+pub const DISPATCH: [(&str, &str); 5] = [
         (
             "back to back",
             "dispatch: 1024 empty dispatches, one command buffer",
@@ -708,21 +711,24 @@ fn dispatch(d: &Device) -> Section {
             "round trip (submit and wait)",
             "dispatch: submit and wait, one empty dispatch each",
         ),
-    ]
-    .into_iter()
-    .map(
-        |(what, test)| match best(d, &[test.to_string()], |r| r.ms_median) {
-            Ok((_, ms)) => item(
-                what,
-                Ok(format!("{} µs", num(ms * 1000.0))),
-                None,
-                None,
-                test,
-            ),
-            Err(why) => item(what, Err(why), None, None, ""),
-        },
-    )
-    .collect();
+];
+
+fn dispatch(d: &Device) -> Section {
+    let items = DISPATCH
+        .into_iter()
+        .map(
+            |(what, test)| match best(d, &[test.to_string()], |r| r.ms_median) {
+                Ok((_, ms)) => item(
+                    what,
+                    Ok(format!("{} µs", num(ms * 1000.0))),
+                    None,
+                    None,
+                    test,
+                ),
+                Err(why) => item(what, Err(why), None, None, ""),
+            },
+        )
+        .collect();
     Section {
         title: "Dispatch (per dispatch; the bandwidth suite's dispatch: rows)".into(),
         items,

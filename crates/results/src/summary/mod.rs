@@ -8,6 +8,7 @@
 
 mod curve;
 mod derive;
+pub mod health;
 #[cfg(test)]
 mod tests;
 pub mod text;

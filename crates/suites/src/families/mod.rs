@@ -374,6 +374,13 @@ pub trait Spec: Sync + 'static {
     fn cold(&self, _v: Self::Variant) -> bool {
         false
     }
+    /// Whether the test shares something with the other GPUs of its host — host memory and
+    /// the host link, or the CPU's submissions timed with it: when several devices run at
+    /// once, such tests run one device at a time. By default false (a kernel on the GPU's
+    /// own memory, which another GPU's work does not disturb).
+    fn shares_host(&self, _v: Self::Variant) -> bool {
+        false
+    }
     /// The test's latency kernel, if it has one.
     fn latency(&self, _v: Self::Variant) -> Option<Latency> {
         None
@@ -513,6 +520,8 @@ pub struct TestInfo {
     pub cold: bool,
     /// Its dependent-chain latency kernel, if any, with that kernel's id.
     pub latency: Option<(Latency, KernelId)>,
+    /// Whether it shares the host with other GPUs (see [`Spec::shares_host`]).
+    pub shares_host: bool,
 }
 
 /// A family as the rest of the crate sees it: its tests described once, and what they do,
@@ -606,6 +615,7 @@ impl<S: Spec> Family for S {
                     .ratio_reference(v)
                     .and_then(|r| tests.iter().position(|(_, w, _)| *w == r)),
                 cold: self.cold(v),
+                shares_host: self.shares_host(v),
                 latency: self.latency(v).map(|l| {
                     let id = kernel_id(&l.kernel);
                     (l, id)

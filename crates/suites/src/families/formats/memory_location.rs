@@ -116,6 +116,11 @@ impl Spec for MemoryLocation {
         format!("{load} ({})", residence_name(r))
     }
 
+    /// Loads from system memory cross the host link, which every GPU of the host shares.
+    fn shares_host(&self, (_, r): (Load, Residence)) -> bool {
+        matches!(r, Residence::Host | Residence::HostCached)
+    }
+
     fn columns(&self, (l, r): (Load, Residence)) -> Columns {
         let family = match r {
             Residence::Device => "memory_device_local",

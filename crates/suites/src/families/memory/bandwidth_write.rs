@@ -469,6 +469,11 @@ impl Spec for BandwidthWrite {
         v.op == Op::ReadHostCold
     }
 
+    /// Reads of host memory cross the host link, which every GPU of the host shares.
+    fn shares_host(&self, v: Variant) -> bool {
+        matches!(v.op, Op::ReadHost | Op::ReadHostCold)
+    }
+
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         let check = Buffer::new(
             shared.gpu,

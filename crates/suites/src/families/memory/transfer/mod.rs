@@ -345,6 +345,18 @@ impl Spec for Transfer {
         Vec::new()
     }
 
+    /// Copies to or from system memory cross the host link; a submission per dispatch or a
+    /// wait for each is the CPU's work, timed with it. Copies within the GPU (BAR memory is
+    /// video memory) share nothing with another GPU.
+    fn shares_host(&self, v: Variant) -> bool {
+        let system = |p: Place| matches!(p, Place::Host(Host::Coherent | Host::Cached));
+        match v {
+            Variant::Copy { from, to, .. } => system(from) || system(to),
+            Variant::Dispatches(Submission::SubmitEach) | Variant::RoundTrip => true,
+            Variant::Dispatches(_) | Variant::Fill { .. } | Variant::Timestamps => false,
+        }
+    }
+
     fn unit(&self, v: Variant) -> Unit {
         match v {
             Variant::Copy { .. } | Variant::Fill { .. } => Unit::Bytes,
