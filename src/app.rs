@@ -8,11 +8,12 @@ use crate::runner::session::{self, Baseline, Outcome, Plan, Sink};
 use crate::runner::{self, Conditions, Measurement, Mode, Runner, Settings, Status};
 use crate::{compare, gpu, report, select};
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use perftest_results::note::{self, Note};
-use report::{Csv, Json, Kept, Reporters, Row, Terminal};
+use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// The signal that asked the run to stop (0: none): it stops before the next test.
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
@@ -186,41 +187,77 @@ pub fn run(args: cli::Args) -> Result<i32> {
 
     handle_signals();
 
-    let progress = progress_bar((choices.len() * config.tests.len()) as u64);
-
-    let mut tally = Tally::default();
+    // One worker per device, all at once; or one worker running the devices in turn. Only
+    // this thread writes the outputs: the workers send it their rows.
+    let concurrent = choices.len() > 1 && !args.in_turn;
+    let devices: Vec<&gpu::DeviceInfo> =
+        choices.iter().map(|c| &instance.devices[c.index]).collect();
+    let progress = Progress::new(&devices, config.tests.len() as u64);
+    let host = Arc::new(Mutex::new(()));
+    let mut delivery = Delivery::new(&devices, &mut reporters, &config, concurrent);
+    let (tx, rx) = mpsc::channel::<Sent>();
+    let worker = |positions: Vec<usize>, tx: mpsc::Sender<Sent>| {
+        let (instance, progress, host) = (&instance, &progress, &host);
+        let (choices, devices, config) = (&choices, &devices, &config);
+        move || -> Result<Outcome> {
+            for pos in positions {
+                if interrupted_now() {
+                    return Ok(Outcome::Interrupted);
+                }
+                let device = devices[pos];
+                progress.note(
+                    None,
+                    &format!(
+                        "using device {} ({}): {}",
+                        device.index, device.name, choices[pos].why
+                    ),
+                );
+                let out = Out::new(pos, device, tx.clone(), progress, config, concurrent);
+                let host = concurrent.then(|| host.clone());
+                if run_device(instance, config, out, host)? == Outcome::Interrupted {
+                    return Ok(Outcome::Interrupted);
+                }
+            }
+            Ok(Outcome::Done)
+        }
+    };
+    let outcomes: Vec<Result<Outcome>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = if concurrent {
+            (0..devices.len())
+                .map(|pos| scope.spawn(worker(vec![pos], tx.clone())))
+                .collect()
+        } else {
+            vec![scope.spawn(worker((0..devices.len()).collect(), tx.clone()))]
+        };
+        drop(tx);
+        for sent in rx {
+            delivery.deliver(sent);
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a device's worker panicked")))
+            })
+            .collect()
+    });
+    progress.clear();
+    let tallies = delivery.finish();
     let mut interrupted = false;
-    for choice in &choices {
-        if interrupted_now() {
-            interrupted = true;
-            break;
-        }
-        let device = &instance.devices[choice.index];
-        progress.suspend(|| {
-            eprintln!(
-                "perftest: using device {} ({}): {}",
-                device.index, device.name, choice.why
-            )
-        });
-        let outcome = run_device(
-            &instance,
-            device,
-            &config,
-            &mut reporters,
-            &progress,
-            &mut tally,
-        )?;
-        if outcome == Outcome::Interrupted {
-            interrupted = true;
-            break;
-        }
+    for outcome in outcomes {
+        interrupted |= outcome? == Outcome::Interrupted;
     }
-    progress.finish_and_clear();
     // Ctrl-C during the last test: every row is in, but say the run was cut short.
     interrupted |= interrupted_now();
     reporters.finish(interrupted);
     let outputs_failed = reporters.failed;
     drop(reporters);
+    let tally = Tally::sum(&tallies);
+    let labels: Vec<String> = devices
+        .iter()
+        .map(|d| format!("device {} ({})", d.index, d.name))
+        .collect();
+    drop(devices);
     drop(instance);
 
     if let Some(kept) = rows_kept {
@@ -228,6 +265,13 @@ pub fn run(args: cli::Args) -> Result<i32> {
             &kept,
             args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-"),
         );
+    }
+    if labels.len() > 1 {
+        // A verdict per GPU, then the run's.
+        for (label, t) in labels.iter().zip(&tallies) {
+            let flagged = t.conditions().map_or(String::new(), |c| format!("; {c}"));
+            eprintln!("perftest: {label}: {}{flagged}", t.summary());
+        }
     }
     eprintln!("perftest: {}", tally.summary());
     if let Some(conditions) = tally.conditions() {
@@ -281,17 +325,52 @@ fn list_tests(args: &cli::Args) -> Result<i32> {
     Ok(0)
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal.
-fn progress_bar(total: u64) -> ProgressBar {
-    let progress = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if !std::io::stderr().is_terminal() {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
+/// The progress display on stderr, drawn only when stderr is a terminal: a bar per device
+/// (its tests done, the one running); lines on stderr are written above it.
+struct Progress {
+    multi: MultiProgress,
+    bars: Vec<ProgressBar>,
+}
+
+impl Progress {
+    fn new(devices: &[&gpu::DeviceInfo], tests: u64) -> Self {
+        let target = if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let multi = MultiProgress::with_draw_target(target);
+        let style = ProgressStyle::with_template("{bar:30} {pos}/{len} {prefix}: {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let bars = devices
+            .iter()
+            .map(|d| {
+                let bar = multi.add(ProgressBar::new(tests));
+                bar.set_style(style.clone());
+                bar.set_prefix(d.name.clone());
+                bar
+            })
+            .collect();
+        Progress { multi, bars }
     }
-    progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    progress
+
+    /// A line on stderr, `perftest: ` and `label` before `text`.
+    fn note(&self, label: Option<&str>, text: &str) {
+        let label = label.unwrap_or_default();
+        self.multi.suspend(|| eprintln!("perftest: {label}{text}"));
+    }
+
+    /// Runs `f` with the bars out of the way (it writes to the terminal).
+    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.multi.suspend(f)
+    }
+
+    fn clear(&self) {
+        for bar in &self.bars {
+            bar.finish_and_clear();
+        }
+        let _ = self.multi.clear();
+    }
 }
 
 /// Creates the outputs; files are opened now, so a bad path fails before the first test.
@@ -304,9 +383,10 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
     };
     let mut reporters = Reporters::new();
     let name = if csv_to_stdout { "stderr" } else { "stdout" };
-    reporters.push(
+    reporters.push_taking(
         name,
         Box::new(Terminal::new(human, args.format).labelled(devices > 1)),
+        Outputs::InTurn,
     );
     if let Some(path) = &args.csv {
         let out: Box<dyn Write> = if csv_to_stdout {
@@ -367,6 +447,25 @@ struct Tally {
 }
 
 impl Tally {
+    /// The counts of every device together.
+    fn sum(tallies: &[Tally]) -> Tally {
+        let mut t = Tally::default();
+        for d in tallies {
+            t.ok += d.ok;
+            t.unsupported += d.unsupported;
+            t.failed += d.failed;
+            t.remeasured_clock += d.remeasured_clock;
+            t.remeasured_drift += d.remeasured_drift;
+            t.throttled += d.throttled;
+            t.contended += d.contended;
+            t.disturbed += d.disturbed;
+            t.cut += d.cut;
+            t.driver_read += d.driver_read;
+            t.driver_off += d.driver_off;
+        }
+        t
+    }
+
     fn add(&mut self, m: &Measurement) {
         if m.driver.is_some_and(|d| d.sm_mhz.is_some()) {
             self.driver_read += 1;
@@ -450,18 +549,18 @@ impl Tally {
     }
 }
 
-/// Runs every selected test on one device; a device that fails or is lost gets error rows
-/// and the run goes on with the next device.
+/// Runs every selected test on one device, its rows sent through `out`; a device that
+/// fails or is lost gets error rows and the run goes on. `host`, where devices run at once,
+/// is the lock the tests that share the host hold.
 fn run_device(
     instance: &gpu::Instance,
-    device: &gpu::DeviceInfo,
     config: &Config,
-    reporters: &mut Reporters,
-    progress: &ProgressBar,
-    tally: &mut Tally,
+    mut out: Out<'_>,
+    host: Option<Arc<Mutex<()>>>,
 ) -> Result<Outcome> {
     let args = &config.args;
-    print_original_header(instance, device, args, progress);
+    let device = out.device;
+    out.header(instance, args);
     let settings = Settings {
         groups: args.groups,
         warmup: args.warmup,
@@ -469,56 +568,44 @@ fn run_device(
         mode: config.mode,
         fault: args.fault,
     };
-    let mut out = Out {
-        reporters,
-        progress,
-        tally,
-        device,
-        mode: config.mode,
-        warmup: args.warmup,
-        shader_stats: args.shader_stats,
-        common_groups: 0,
-    };
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
         Err(e) => {
             let reason = format!("{e:#}");
-            eprintln!(
-                "perftest: device {} ({}) cannot run: {reason}",
+            out.note(&format!(
+                "device {} ({}) cannot run: {reason}",
                 device.index, device.name
-            );
+            ));
             out.fail_all(&config.tests, &reason)?;
             return Ok(Outcome::Done);
         }
     };
     let tests: Vec<TestCase> = config.tests.iter().map(|(_, t)| *t).collect();
-    let runner = match Runner::new(&gpu, instance, settings, &tests) {
+    let mut runner = match Runner::new(&gpu, instance, settings, &tests) {
         Ok(r) => r,
         Err(e) => {
             let reason = format!(
                 "{:#}",
                 e.context(format!("preparing the test data on {}", device.name))
             );
-            eprintln!("perftest: {reason}");
+            out.note(&reason);
             out.fail_all(&config.tests, &reason)?;
             return Ok(Outcome::Done);
         }
     };
+    if let Some(host) = host {
+        runner.share_host(host);
+    }
     out.begin(Some(&runner.calibration))?;
-    progress.suspend(|| {
-        eprintln!(
-            "perftest: {}",
-            calibration_line(&runner.calibration, device)
-        );
-        // Where the driver's word is missing, one line says why (its columns stay empty).
-        match &runner.management {
-            Err(why) if config.mode == Mode::Time => {
-                eprintln!("perftest: no driver readings beside the rows: {why}")
-            }
-            _ => {}
+    out.note(&calibration_line(&runner.calibration, device));
+    // Where the driver's word is missing, one line says why (its columns stay empty).
+    match &runner.management {
+        Err(why) if config.mode == Mode::Time => {
+            out.note(&format!("no driver readings beside the rows: {why}"))
         }
-    });
-    let order = run_order(config, progress);
+        _ => {}
+    }
+    let order = run_order(config, &out);
     let plan = Plan {
         order: &order,
         shuffled: args.shuffle,
@@ -530,32 +617,8 @@ fn run_device(
         },
     };
     let outcome = session::run_tests(&runner, &plan, &mut out);
-    out.progress.set_message("");
+    out.bar.set_message("");
     outcome
-}
-
-/// The original's header: the device list, then the device used.
-fn print_original_header(
-    instance: &gpu::Instance,
-    device: &gpu::DeviceInfo,
-    args: &cli::Args,
-    progress: &ProgressBar,
-) {
-    if args.format != report::TerminalFormat::Original {
-        return;
-    }
-    let lines = select::summary_lines(&instance.devices).join("\n");
-    let header = format!(
-        "Devices:\n{lines}\nUsing device {}: {}",
-        device.index, device.name
-    );
-    progress.suspend(|| {
-        if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-") {
-            eprintln!("{header}");
-        } else {
-            stdout(&format!("{header}\n"));
-        }
-    });
 }
 
 /// What calibration decided, for stderr.
@@ -605,9 +668,8 @@ fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> Stri
             .map_or("unknown".into(), |(n, src)| format!("{n} ({src})")),
     )
 }
-
 /// The selected tests in the order they run: as listed, or shuffled with `--shuffle`.
-fn run_order(config: &Config, progress: &ProgressBar) -> Vec<(usize, TestCase)> {
+fn run_order(config: &Config, out: &Out<'_>) -> Vec<(usize, TestCase)> {
     let mut order: Vec<(usize, TestCase)> = config.tests.clone();
     if config.args.shuffle {
         let seed = config.args.seed.unwrap_or_else(|| {
@@ -615,30 +677,99 @@ fn run_order(config: &Config, progress: &ProgressBar) -> Vec<(usize, TestCase)> 
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         });
-        progress.suspend(|| eprintln!("perftest: --shuffle --seed {seed}"));
+        out.note(&format!("--shuffle --seed {seed}"));
         shuffle(&mut order, seed);
     }
     order
 }
 
-/// Where one device's rows go: every reporter, the progress bar and the tally.
+/// What a device's worker sends the thread that writes the outputs.
+enum Event {
+    /// The original's header (`--format original`), printed before the device's rows.
+    Header(String),
+    /// The device's run starts (its calibration, where it got that far).
+    Begin(Option<runner::Calibration>),
+    /// A finished test; `cut` where its dispatch ran below the device's common size.
+    Row {
+        test_index: usize,
+        measurement: Box<Measurement>,
+        ratio: Option<f64>,
+        cut: bool,
+    },
+    /// The device's last row was sent.
+    End,
+}
+
+/// An event of the device at `pos` (its position among the devices chosen).
+struct Sent {
+    pos: usize,
+    event: Event,
+}
+
+/// Where one device's rows go: to the writing thread, and to its progress bar.
 struct Out<'a> {
-    reporters: &'a mut Reporters,
-    progress: &'a ProgressBar,
-    tally: &'a mut Tally,
+    pos: usize,
     device: &'a gpu::DeviceInfo,
+    tx: mpsc::Sender<Sent>,
+    progress: &'a Progress,
+    bar: ProgressBar,
+    /// `device N: ` before each line on stderr, where devices run at once.
+    label: Option<String>,
     mode: Mode,
-    warmup: u32,
     /// Whether `--shader-stats` asks for each kernel's statistics.
     shader_stats: bool,
     /// The device's common dispatch size (its calibration's groups; 0 before calibration).
     common_groups: u32,
 }
 
-impl Out<'_> {
-    /// A line on stderr, above the progress bar.
+impl<'a> Out<'a> {
+    fn new(
+        pos: usize,
+        device: &'a gpu::DeviceInfo,
+        tx: mpsc::Sender<Sent>,
+        progress: &'a Progress,
+        config: &Config,
+        concurrent: bool,
+    ) -> Self {
+        Out {
+            pos,
+            device,
+            tx,
+            progress,
+            bar: progress.bars[pos].clone(),
+            label: concurrent.then(|| format!("device {}: ", device.index)),
+            mode: config.mode,
+            shader_stats: config.args.shader_stats,
+            common_groups: 0,
+        }
+    }
+
+    /// A line on stderr, above the progress bars.
     fn note(&self, text: &str) {
-        self.progress.suspend(|| eprintln!("perftest: {text}"));
+        self.progress.note(self.label.as_deref(), text);
+    }
+
+    fn send(&self, event: Event) -> Result<()> {
+        self.tx
+            .send(Sent {
+                pos: self.pos,
+                event,
+            })
+            .map_err(|_| anyhow::anyhow!("the outputs were closed before the run ended"))
+    }
+
+    /// The original's header: the device list, then the device used.
+    fn header(&self, instance: &gpu::Instance, args: &cli::Args) {
+        if args.format != report::TerminalFormat::Original {
+            return;
+        }
+        let lines = select::summary_lines(&instance.devices).join("\n");
+        let header = format!(
+            "Devices:\n{lines}\nUsing device {}: {}",
+            self.device.index, self.device.name
+        );
+        // Sent only to be printed: a closed channel has no reader left to print it for.
+        let _ = self.send(Event::Header(header));
     }
 
     /// Error rows for every test of a device that cannot run at all, with the error's chain.
@@ -653,30 +784,25 @@ impl Out<'_> {
 
     fn begin(&mut self, calibration: Option<&runner::Calibration>) -> Result<()> {
         self.common_groups = calibration.map_or(0, |c| c.groups);
-        let (reporters, device) = (&mut *self.reporters, self.device);
-        self.progress
-            .suspend(|| reporters.begin_device(device, calibration));
-        Ok(())
+        self.send(Event::Begin(calibration.cloned()))
     }
 
     fn emit(&mut self, m: &Measurement, test_index: usize, ratio: Option<f64>) -> Result<()> {
-        self.tally.add(m);
-        if self.mode == Mode::Time && m.status == Status::Ok && m.is_cut(self.common_groups) {
-            self.tally.cut += 1;
-        }
-        let row = Row {
-            device: self.device,
+        let cut = self.mode == Mode::Time && m.status == Status::Ok && m.is_cut(self.common_groups);
+        self.bar.inc(1);
+        self.send(Event::Row {
             test_index,
-            measurement: m,
+            measurement: Box::new(m.clone()),
             ratio,
-            mode: self.mode,
-            clock_mhz: m.clock_mhz,
-            warmup: self.warmup,
-        };
-        self.progress.inc(1);
-        let reporters = &mut *self.reporters;
-        self.progress.suspend(|| reporters.row(&row));
-        Ok(())
+            cut,
+        })
+    }
+}
+
+impl Drop for Out<'_> {
+    /// However the device's run ended, the writing thread learns that its rows are in.
+    fn drop(&mut self) {
+        let _ = self.send(Event::End);
     }
 }
 
@@ -686,8 +812,7 @@ impl Sink for Out<'_> {
     }
 
     fn starting(&self, test: &TestCase) {
-        self.progress
-            .set_message(format!("{}: {}", self.device.name, test.name()));
+        self.bar.set_message(test.name());
     }
 
     /// Emits a block's rows, warning on stderr about each flagged one.
@@ -711,6 +836,124 @@ impl Sink for Out<'_> {
 
     fn interrupted(&self) -> Option<&'static str> {
         stop_signal().map(signal_name)
+    }
+}
+
+/// The writing thread's side: each device's events to the outputs. The outputs read top to
+/// bottom (the terminal) take the devices one after another — a later device's events wait
+/// until the devices before it have ended — the others (CSV, JSON, the kept rows) take each
+/// row as it comes, so nothing measured waits to be written.
+struct Delivery<'a> {
+    devices: &'a [&'a gpu::DeviceInfo],
+    reporters: &'a mut Reporters,
+    tallies: Vec<Tally>,
+    /// The device whose events the in-turn outputs take now.
+    current: usize,
+    /// Events of later devices, held for the in-turn outputs.
+    pending: Vec<Vec<Event>>,
+    ended: Vec<bool>,
+    mode: Mode,
+    warmup: u32,
+    /// The original's header goes to stderr when the CSV is on stdout.
+    csv_on_stdout: bool,
+}
+
+impl<'a> Delivery<'a> {
+    fn new(
+        devices: &'a [&'a gpu::DeviceInfo],
+        reporters: &'a mut Reporters,
+        config: &Config,
+        _concurrent: bool,
+    ) -> Self {
+        let n = devices.len();
+        Delivery {
+            devices,
+            reporters,
+            tallies: (0..n).map(|_| Tally::default()).collect(),
+            current: 0,
+            pending: (0..n).map(|_| Vec::new()).collect(),
+            ended: vec![false; n],
+            mode: config.mode,
+            warmup: config.args.warmup,
+            csv_on_stdout: config
+                .args
+                .csv
+                .as_deref()
+                .is_some_and(|p| p.as_os_str() == "-"),
+        }
+    }
+
+    fn deliver(&mut self, Sent { pos, event }: Sent) {
+        self.apply(pos, &event, Outputs::AsTheyCome);
+        if let Event::Row {
+            measurement, cut, ..
+        } = &event
+        {
+            self.tallies[pos].add(measurement);
+            self.tallies[pos].cut += usize::from(*cut);
+        }
+        let end = matches!(event, Event::End);
+        if end {
+            self.ended[pos] = true;
+        }
+        if pos != self.current {
+            self.pending[pos].push(event);
+            return;
+        }
+        self.apply(pos, &event, Outputs::InTurn);
+        // The current device ended: the next ones' held events, up to one still running.
+        while self.ended[self.current] && self.current + 1 < self.devices.len() {
+            self.current += 1;
+            for event in std::mem::take(&mut self.pending[self.current]) {
+                self.apply(self.current, &event, Outputs::InTurn);
+            }
+        }
+    }
+
+    fn apply(&mut self, pos: usize, event: &Event, outputs: Outputs) {
+        let device = self.devices[pos];
+        match event {
+            Event::Header(text) if outputs == Outputs::InTurn => {
+                if self.csv_on_stdout {
+                    eprintln!("{text}");
+                } else {
+                    stdout(&format!("{text}\n"));
+                }
+            }
+            Event::Header(_) | Event::End => {}
+            Event::Begin(calibration) => {
+                self.reporters
+                    .begin_device(outputs, device, calibration.as_ref())
+            }
+            Event::Row {
+                test_index,
+                measurement,
+                ratio,
+                ..
+            } => self.reporters.row(
+                outputs,
+                &Row {
+                    device,
+                    test_index: *test_index,
+                    measurement,
+                    ratio: *ratio,
+                    mode: self.mode,
+                    clock_mhz: measurement.clock_mhz,
+                    warmup: self.warmup,
+                },
+            ),
+        }
+    }
+
+    /// Every held event written (a device that never ended: a worker that failed), and
+    /// each device's tally.
+    fn finish(mut self) -> Vec<Tally> {
+        for pos in self.current + 1..self.devices.len() {
+            for event in std::mem::take(&mut self.pending[pos]) {
+                self.apply(pos, &event, Outputs::InTurn);
+            }
+        }
+        self.tallies
     }
 }
 

@@ -29,6 +29,13 @@ pub struct Args {
     #[arg(short, long, value_name = "SEL")]
     pub device: Vec<String>,
 
+    /// Run several devices one after the other. Default: all at once, one worker per device
+    /// (each with its own warm-up, clock probe and drift check); the tests that share the
+    /// host — system-memory copies and loads, a submit per dispatch — then run on one device
+    /// at a time.
+    #[arg(long)]
+    pub in_turn: bool,
+
     /// Run only tests whose name contains TEXT at a word start, case-insensitive, or anywhere
     /// when it starts no word (`Buffer<` selects the typed-buffer tests, not
     /// `StructuredBuffer<`; `32f` every 32-bit float format). Repeatable: any match runs.
@@ -48,7 +55,8 @@ pub struct Args {
     /// through each resource over working sets from 4 KB to 1 GB: L1, L2, memory, host;
     /// reads, stores, copies; and copies, fills and what a dispatch costs), `latency` (clocks
     /// per load of a dependent pointer chase through each resource, 4 KB to 256 MB), or `all`
-    /// (every suite, in that order).
+    /// (every suite, in that order); `health` is the fleet health profile (the rows every
+    /// item of the summary reads, in seconds).
     /// Comma-separated or repeated.
     #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,

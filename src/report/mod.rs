@@ -71,10 +71,27 @@ pub trait Reporter {
     }
 }
 
+/// Which outputs a call reaches, where several devices run at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outputs {
+    /// Those read top to bottom (the terminal): one device's rows after another's.
+    InTurn,
+    /// The others (CSV, JSON, the kept rows): each row as it comes, whichever device's.
+    AsTheyCome,
+}
+
+/// One output, named for error messages, and how it takes several devices' rows.
+struct Output {
+    name: String,
+    reporter: Box<dyn Reporter>,
+    alive: bool,
+    takes: Outputs,
+}
+
 /// Every output of a run. One failing output (a closed pipe, a full disk) is reported once
 /// and dropped; the others still get every row, so nothing measured is lost.
 pub struct Reporters {
-    outputs: Vec<(String, Box<dyn Reporter>, bool)>,
+    outputs: Vec<Output>,
     /// Whether any output failed (the run then exits 1).
     pub failed: bool,
 }
@@ -88,34 +105,62 @@ impl Reporters {
         }
     }
 
-    /// Adds an output, named for error messages (e.g. `--csv out.csv`).
+    /// Adds an output, named for error messages (e.g. `--csv out.csv`), that takes
+    /// several devices' rows as they come.
     pub fn push(&mut self, name: impl Into<String>, reporter: Box<dyn Reporter>) {
-        self.outputs.push((name.into(), reporter, true));
+        self.push_taking(name, reporter, Outputs::AsTheyCome);
     }
 
-    fn each(&mut self, mut f: impl FnMut(&mut dyn Reporter) -> Result<()>) {
-        for (name, r, alive) in self.outputs.iter_mut().filter(|o| o.2) {
-            if let Err(e) = f(r.as_mut()) {
-                eprintln!("perftest: cannot write {name}: {e:#}; it gets no more rows");
-                *alive = false;
+    /// Adds an output that takes several devices' rows as `takes` says.
+    pub fn push_taking(
+        &mut self,
+        name: impl Into<String>,
+        reporter: Box<dyn Reporter>,
+        takes: Outputs,
+    ) {
+        self.outputs.push(Output {
+            name: name.into(),
+            reporter,
+            alive: true,
+            takes,
+        });
+    }
+
+    fn each(&mut self, only: Option<Outputs>, mut f: impl FnMut(&mut dyn Reporter) -> Result<()>) {
+        let outputs = self
+            .outputs
+            .iter_mut()
+            .filter(|o| o.alive && only.is_none_or(|t| o.takes == t));
+        for o in outputs {
+            if let Err(e) = f(o.reporter.as_mut()) {
+                eprintln!(
+                    "perftest: cannot write {}: {e:#}; it gets no more rows",
+                    o.name
+                );
+                o.alive = false;
                 self.failed = true;
             }
         }
     }
 
-    /// Passes `begin_device` to every live output.
-    pub fn begin_device(&mut self, device: &DeviceInfo, calibration: Option<&Calibration>) {
-        self.each(|r| r.begin_device(device, calibration));
+    /// Passes `begin_device` to the live outputs of kind `outputs`.
+    pub fn begin_device(
+        &mut self,
+        outputs: Outputs,
+        device: &DeviceInfo,
+        calibration: Option<&Calibration>,
+    ) {
+        self.each(Some(outputs), |r| r.begin_device(device, calibration));
     }
 
-    /// Passes a row to every live output.
-    pub fn row(&mut self, row: &Row<'_>) {
-        self.each(|r| r.row(row));
+    /// Passes a row to the live outputs of kind `outputs`.
+    pub fn row(&mut self, outputs: Outputs, row: &Row<'_>) {
+        self.each(Some(outputs), |r| r.row(row));
     }
 
     /// Finishes every live output.
     pub fn finish(&mut self, interrupted: bool) {
-        self.each(|r| r.finish(interrupted));
+        self.each(None, |r| r.finish(interrupted));
     }
 }
 

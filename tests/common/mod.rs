@@ -198,3 +198,30 @@ pub fn listed(suite: &str) -> Vec<String> {
     assert!(o.status.success(), "{}", stderr(&o));
     stdout(&o).lines().map(String::from).collect()
 }
+
+/// A `VK_ICD_FILENAMES` under which the loader sees two lavapipe devices: Mesa's own ICD
+/// and a copy of its library in `dir` (the loader opens each library once), so that a
+/// machine without a GPU runs several devices for real.
+pub fn twin_lavapipe(dir: &Path) -> String {
+    let icd_dir = Path::new("/usr/share/vulkan/icd.d");
+    let json = std::fs::read_dir(icd_dir)
+        .expect("the Vulkan ICD folder (run scripts/setup.sh)")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("lvp_icd"))
+        })
+        .expect("lavapipe's ICD file (run scripts/setup.sh)");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let library = text
+        .split("\"library_path\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').nth(1))
+        .expect("library_path in lavapipe's ICD file");
+    let copy = dir.join("libvulkan_lvp_twin.so");
+    std::fs::copy(library, &copy).unwrap();
+    let twin = dir.join("lvp_twin.json");
+    std::fs::write(&twin, text.replace(library, copy.to_str().unwrap())).unwrap();
+    format!("{}:{}", json.display(), twin.display())
+}

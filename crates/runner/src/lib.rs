@@ -88,6 +88,9 @@ pub struct Runner<'g> {
     steady: std::sync::atomic::AtomicU64,
     /// The driver's management interface for this device (NVML), or why there is none.
     pub management: std::result::Result<perftest_gpu::mgmt::Management, String>,
+    /// Held while a test that shares the host runs, where several devices run at once (see
+    /// [`Runner::share_host`]).
+    host: Option<std::sync::Arc<std::sync::Mutex<()>>>,
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -103,7 +106,8 @@ impl<'g> Runner<'g> {
         settings: Settings,
         tests: &[TestCase],
     ) -> Result<Self> {
-        let trace = trace::Trace::from_env();
+        let trace = trace::Trace::from_env(gpu.info.index);
+        trace.line("start", &[]);
         let output = Self::output_buffer(gpu, &settings)?;
         let shared = Self::upload_input(gpu, instance, &settings)?;
         let bound = REGISTRY
@@ -138,6 +142,7 @@ impl<'g> Runner<'g> {
             timer_anchor: std::sync::Mutex::new(None),
             steady: 0.into(),
             management: perftest_gpu::mgmt::Management::open(gpu.info),
+            host: None,
         };
         // Before the pipelines are built, which may idle the GPU for seconds: the clock the
         // driver raised when the device was opened is what the warm-up waits for.
@@ -273,9 +278,31 @@ impl<'g> Runner<'g> {
         self.measure(test)
     }
 
+    /// Makes the tests that share the host (its memory, its link, its CPU: see
+    /// [`TestCase::shares_host`]) hold `lock` while they run: the runners of devices running
+    /// at once share one, so such tests run on one device at a time and read what the host
+    /// gives one GPU.
+    pub fn share_host(&mut self, lock: std::sync::Arc<std::sync::Mutex<()>>) {
+        self.host = Some(lock);
+    }
+
     /// Runs (or runs again) one test in the configured mode.
     pub fn measure(&self, test: &TestCase) -> Measurement {
-        self.throttled(test, || self.measure_now(test))
+        // A test that panicked while holding the lock leaves nothing to repair: take it on.
+        let host = self
+            .host
+            .as_ref()
+            .filter(|_| test.shares_host())
+            .map(|l| l.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        let name = || ("name", test.name().to_string());
+        if host.is_some() {
+            self.trace.line("host held", &[name()]);
+        }
+        let m = self.throttled(test, || self.measure_now(test));
+        if host.is_some() {
+            self.trace.line("host released", &[name()]);
+        }
+        m
     }
 
     fn measure_now(&self, test: &TestCase) -> Measurement {

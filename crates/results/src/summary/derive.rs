@@ -581,9 +581,17 @@ pub fn matrix_type(test: &str) -> Option<&str> {
     types.split('*').next()
 }
 
+/// An arithmetic item: what, its rows with their factors, its unit, its figure's key.
+pub type Rate = (
+    &'static str,
+    &'static [(&'static str, f64)],
+    &'static str,
+    Option<&'static str>,
+);
+
 /// The arithmetic items: what, the rows (each with the factor that counts a multiply-add
 /// two), the unit, and the published figure's key.
-pub const RATES: [(&str, &[(&str, f64)], &str, Option<&str>); 7] = [
+pub const RATES: [Rate; 7] = [
     (
         "fp32",
         &[("fp32 fma", 2.0), ("matrix: peak fp32 vec4 fma", 1.0)],

@@ -27,7 +27,7 @@ pub fn in_profile(test: &str) -> bool {
 
 /// 2^k or 3·2^(k-1) bytes.
 fn two_per_octave(bytes: u64) -> bool {
-    bytes.is_power_of_two() || (bytes % 3 == 0 && (bytes / 3).is_power_of_two())
+    bytes.is_power_of_two() || (bytes.is_multiple_of(3) && (bytes / 3).is_power_of_two())
 }
 
 #[cfg(test)]

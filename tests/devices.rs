@@ -1,0 +1,155 @@
+//! Several devices in one run: all at once by default (the tests that share the host on one device at a time), or in turn; on two lavapipe devices.
+
+mod common;
+use common::*;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Output;
+
+/// A run over both devices of the twin lavapipe, its trace in `dir`.
+fn both(dir: &Path, extra: &[&str]) -> Output {
+    let csv = dir.join("rows.csv");
+    let mut cmd = perftest();
+    cmd.env("VK_ICD_FILENAMES", twin_lavapipe(dir))
+        .env("PERFTEST_TRACE", dir.join("trace.tsv"))
+        .args([
+            "--device",
+            "all",
+            "--suite",
+            "original,bandwidth",
+            "--filter",
+            "Buffer<RGBA8>",
+            "--filter",
+            "transfer: vkCmdCopyBuffer host-coherent to device 1 MB",
+            "--filter",
+            "transfer: vkCmdCopyBuffer device to host-coherent 1 MB",
+            "--filter",
+            "dispatch: submit and wait",
+            "--filter",
+            "dispatch: 256 empty dispatches, one submit each",
+            "--groups",
+            "16",
+            "--samples",
+            "5",
+            "--format",
+            "table",
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+        .args(extra);
+    cmd.output().unwrap()
+}
+
+/// The trace's lines: (host time s, what, test name, device).
+fn trace(dir: &Path) -> Vec<(f64, String, String, String)> {
+    std::fs::read_to_string(dir.join("trace.tsv"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let field = |k: &str| {
+                f.iter()
+                    .find_map(|x| x.strip_prefix(&format!("{k}=")))
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            (
+                f[0].parse().unwrap(),
+                f[1].to_string(),
+                field("name"),
+                field("device"),
+            )
+        })
+        .collect()
+}
+
+/// Per device: its first and last line of kind `what` (any kind: `None`).
+fn spans(
+    lines: &[(f64, String, String, String)],
+    what: Option<&str>,
+) -> HashMap<String, (f64, f64)> {
+    let mut spans: HashMap<String, (f64, f64)> = HashMap::new();
+    for (t, _, _, device) in lines.iter().filter(|l| what.is_none_or(|w| l.1 == w)) {
+        let e = spans.entry(device.clone()).or_insert((*t, *t));
+        e.0 = e.0.min(*t);
+        e.1 = e.1.max(*t);
+    }
+    spans
+}
+
+#[test]
+fn devices_run_at_once_and_share_the_host_one_at_a_time() {
+    let _serial = serial();
+    let dir = tempdir("devices");
+    let o = both(&dir, &[]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{err}");
+    // Every row of both devices, each device's as many.
+    let rows = csv_rows(&dir.join("rows.csv"));
+    let per = |d: &str| rows.iter().filter(|r| r["device_index"] == d).count();
+    assert_eq!(per("0"), per("1"), "{err}");
+    assert_eq!(per("0"), 9, "{err}");
+    // At once: each device's run (from opening it to its last check) began before the
+    // other's ended.
+    let lines = trace(&dir);
+    let runs = spans(&lines, None);
+    let (a, b) = (runs["0"], runs["1"]);
+    assert!(a.0 < b.1 && b.0 < a.1, "not at once: {runs:?}\n{err}");
+    // The host's tests one device at a time: no two held spans overlap.
+    let mut held: Vec<(f64, f64, String)> = Vec::new();
+    let mut open: HashMap<String, f64> = HashMap::new();
+    for (t, what, _, device) in &lines {
+        match what.as_str() {
+            "host held" => {
+                open.insert(device.clone(), *t);
+            }
+            "host released" => held.push((open.remove(device).unwrap(), *t, device.clone())),
+            _ => {}
+        }
+    }
+    // The six tests that share the host on each device (lavapipe's memory is all
+    // DEVICE_LOCAL: its system-memory copies are unsupported rows, found so at once), and
+    // any of them a drift check timed again.
+    for d in ["0", "1"] {
+        assert!(held.iter().filter(|h| h.2 == d).count() >= 6, "{held:?}");
+    }
+    for x in &held {
+        for y in held.iter().filter(|y| y.2 != x.2) {
+            assert!(x.1 <= y.0 || y.1 <= x.0, "held together: {x:?} {y:?}");
+        }
+    }
+    // The terminal takes one device's rows after the other's, each under its name.
+    let first = out.find("device 0: ").expect("device 0's heading");
+    let second = out.find("device 1: ").expect("device 1's heading");
+    assert!(first < second, "{out}");
+    assert_eq!(
+        out[first..second].matches("Buffer<RGBA8>.Load").count(),
+        3,
+        "{out}"
+    );
+    assert_eq!(
+        out[second..].matches("Buffer<RGBA8>.Load").count(),
+        3,
+        "{out}"
+    );
+    // A verdict per device, then the run's; each device's lines on stderr say whose.
+    assert!(err.contains("perftest: device 0 (llvmpipe"), "{err}");
+    assert!(err.contains("perftest: device 1 (llvmpipe"), "{err}");
+    assert!(err.contains("perftest: device 1: drift check"), "{err}");
+}
+
+#[test]
+fn in_turn_runs_one_device_after_the_other() {
+    let _serial = serial();
+    let dir = tempdir("devices");
+    let o = both(&dir, &["--in-turn"]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    // Device 1 opened after device 0's last line.
+    let runs = spans(&trace(&dir), None);
+    let starts = spans(&trace(&dir), Some("start"));
+    assert!(runs["0"].1 < starts["1"].0, "{runs:?}");
+    assert_eq!(csv_rows(&dir.join("rows.csv")).len(), 18, "{err}");
+    // Lines of one device at a time need no device label.
+    assert!(!err.contains("perftest: device 1: drift check"), "{err}");
+}
