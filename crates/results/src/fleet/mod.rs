@@ -3,7 +3,7 @@
 pub mod read;
 #[cfg(test)]
 mod tests;
-mod text;
+pub mod text;
 
 use crate::row::Row;
 use crate::summary::{self, Subsystem, Worse};
@@ -108,7 +108,7 @@ pub struct Finding {
     pub own_spread_pct: Option<f64>,
     pub floor_pct: f64,
     /// The tests compared under the item.
-    pub tests: usize,
+    pub tests: Vec<String>,
     /// measured / published, where the vendor publishes the figure.
     pub published_ratio: Option<f64>,
     /// The machine every GPU of which shares this degradation (reported once, as its).
@@ -264,7 +264,7 @@ fn kernel(row: &Row) -> Kernel {
 struct Measured {
     deviation: Option<f64>,
     own: Option<f64>,
-    tests: usize,
+    tests: Vec<String>,
 }
 
 /// The threshold, in ln: the largest of the fleet's spread, the row's own and the floor.
@@ -381,7 +381,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
             {
                 let Some(j) = &item.judged else { continue };
                 let higher = j.worse == Worse::Higher;
-                let (mut devs, mut own) = (Vec::new(), Vec::new());
+                let (mut devs, mut own, mut compared) = (Vec::new(), Vec::new(), Vec::new());
                 for t in &j.tests {
                     let Some(r) = by_test.get(t.as_str()).filter(|r| comparable(r)) else {
                         continue;
@@ -391,6 +391,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                         continue;
                     };
                     devs.push((c / m).ln());
+                    compared.push(t.clone());
                     if let Some(s) = r.spread_pct() {
                         own.push(s);
                     }
@@ -398,7 +399,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                 let measured = Measured {
                     deviation: (!devs.is_empty()).then(|| median(devs.iter().copied())),
                     own: (!own.is_empty()).then(|| median(own.iter().copied())),
-                    tests: devs.len(),
+                    tests: compared,
                 };
                 items.push((item.clone(), j.clone(), measured));
             }
@@ -467,7 +468,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                         fleet_spread_pct: fleet.filter(|_| compared).map(pct_of_ln),
                         own_spread_pct: m.own.filter(|_| compared).map(|o| OWN_SPREADS * o),
                         floor_pct,
-                        tests: if compared { m.tests } else { 0 },
+                        tests: if compared { m.tests } else { Vec::new() },
                         published_ratio: item.ratio().map(|(lo, hi)| (lo + hi) / 2.0),
                         machine: None,
                     }

@@ -34,7 +34,7 @@ pub fn finding_line(f: &Finding) -> String {
              spread {:.1} %, the rows' own {:.1} % and the floor {:.0} %",
             slower.abs(),
             if slower >= 0.0 { "slower" } else { "faster" },
-            f.tests,
+            f.tests.len(),
             f.fleet_spread_pct.unwrap_or(0.0),
             f.own_spread_pct.unwrap_or(0.0),
             f.floor_pct
