@@ -151,6 +151,14 @@ pub fn run(args: cli::Args) -> Result<i32> {
         stdout(&crate::summary::text(&summaries));
         return Ok(0);
     }
+    if let Some(cli::Command::Fleet {
+        paths,
+        json,
+        threshold,
+    }) = &args.command
+    {
+        return crate::fleet::run(paths, json.as_deref(), *threshold);
+    }
     cli::check_listing(&args)?;
     if args.list_tests {
         return list_tests(&args);
@@ -375,6 +383,7 @@ impl Progress {
 
 /// Creates the outputs; files are opened now, so a bad path fails before the first test.
 fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
+    report::set_host(args.host.as_deref());
     let csv_to_stdout = args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-");
     let human: Box<dyn Write> = if csv_to_stdout {
         Box::new(std::io::stderr())

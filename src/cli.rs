@@ -113,6 +113,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 
+    /// The machine's name in the rows (the `host` column); default: the host name. A Slurm
+    /// job passes its node name (`--host "$SLURMD_NODENAME"`), so that `perftest fleet`
+    /// tells the machines apart.
+    #[arg(long, value_name = "NAME", value_parser = parse_host)]
+    pub host: Option<String>,
+
     /// Layout of the results on stdout.
     #[arg(long, value_enum, default_value_t = crate::report::TerminalFormat::Original)]
     pub format: crate::report::TerminalFormat,
@@ -161,6 +167,18 @@ fn parse_drift_limit(s: &str) -> Result<DriftLimit, String> {
             "`{s}` is not a percentage between 0 and 1000 (or `off`)"
         )),
     }
+}
+
+/// `--host`: a name, on one line (it is a CSV cell and a line of the fleet's verdict).
+fn parse_host(s: &str) -> Result<String, String> {
+    let name = s.trim();
+    if name.is_empty() || name.contains(['\n', '\r']) {
+        return Err(format!(
+            "{s:?} is not a machine name: give one word on one line (leave --host out for \
+             the host name)"
+        ));
+    }
+    Ok(name.to_string())
 }
 
 /// Subcommands; without one, perftest runs the benchmark.
@@ -215,6 +233,33 @@ pub enum Command {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
+    /// A verdict per GPU over many runs: each GPU's summary, item by item, against the other
+    /// GPUs of its model and driver (at least 3) and the published figures; `healthy`,
+    /// `degraded` (slower than the fleet beyond what its runs vary by, naming the subsystem)
+    /// or `not judged`. Exit 0: all healthy; 1: some degraded; 2: something could not be
+    /// judged. See docs/fleet.md.
+    Fleet {
+        /// Result files written by `perftest --csv` or `--json` (gzipped or not), or folders
+        /// searched for them recursively; each device of each file is one GPU.
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+        /// Also write the verdict as JSON to FILE.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// The smallest slowdown ever called degraded, % (default 5: more than whole runs of
+        /// one H100 differ by; see docs/fleet.md).
+        #[arg(long, value_name = "PCT", value_parser = parse_threshold,
+              default_value_t = perftest_results::fleet::FLOOR_PCT)]
+        threshold: f64,
+    },
+}
+
+/// `fleet --threshold`: a percentage above 0.
+fn parse_threshold(s: &str) -> Result<f64, String> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p.is_finite() && p > 0.0 && p < 1000.0 => Ok(p),
+        _ => Err(format!("`{s}` is not a percentage above 0 (5 for 5 %)")),
+    }
 }
 
 /// Values of `--suite`.

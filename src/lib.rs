@@ -2,6 +2,7 @@
 
 mod app;
 pub mod cli;
+mod fleet;
 pub mod report;
 pub mod select;
 

@@ -207,6 +207,7 @@ impl Reporter for Json {
             .collect();
         let doc = json!({
             "tool": "perftest",
+            "host": super::host(),
             "tool_version": provenance::TOOL_VERSION,
             "git_commit": provenance::GIT_COMMIT,
             "shaderc_version": provenance::SHADERC_VERSION,

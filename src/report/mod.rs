@@ -11,6 +11,27 @@ use crate::gpu::DeviceInfo;
 use crate::runner::{Calibration, Measurement, Mode};
 use anyhow::Result;
 use std::io::Write;
+use std::sync::OnceLock;
+
+/// The machine's name in the rows, set once per process: it is the run's, as the provenance
+/// columns are, so it is kept beside them rather than carried through every device's sink.
+static HOST: OnceLock<String> = OnceLock::new();
+
+/// Names the machine in the rows (`--host NAME`; `None`: the host name). The first call
+/// wins: a process runs on one machine.
+pub fn set_host(name: Option<&str>) {
+    let _ = HOST.set(name.map_or_else(host_name, str::to_string));
+}
+
+/// The machine's name in the rows: as [`set_host`] set it, else the host name.
+pub fn host() -> &'static str {
+    HOST.get_or_init(host_name)
+}
+
+/// The operating system's name for this machine (empty where it has none that is text).
+fn host_name() -> String {
+    gethostname::gethostname().into_string().unwrap_or_default()
+}
 
 /// One finished test, ready to report.
 pub struct Row<'a> {
@@ -240,6 +261,8 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
             .and_then(|d| d.reasons)
             .map(crate::gpu::mgmt::reason_names)
             .unwrap_or_default(),
+        host: host().to_string(),
+        device_uuid: d.uuid_string(),
     }
 }
 

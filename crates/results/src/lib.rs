@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod error;
+pub mod fleet;
 pub mod gzip;
 pub mod html;
 pub mod note;

@@ -95,6 +95,12 @@ pub struct Row {
     #[serde(serialize_with = "fixed::<0, _>", deserialize_with = "number")]
     pub temp_c: Option<f64>,
     pub clock_events: String,
+    /// The machine's name (`--host`, else the host name; empty in files older than the
+    /// column): which GPUs share a machine.
+    pub host: String,
+    /// The device's UUID as Vulkan reports it (`deviceUUID`, as `--list-devices` prints it;
+    /// empty in files older than the column): which GPU a row is from, across runs.
+    pub device_uuid: String,
 }
 
 /// How a column's cells are typed where the format has types (JSON).
@@ -160,6 +166,8 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("power_w", Number),
     ("temp_c", Number),
     ("clock_events", Text),
+    ("host", Text),
+    ("device_uuid", Text),
 ];
 
 impl Row {

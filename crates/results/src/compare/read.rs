@@ -12,6 +12,20 @@ use std::path::Path;
 pub const REQUIRED_COLUMNS: [&str; 5] =
     ["device_index", "device_name", "test", "ms_median", "status"];
 
+/// The error of a file that is no perftest result at all (another tool's CSV, a JSON file
+/// without `results`, not text), told apart from a result that is damaged: a folder of runs
+/// holds other files beside its results (`perftest fleet` passes over these).
+#[derive(Debug)]
+pub struct NotAResult(pub String);
+
+impl std::fmt::Display for NotAResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotAResult {}
+
 /// One result file as read: its rows, and where each came from.
 pub struct Table {
     /// The name used in errors (the path as given, or a label).
@@ -41,10 +55,11 @@ pub fn read_path(path: &Path) -> Result<Table> {
         }
     }
     let Ok(text) = String::from_utf8(bytes) else {
-        bail!(
+        return Err(NotAResult(format!(
             "{source}: not a perftest result (not text); give a CSV written by `perftest --csv` \
              or a JSON file written by `perftest --json`"
-        );
+        ))
+        .into());
     };
     read_text(&source, &text)
 }
@@ -74,13 +89,14 @@ fn check_columns(source: &str, columns: &[String]) -> Result<()> {
         .filter(|c| !columns.iter().any(|h| h == c))
         .collect();
     if !missing.is_empty() {
-        bail!(
+        return Err(NotAResult(format!(
             "{source}: not a perftest result: missing column{} {}; perftest results have the \
              columns {} (as written by `perftest --csv` or `--json`)",
             if missing.len() > 1 { "s" } else { "" },
             missing.join(", "),
             REQUIRED_COLUMNS.join(", ")
-        );
+        ))
+        .into());
     }
     Ok(())
 }
@@ -175,10 +191,11 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
     let doc: Value = serde_json::from_str(text)
         .with_context(|| format!("{source}: starts like JSON but is not valid JSON"))?;
     let Some(results) = doc.get("results").and_then(Value::as_array) else {
-        bail!(
+        return Err(NotAResult(format!(
             "{source}: not a perftest result: a JSON file without a `results` array (as \
              written by `perftest --json`)"
-        );
+        ))
+        .into());
     };
     let mut columns: Vec<String> = Vec::new();
     for row in results {

@@ -178,7 +178,7 @@ fn page(
     body += &summary(runs);
     match mode {
         Mode::SideBySide => body += &several::side_by_side(runs, &suites),
-        Mode::Fleet => body += &several::fleet(runs, &suites),
+        Mode::Fleet => body += &several::fleet(runs, &suites, catalog),
         Mode::Single => {}
     }
     let view = suites::View {

@@ -169,16 +169,16 @@ fn a_rerun_of_either_device_widens_the_spread() {
     );
 }
 
-#[test]
-fn the_fleet_names_the_run_that_stands_out() {
+/// Five runs of three original-suite tests within ±0.2 %; run e is 10 % slower on the
+/// second test only.
+fn five_runs() -> Vec<(&'static str, String)> {
     let tests = [
         "Buffer<R8>.Load uniform",
         "Buffer<R8>.Load linear",
         "Buffer<R8>.Load random",
     ];
-    // Five runs within ±0.2 %; run e is 10 % slower on the second test only.
     let jitter = [1.0, 1.001, 0.999, 1.002, 1.0];
-    let inputs: Vec<(&str, String)> = ["a", "b", "c", "d", "e"]
+    ["a", "b", "c", "d", "e"]
         .iter()
         .zip(jitter)
         .map(|(label, j)| {
@@ -190,22 +190,69 @@ fn the_fleet_names_the_run_that_stands_out() {
                 .collect();
             (*label, csv("GPU", "1", &rows))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_fleet_names_the_run_that_stands_out() {
+    let inputs = five_runs();
     let runs = gather(&inputs);
     assert_eq!(several::mode(&runs), Mode::Fleet);
     let html = build_text(&inputs, &[]).unwrap();
-    assert!(html.contains("<h3>Outliers (1)</h3>"), "{html}");
-    // 1.1 against the median 1.001 of (1, 1.001, 0.999, 1.002, 1.1).
+    // The linear pattern's only row is its best and its worst: two items of the load path,
+    // 9.0 % below the fleet's rate (1.1 against the median 1.001).
+    assert!(html.contains("<h3>Degraded (2)</h3>"), "{html}");
     assert!(
         html.contains(
-            "<td>e</td><td>original</td><td>Buffer&lt;R8&gt;.Load linear</td><td class=\"n\">1.1</td>\
-             <td class=\"n\">1</td><td>ns/op</td><td>+9.9%</td>"
+            "<td>machine not named</td><td>load path</td><td>e: load path: linear: best −9.0 %"
         ),
         "{html}"
     );
+    // The jitter of ±0.2 % is no degradation: a, b, c, d are healthy.
+    for run in ["a", "b", "c", "d"] {
+        assert!(
+            html.contains(&format!("<tr><td>{run}</td><td>healthy</td>")),
+            "{html}"
+        );
+    }
     // Two runs, or runs of two drivers, are no fleet.
     assert_eq!(several::mode(&runs[..2]), Mode::SideBySide);
     assert_eq!(several::mode(&runs[..1]), Mode::Single);
+}
+
+#[test]
+fn the_report_and_the_verdict_agree() {
+    // The same files, read as `perftest fleet` reads them and as the report gathers runs.
+    let inputs = five_runs();
+    let gpus: Vec<crate::fleet::Gpu> = inputs
+        .iter()
+        .flat_map(|(l, t)| crate::fleet::read::gpus(&read::read_text(l, t).unwrap()))
+        .collect();
+    let verdict = crate::fleet::judge(
+        &gpus,
+        &crate::suite::test_catalog(),
+        crate::fleet::FLOOR_PCT,
+    );
+    let html = build_text(&inputs, &[]).unwrap();
+    let degraded: Vec<String> = verdict
+        .gpus()
+        .flat_map(|g| {
+            g.degraded()
+                .map(|f| format!("{}: {}", g.label, crate::fleet::text::finding_line(f)))
+        })
+        .collect();
+    assert_eq!(degraded.len(), 2, "{}", crate::fleet::text(&verdict));
+    assert!(html.contains(&format!("<h3>Degraded ({})</h3>", degraded.len())));
+    for d in &degraded {
+        assert!(html.contains(&svg::esc(d)), "{d} not in the report: {html}");
+    }
+    for g in verdict.gpus() {
+        assert!(html.contains(&format!(
+            "<tr><td>{}</td><td>{}</td>",
+            g.label,
+            g.status.word()
+        )));
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use super::curve::{self, Point, Span};
 use super::vendor::{self, Figure};
-use super::{Device, Item, Row, Section, Summary};
+use super::{Device, Item, Row, Section, Subsystem, Summary, Worse};
 use crate::{Catalog, Suite};
 
 /// The latency curve the cache levels are read from: a storage buffer, one dependent load
@@ -47,6 +47,7 @@ fn item(
         measured,
         vendor,
         from: from.into(),
+        judged: None,
     }
 }
 
@@ -155,6 +156,7 @@ fn range_text(prefix: &str, points: &[Point], s: Span) -> String {
 /// bandwidth plateau that goes with it.
 struct Level {
     name: String,
+    subsystem: Subsystem,
     index: usize,
     memory: bool,
     lat: Option<Span>,
@@ -167,6 +169,15 @@ fn level_name(i: usize, memory: bool) -> String {
         (_, 0) => "L1".into(),
         (_, 1) => "L2".into(),
         _ => format!("level {}", i + 1),
+    }
+}
+
+/// The fleet's subsystem of level `i` (0-based) of the latency curve.
+fn level_subsystem(i: usize, memory: bool) -> Subsystem {
+    if memory {
+        Subsystem::Memory
+    } else {
+        Subsystem::Cache(u8::try_from(i + 1).unwrap_or(u8::MAX))
     }
 }
 
@@ -257,6 +268,7 @@ fn caches(d: &Device) -> Section {
             };
             levels.push(Level {
                 name: level_name(i, memory),
+                subsystem: level_subsystem(i, memory),
                 index: i,
                 memory,
                 lat: Some(*s),
@@ -314,6 +326,7 @@ fn caches(d: &Device) -> Section {
         if let Some(first) = bw_plateaus.first().filter(|s| s.first == 0) {
             levels.push(Level {
                 name: "L1".into(),
+                subsystem: Subsystem::Cache(1),
                 index: 0,
                 memory: false,
                 lat: None,
@@ -326,6 +339,7 @@ fn caches(d: &Device) -> Section {
         {
             levels.push(Level {
                 name: "memory".into(),
+                subsystem: Subsystem::Memory,
                 index: bw_plateaus.len() - 1,
                 memory: true,
                 lat: None,
@@ -381,13 +395,20 @@ fn caches(d: &Device) -> Section {
             } else {
                 format!(", {} ns", num(curve::median(ns.into_iter())))
             };
-            items.push(item(
-                format!("{}: latency", level.name),
-                Ok(format!("{} clk{ns}", num(clk))),
-                None,
-                None,
-                range_text(LATENCY, &lat, s),
-            ));
+            items.push(
+                item(
+                    format!("{}: latency", level.name),
+                    Ok(format!("{} clk{ns}", num(clk))),
+                    None,
+                    None,
+                    range_text(LATENCY, &lat, s),
+                )
+                .judged(
+                    level.subsystem,
+                    Worse::Higher,
+                    rows.iter().map(|r| r.test.clone()).collect(),
+                ),
+            );
         }
         match &bw_span {
             Ok(s) => {
@@ -414,22 +435,29 @@ fn caches(d: &Device) -> Section {
                 } else {
                     None
                 };
-                items.push(item(
-                    format!("{}: bandwidth", level.name),
-                    Ok(format!("{per_clk}{} TB/s", num(tbps))),
-                    Some((tbps, tbps)),
-                    figure,
-                    if level.memory {
-                        format!(
-                            "{}{} (the largest set of the plateau {})",
-                            BANDWIDTH,
-                            curve::size_name(bw[s.last].size),
-                            range_text("", &bw, *s)
-                        )
-                    } else {
-                        range_text(BANDWIDTH, &bw, *s)
-                    },
-                ));
+                items.push(
+                    item(
+                        format!("{}: bandwidth", level.name),
+                        Ok(format!("{per_clk}{} TB/s", num(tbps))),
+                        Some((tbps, tbps)),
+                        figure,
+                        if level.memory {
+                            format!(
+                                "{}{} (the largest set of the plateau {})",
+                                BANDWIDTH,
+                                curve::size_name(bw[s.last].size),
+                                range_text("", &bw, *s)
+                            )
+                        } else {
+                            range_text(BANDWIDTH, &bw, *s)
+                        },
+                    )
+                    .judged(
+                        level.subsystem,
+                        Worse::Lower,
+                        rows.iter().map(|r| r.test.clone()).collect(),
+                    ),
+                );
                 previous_bw = Some((*s, level.name.clone()));
             }
             Err(why) => items.push(item(
@@ -516,7 +544,8 @@ fn host(d: &Device) -> Section {
                     Some((g, g)),
                     figure,
                     format!("{} (fastest of {})", row.test, tests.len()),
-                ),
+                )
+                .judged(Subsystem::HostLink, Worse::Lower, vec![row.test.clone()]),
                 Err(why) => item(what, Err(why), None, figure, ""),
             }
         })
@@ -529,7 +558,14 @@ fn host(d: &Device) -> Section {
 
 /// An arithmetic rate: the best of `tests` (each with the factor that makes its count
 /// flops or ops with a multiply-add counted two), per clock per compute unit and per second.
-fn rate(d: &Device, what: &str, tests: &[(&str, f64)], unit: &str, figure: Option<Figure>) -> Item {
+fn rate(
+    d: &Device,
+    what: &str,
+    tests: &[(&str, f64)],
+    unit: &str,
+    figure: Option<Figure>,
+    subsystem: Subsystem,
+) -> Item {
     let names: Vec<String> = tests.iter().map(|(t, _)| t.to_string()).collect();
     let factor = |test: &str| {
         tests
@@ -565,6 +601,7 @@ fn rate(d: &Device, what: &str, tests: &[(&str, f64)], unit: &str, figure: Optio
                 figure,
                 format!("{}{counted}{of}", row.test),
             )
+            .judged(subsystem, Worse::Lower, vec![row.test.clone()])
         }
         Err(why) => item(what, Err(why), None, figure, ""),
     }
@@ -581,12 +618,14 @@ pub fn matrix_type(test: &str) -> Option<&str> {
     types.split('*').next()
 }
 
-/// An arithmetic item: what, its rows with their factors, its unit, its figure's key.
+/// An arithmetic item: what, its rows with their factors, its unit, its figure's key, and
+/// the subsystem the fleet verdict files it under.
 pub type Rate = (
     &'static str,
     &'static [(&'static str, f64)],
     &'static str,
     Option<&'static str>,
+    Subsystem,
 );
 
 /// The arithmetic items: what, the rows (each with the factor that counts a multiply-add
@@ -597,6 +636,7 @@ pub const RATES: [Rate; 7] = [
         &[("fp32 fma", 2.0), ("matrix: peak fp32 vec4 fma", 1.0)],
         "flops",
         Some("fp32_tflops"),
+        Subsystem::Arithmetic,
     ),
     (
         "fp16 (not tensor)",
@@ -607,18 +647,21 @@ pub const RATES: [Rate; 7] = [
         ],
         "flops",
         Some("fp16_tflops"),
+        Subsystem::Arithmetic,
     ),
     (
         "fp64",
         &[("fp64 fma", 2.0), ("matrix: peak fp64 vec4 fma", 1.0)],
         "flops",
         Some("fp64_tflops"),
+        Subsystem::Arithmetic,
     ),
     (
         "int32 multiply-add",
         &[("int32 mad", 2.0), ("matrix: peak int32 vec4 mul+add", 1.0)],
         "ops",
         Some("int32_tops"),
+        Subsystem::Arithmetic,
     ),
     (
         "int8 dot product",
@@ -629,18 +672,21 @@ pub const RATES: [Rate; 7] = [
         ],
         "ops",
         None,
+        Subsystem::Matrix,
     ),
     (
         "fp16 dot product",
         &[("matrix: dot f16vec2", 1.0)],
         "flops",
         None,
+        Subsystem::Matrix,
     ),
     (
         "bf16 dot product",
         &[("matrix: dot bf16vec2", 1.0)],
         "flops",
         None,
+        Subsystem::Matrix,
     ),
 ];
 
@@ -648,7 +694,9 @@ fn arithmetic(d: &Device) -> Section {
     let f = |key: &str| vendor::figure(&d.name, key);
     let mut items: Vec<Item> = RATES
         .iter()
-        .map(|(what, tests, unit, key)| rate(d, what, tests, unit, key.and_then(f)))
+        .map(|(what, tests, unit, key, subsystem)| {
+            rate(d, what, tests, unit, key.and_then(f), *subsystem)
+        })
         .collect();
     // The cooperative-matrix rows the device ran, whichever configurations its driver lists.
     let matrix: Vec<&str> = d
@@ -673,7 +721,7 @@ fn arithmetic(d: &Device) -> Section {
             .filter(|n| matrix_type(n).is_some_and(|t| types.contains(&t)))
             .map(|n| (*n, 1.0))
             .collect();
-        items.push(rate(d, label, &tests, unit, f(key)));
+        items.push(rate(d, label, &tests, unit, f(key), Subsystem::Matrix));
     }
     for (label, key, why) in [
         (
@@ -732,7 +780,8 @@ fn dispatch(d: &Device) -> Section {
                     None,
                     None,
                     test,
-                ),
+                )
+                .judged(Subsystem::Dispatch, Worse::Higher, vec![test.to_string()]),
                 Err(why) => item(what, Err(why), None, None, ""),
             },
         )
@@ -797,13 +846,16 @@ fn loads(d: &Device, catalog: &Catalog) -> Section {
                     source: p.source.clone(),
                 })
             });
-            items.push(item(
-                format!("{pattern}: {which}"),
-                Ok(format!("{rate}{ratio}")),
-                row.ratio.map(|r| (r, r)),
-                figure,
-                format!("{} (of {} {pattern} rows)", row.test, rows.len()),
-            ));
+            items.push(
+                item(
+                    format!("{pattern}: {which}"),
+                    Ok(format!("{rate}{ratio}")),
+                    row.ratio.map(|r| (r, r)),
+                    figure,
+                    format!("{} (of {} {pattern} rows)", row.test, rows.len()),
+                )
+                .judged(Subsystem::LoadPath, Worse::Lower, vec![row.test.clone()]),
+            );
         }
     }
     Section {

@@ -20,7 +20,7 @@ pub fn in_profile(test: &str) -> bool {
         .any(|t| t == test)
         || derive::RATES
             .iter()
-            .any(|(_, tests, _, _)| tests.iter().any(|(t, _)| *t == test))
+            .any(|(_, tests, _, _, _)| tests.iter().any(|(t, _)| *t == test))
         || derive::matrix_type(test).is_some()
         || derive::DISPATCH.iter().any(|(_, t)| *t == test)
 }

@@ -75,9 +75,81 @@ pub struct Item {
     pub vendor: Option<vendor::Figure>,
     /// The rows it came from: test names or a compact range.
     pub from: String,
+    /// How the fleet verdict judges the item (docs/fleet.md): its subsystem, which way is
+    /// worse and the tests under it; `None` for what no GPU is judged on (a cache's size,
+    /// the unit count, the clock).
+    pub judged: Option<Judged>,
+}
+
+/// A part of the GPU the fleet verdict judges on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Subsystem {
+    /// A cache level, 1-based (1 = L1, 2 = L2), as the latency curve's plateaus count them.
+    Cache(u8),
+    Memory,
+    /// Copies between host and device memory, both ways.
+    HostLink,
+    /// The arithmetic peaks outside the matrix units (fp32, fp16, fp64, int32).
+    Arithmetic,
+    /// Dot products and cooperative-matrix peaks.
+    Matrix,
+    Dispatch,
+    /// The original suite's best and worst loads per pattern.
+    LoadPath,
+}
+
+impl std::fmt::Display for Subsystem {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Subsystem::Cache(1) => f.write_str("L1"),
+            Subsystem::Cache(2) => f.write_str("L2"),
+            Subsystem::Cache(n) => write!(f, "cache level {n}"),
+            Subsystem::Memory => f.write_str("memory"),
+            Subsystem::HostLink => f.write_str("host link"),
+            Subsystem::Arithmetic => f.write_str("arithmetic"),
+            Subsystem::Matrix => f.write_str("matrix"),
+            Subsystem::Dispatch => f.write_str("dispatch"),
+            Subsystem::LoadPath => f.write_str("load path"),
+        }
+    }
+}
+
+impl serde::Serialize for Subsystem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Which way an item gets worse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Worse {
+    /// A rate: bandwidth, operations per second (lower is worse).
+    Lower,
+    /// A cost: a latency, a dispatch's time (higher is worse).
+    Higher,
+}
+
+/// What the fleet verdict needs of an item: see [`Item::judged`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    pub subsystem: Subsystem,
+    pub worse: Worse,
+    /// The tests the value came from, each compared across GPUs on its own.
+    pub tests: Vec<String>,
 }
 
 impl Item {
+    /// The item, judged by the fleet verdict as `subsystem`, `worse` one way, on `tests`.
+    pub fn judged(mut self, subsystem: Subsystem, worse: Worse, tests: Vec<String>) -> Self {
+        self.judged = Some(Judged {
+            subsystem,
+            worse,
+            tests,
+        });
+        self
+    }
+
     /// measured / published (a range where the value is one).
     pub fn ratio(&self) -> Option<(f64, f64)> {
         let v = self.vendor.as_ref()?;

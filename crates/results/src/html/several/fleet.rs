@@ -1,93 +1,203 @@
-//! A fleet: many runs of one GPU and driver, each run's deviation from the median per test,
-//! outliers named.
+//! A fleet: many runs of one GPU and driver, judged by the fleet verdict's rules (`perftest fleet`, docs/fleet.md): degraded items by machine and subsystem, and each run's deviation from the median per test.
 
-use super::{change_axis, metric, pct, style, FLEET_RUNS, FLOOR, SHOWN};
+use super::{change_axis, metric, pct, style, FLEET_RUNS};
+use crate::fleet::{self, text::finding_line, Gpu, Status};
 use crate::html::chart::{self, DotRow};
 use crate::html::runs::{Run, SuiteKey};
 use crate::html::svg::{self, esc, Marker};
 use crate::html::table;
-use crate::median;
+use crate::{median, Catalog};
 
-/// One test across the fleet: the median and each run's value and outlier verdict.
+/// One test across the fleet: the median and each run's value.
 struct Spread<'a> {
-    suite: &'a SuiteKey,
     test: &'a str,
     unit: &'static str,
     median: f64,
-    /// Per run: its value, and whether it is an outlier.
-    runs: Vec<Option<(f64, bool)>>,
-    /// ln deviation beyond which a run is an outlier.
-    limit: f64,
+    /// Per run: its value.
+    runs: Vec<Option<f64>>,
 }
 
-/// Every test that at least [`FLEET_RUNS`] runs timed: the median, and as outliers the runs
-/// whose deviation (in ln) exceeds 3 robust standard deviations of the fleet (1.4826 × the
-/// median absolute deviation), twice the run's own spread, and 0.1 %.
+/// Every test that at least [`FLEET_RUNS`] runs timed, with the median (for the strip and
+/// the table; the verdict judges items, not tests).
 fn spreads<'a>(runs: &[Run], suites: &'a [(SuiteKey, Vec<String>)]) -> Vec<Spread<'a>> {
     let mut out = Vec::new();
     for (key, tests) in suites {
         for t in tests {
-            let values: Vec<Option<(f64, &'static str, f64)>> = runs
+            let values: Vec<Option<(f64, &'static str)>> = runs
                 .iter()
-                .map(|r| {
-                    let row = r.row(t)?;
-                    let (v, unit) = metric(row, key).filter(|(v, _)| *v > 0.0)?;
-                    Some((v, unit, row.spread_pct().unwrap_or(0.0) / 100.0))
-                })
+                .map(|r| metric(r.row(t)?, key).filter(|(v, _)| *v > 0.0))
                 .collect();
-            let present: Vec<&(f64, &str, f64)> = values.iter().flatten().collect();
+            let present: Vec<&(f64, &str)> = values.iter().flatten().collect();
             if present.len() < FLEET_RUNS || present.iter().any(|p| p.1 != present[0].1) {
                 continue;
             }
-            let m = median(present.iter().map(|p| p.0));
-            let mad = median(present.iter().map(|p| (p.0 / m).ln().abs()));
-            let fleet_limit = (3.0 * 1.4826 * mad).max(FLOOR.ln_1p());
             out.push(Spread {
-                suite: key,
                 test: t,
                 unit: present[0].1,
-                median: m,
-                runs: values
-                    .iter()
-                    .map(|v| {
-                        v.map(|(v, _, own)| {
-                            let d = (v / m).ln().abs();
-                            (v, d > fleet_limit && d > (2.0 * own).ln_1p())
-                        })
-                    })
-                    .collect(),
-                limit: fleet_limit,
+                median: median(present.iter().map(|p| p.0)),
+                runs: values.iter().map(|v| v.map(|(v, _)| v)).collect(),
             });
         }
     }
     out
 }
 
-/// The fleet: per run, its deviations from the median of every test as a strip and its
-/// outlier count; the outliers named, largest first; every deviation in a table.
-// Long on purpose: the deviations, the strip per run, the outliers and the table come
-// from one pass over the same medians.
-pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
+/// The runs as the fleet verdict takes them: each run one GPU, its machine and UUID from
+/// its rows (or its JSON device entry).
+pub fn gpus(runs: &[Run]) -> Vec<Gpu> {
+    runs.iter()
+        .map(|r| {
+            let uuid = r.first(|row| row.device_uuid.clone());
+            let uuid = if uuid.is_empty() {
+                r.json
+                    .iter()
+                    .find_map(|(d, _)| d.get("uuid")?.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            } else {
+                uuid
+            };
+            Gpu {
+                label: r.label.clone(),
+                host: r.first(|row| row.host.clone()),
+                uuid,
+                device: r
+                    .rows
+                    .first()
+                    .map_or_else(String::new, |row| row.device_name.clone()),
+                driver: r
+                    .rows
+                    .first()
+                    .map_or_else(String::new, |row| row.driver.clone()),
+                rows: r.rows.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The fleet: the verdict (each run healthy, degraded or not judged; the degraded items by
+/// machine and subsystem, with the numbers each call rests on), each run's deviations from
+/// the median of every test as a strip, and every deviation in a table.
+// Long on purpose: the verdict, the strip per run and the table come from one pass.
+pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)], catalog: &Catalog) -> String {
     let spreads = spreads(runs, suites);
+    let verdict = fleet::judge(&gpus(runs), catalog, fleet::FLOOR_PCT);
     let mut out = format!(
-        "<section id=\"fleet\"><h2>Fleet: {} runs of {}</h2>\n<p>Per test, the median over \
-         the runs that timed it (at least {FLEET_RUNS}), and each run's deviation from it \
-         (time per load, or clocks per load for the latency suite; + = slower). An \
-         <b>outlier</b> deviates by more than three robust standard deviations of the fleet \
-         (1.4826 × the median absolute deviation), twice its own row's spread \
-         (<code>cv_pct</code> or <code>latency_spread_pct</code>) and 0.1 %. {} tests \
-         compared.</p>\n",
+        "<section id=\"fleet\"><h2>Fleet: {} runs of {}</h2>\n<p>Each run judged as \
+         <code>perftest fleet</code> judges a GPU (docs/fleet.md): its summary, item by item \
+         (L1, L2 and memory bandwidth and latency, the host link, arithmetic and matrix \
+         peaks, dispatch, the load path), against the fleet's median of the same rows. A run \
+         is <b>degraded</b> in an item where it is slower by more than the largest of three \
+         robust standard deviations of the fleet (1.4826 × the median absolute deviation), \
+         twice its rows' own spread and {:.0} %; faster is noted, never a fault. Rows a run \
+         flagged (<code>throttled</code>, <code>contended</code>, <code>disturbed</code>) are \
+         not judged.</p>\n",
         runs.len(),
         esc(&runs[0].device),
-        spreads.len()
+        verdict.floor_pct
     );
+    let counts: Vec<Vec<String>> = verdict
+        .gpus()
+        .map(|g| {
+            let flagged: usize = g
+                .left_out
+                .iter()
+                .filter(|l| fleet::FLAGGED.contains(&l.cause.as_str()))
+                .map(|l| l.rows)
+                .sum();
+            vec![
+                g.label.clone(),
+                g.status.word().to_string(),
+                g.findings
+                    .iter()
+                    .filter(|f| !f.tests.is_empty())
+                    .count()
+                    .to_string(),
+                g.degraded().count().to_string(),
+                flagged.to_string(),
+            ]
+        })
+        .collect();
+    out += &table::plain(
+        &[
+            "run",
+            "verdict",
+            "items judged",
+            "degraded",
+            "rows flagged (not judged)",
+        ]
+        .map(String::from),
+        &counts,
+    );
+    // The degraded items by machine, then subsystem; a machine's shared ones once.
+    let mut listed: Vec<(String, String, String)> = Vec::new();
+    for m in &verdict.machines {
+        listed.push((
+            format!("machine {}", m.host),
+            m.subsystem.to_string(),
+            format!(
+                "{} {:+.1} % on every one of its {} GPUs",
+                fleet::text::item_name(m.subsystem, &m.item),
+                m.deviation_pct,
+                m.gpus
+            ),
+        ));
+    }
+    for g in verdict.gpus() {
+        let machine = if g.host.is_empty() {
+            "machine not named".to_string()
+        } else {
+            format!("machine {}", g.host)
+        };
+        for f in g.degraded().filter(|f| f.machine.is_none()) {
+            listed.push((
+                machine.clone(),
+                f.subsystem.to_string(),
+                format!("{}: {}", g.label, finding_line(f)),
+            ));
+        }
+    }
+    listed.sort();
+    if listed.is_empty() {
+        out += if verdict.gpus().any(|g| g.status == Status::NotJudged) {
+            "<p>Not every run could be judged (see the table).</p>\n"
+        } else {
+            "<p>Every run healthy: no item degraded.</p>\n"
+        };
+    } else {
+        out += &format!(
+            "<h3>Degraded ({})</h3>\n{}",
+            listed.len(),
+            table::plain(
+                &["machine", "subsystem", "what"].map(String::from),
+                &listed
+                    .iter()
+                    .map(|(m, s, w)| vec![m.clone(), s.clone(), w.clone()])
+                    .collect::<Vec<_>>(),
+            )
+        );
+    }
     let styles = [
         (
             style("#aaaaaa", Marker::Dot),
             "a test's deviation".to_string(),
         ),
-        (style("#e15759", Marker::Ring), "an outlier".into()),
+        (
+            style("#e15759", Marker::Ring),
+            "a test under a degraded item".into(),
+        ),
     ];
+    // Each run's verdict by its label (a run the verdict left out as a duplicate has none).
+    let under: Vec<Vec<&str>> = runs
+        .iter()
+        .map(|r| {
+            verdict
+                .gpus()
+                .filter(|g| g.label == r.label)
+                .flat_map(|g| g.degraded())
+                .flat_map(|f| f.tests.iter().map(String::as_str))
+                .collect()
+        })
+        .collect();
     let rows: Vec<DotRow> = runs
         .iter()
         .enumerate()
@@ -96,7 +206,10 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
             group: None,
             dots: spreads
                 .iter()
-                .filter_map(|s| s.runs[i].map(|(v, o)| (v / s.median, usize::from(o))))
+                .filter_map(|s| {
+                    let marked = under.get(i).is_some_and(|u| u.contains(&s.test));
+                    s.runs[i].map(|v| (v / s.median, usize::from(marked)))
+                })
                 .collect(),
         })
         .collect();
@@ -104,92 +217,13 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
         "deviation from the fleet's median per test (+ = slower)",
         spreads
             .iter()
-            .flat_map(|s| s.runs.iter().flatten().map(|(v, _)| v / s.median)),
+            .flat_map(|s| s.runs.iter().flatten().map(|v| v / s.median)),
     ) {
         out += &format!(
             "<figure>{}<figcaption>Each row is one run, each dot one test's deviation from \
-             the fleet's median.</figcaption></figure>\n",
+             the fleet's median (time per load, or clocks per load for the latency suite).\
+             </figcaption></figure>\n",
             chart::dot_plot("Deviation per run", &x, &rows, &styles, Some(1.0))
-        );
-    }
-    let counts: Vec<Vec<String>> = runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let mine: Vec<(&Spread, f64, bool)> = spreads
-                .iter()
-                .filter_map(|s| s.runs[i].map(|(v, o)| (s, v / s.median, o)))
-                .collect();
-            let worst = mine
-                .iter()
-                .max_by(|a, b| a.1.ln().abs().total_cmp(&b.1.ln().abs()));
-            vec![
-                run.label.clone(),
-                mine.len().to_string(),
-                mine.iter().filter(|m| m.2).count().to_string(),
-                worst.map_or_else(String::new, |w| format!("{} ({})", w.0.test, pct(w.1))),
-            ]
-        })
-        .collect();
-    out += &table::plain(
-        &["run", "tests", "outliers", "largest deviation"].map(String::from),
-        &counts,
-    );
-    let mut outliers: Vec<(usize, &Spread, f64)> = spreads
-        .iter()
-        .flat_map(|s| {
-            s.runs
-                .iter()
-                .enumerate()
-                .filter_map(move |(i, r)| r.filter(|r| r.1).map(|(v, _)| (i, s, v)))
-        })
-        .collect();
-    outliers.sort_by(|a, b| {
-        (b.2 / b.1.median)
-            .ln()
-            .abs()
-            .total_cmp(&(a.2 / a.1.median).ln().abs())
-    });
-    if outliers.is_empty() {
-        out += "<p>No outliers.</p>\n";
-    } else {
-        out += &format!(
-            "<h3>Outliers ({})</h3>\n<p>Largest first{}.</p>\n",
-            outliers.len(),
-            if outliers.len() > SHOWN {
-                format!("; the first {SHOWN} (all are in the table below)")
-            } else {
-                String::new()
-            }
-        );
-        let body: Vec<Vec<String>> = outliers[..outliers.len().min(SHOWN)]
-            .iter()
-            .map(|(i, s, v)| {
-                vec![
-                    runs[*i].label.clone(),
-                    s.suite.name(),
-                    s.test.to_string(),
-                    svg::num(*v),
-                    svg::num(s.median),
-                    s.unit.to_string(),
-                    pct(v / s.median),
-                    format!("±{:.1}%", (s.limit.exp() - 1.0) * 100.0),
-                ]
-            })
-            .collect();
-        out += &table::plain(
-            &[
-                "run",
-                "suite",
-                "test",
-                "value",
-                "fleet median",
-                "unit",
-                "deviation",
-                "fleet limit",
-            ]
-            .map(String::from),
-            &body,
         );
     }
     let mut header = vec!["test".to_string(), "median".into(), "unit".into()];
@@ -199,8 +233,7 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
         .map(|s| {
             let mut row = vec![s.test.to_string(), svg::num(s.median), s.unit.to_string()];
             row.extend(s.runs.iter().map(|r| match r {
-                Some((v, true)) => format!("{} outlier", pct(v / s.median)),
-                Some((v, false)) => pct(v / s.median),
+                Some(v) => pct(v / s.median),
                 None => "-".into(),
             }));
             row

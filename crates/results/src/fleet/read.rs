@@ -1,0 +1,142 @@
+//! The fleet's input: result files and folders (every result file inside, recursively) read into one [`Gpu`] per (file, device).
+
+use super::{Gpu, Passed};
+use crate::compare::read::{self, NotAResult, Table};
+use anyhow::Result;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// What the paths held.
+#[derive(Debug, Default)]
+pub struct Read {
+    pub gpus: Vec<Gpu>,
+    /// Files in a folder that are no perftest result: passed over, named.
+    pub skipped: Vec<Passed>,
+    /// Files that could not be read (a named file that is no result, a damaged one).
+    pub unreadable: Vec<Passed>,
+}
+
+/// Whether `path`'s name is a result file's: `.csv`, `.json`, gzipped or not.
+fn result_name(path: &Path) -> bool {
+    let name = path.to_string_lossy().to_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    name.ends_with(".csv") || name.ends_with(".json")
+}
+
+/// Every result file under `dir`, in name order.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()
+        .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display()))?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if result_name(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads `paths` (files, or folders searched recursively for `.csv`, `.json` and their
+/// `.gz`): every file's devices as GPUs. A file named on the command line that does not
+/// read is unreadable; one found in a folder that is no perftest result (another tool's
+/// log) is passed over and named.
+pub fn read_paths(paths: &[PathBuf]) -> Read {
+    let mut read = Read::default();
+    for path in paths {
+        let (files, in_folder) = if path.is_dir() {
+            let mut files = Vec::new();
+            if let Err(e) = walk(path, &mut files) {
+                read.unreadable.push(Passed {
+                    file: path.display().to_string(),
+                    why: format!("{e:#}"),
+                });
+            }
+            (files, true)
+        } else {
+            (vec![path.clone()], false)
+        };
+        for file in files {
+            match read::read_path(&file) {
+                Ok(table) => read.gpus.extend(gpus(&table)),
+                Err(e) => {
+                    let passed = Passed {
+                        file: file.display().to_string(),
+                        why: format!("{e:#}"),
+                    };
+                    if in_folder && e.downcast_ref::<NotAResult>().is_some() {
+                        read.skipped.push(passed);
+                    } else {
+                        read.unreadable.push(passed);
+                    }
+                }
+            }
+        }
+    }
+    read
+}
+
+/// A file's GPUs: one per (device index, device name), in order of first appearance.
+pub fn gpus(table: &Table) -> Vec<Gpu> {
+    let mut out: Vec<(u32, Gpu)> = Vec::new();
+    for row in &table.rows {
+        let at = match out
+            .iter()
+            .position(|(i, g)| *i == row.device_index && g.device == row.device_name)
+        {
+            Some(at) => at,
+            None => {
+                out.push((
+                    row.device_index,
+                    Gpu {
+                        device: row.device_name.clone(),
+                        driver: row.driver.clone(),
+                        ..Default::default()
+                    },
+                ));
+                out.len() - 1
+            }
+        };
+        let gpu = &mut out[at].1;
+        if gpu.host.is_empty() {
+            gpu.host.clone_from(&row.host);
+        }
+        if gpu.uuid.is_empty() {
+            gpu.uuid.clone_from(&row.device_uuid);
+        }
+        gpu.rows.push(row.clone());
+    }
+    let several = out.len() > 1;
+    out.into_iter()
+        .map(|(index, mut gpu)| {
+            gpu.label = if several {
+                format!("{} (device {index})", table.source)
+            } else {
+                table.source.clone()
+            };
+            // A JSON file older than the `device_uuid` column has the UUID in its device entry.
+            if gpu.uuid.is_empty() {
+                gpu.uuid = json_uuid(table, index).unwrap_or_default();
+            }
+            gpu
+        })
+        .collect()
+}
+
+/// The UUID of device `index` in a JSON file's `devices`.
+pub fn json_uuid(table: &Table, index: u32) -> Option<String> {
+    table
+        .json
+        .as_ref()?
+        .get("devices")?
+        .as_array()?
+        .iter()
+        .find(|d| d.get("index").and_then(Value::as_u64) == Some(u64::from(index)))?
+        .get("uuid")?
+        .as_str()
+        .map(str::to_string)
+}
