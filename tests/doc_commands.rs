@@ -180,8 +180,8 @@ fn runnable(shown: &Shown) -> Result<String, &'static str> {
     {
         return Err("a placeholder this test does not know");
     }
-    // `perftest compare` / `report` / `summary` alone name a subcommand: its help is what runs.
-    if words.len() == 2 && matches!(words[1], "compare" | "report" | "summary") {
+    // `perftest compare` / `report` / `summary` / `fleet` alone name a subcommand: its help is what runs.
+    if words.len() == 2 && matches!(words[1], "compare" | "report" | "summary" | "fleet") {
         return Ok(format!("{} --help", text.trim()));
     }
     Ok(text.trim().to_string())
@@ -433,6 +433,21 @@ enum Shape {
 
 /// Every output block of the manuals. A block not listed fails the test.
 const OUTPUTS: &[Output] = &[
+    Output {
+        file: "docs/fleet.md",
+        starts: "  no host, no uuid, NVIDIA H100",
+        // The twelve whole H100 runs: two degraded, exit 1 (docs/fleet.md says why).
+        source: Some(Source::Run(
+            "perftest fleet results/h100/driver/all.csv.gz results/h100/driver/b61aad8/all.csv.gz \
+             results/h100/whole-run-1126/all.csv.gz results/h100/whole-run-1126/cold/all.csv.gz \
+             results/h100/whole-run-1126/cold-2/all.csv.gz results/h100/whole-run-1126/final/all.csv.gz \
+             results/h100/whole-run-1126/grid-64/all.csv.gz results/h100/whole-run-1126/grid-set/all.csv.gz \
+             results/h100/whole-run/9f200c9/all-run1.csv.gz results/h100/whole-run/all-run1.csv.gz \
+             results/h100/whole-run/all-run2.csv.gz results/h100/workspace-1126/all.csv.gz \
+             || [ $? = 1 ]",
+        )),
+        shape: None,
+    },
     Output {
         file: "README.md",
         starts: "perftest: using device 0 (NVIDIA H100",

@@ -266,3 +266,36 @@ fn too_few_gpus_or_nothing_readable_is_exit_2() {
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("1 file(s) unreadable"), "{text}");
 }
+
+#[test]
+fn a_run_names_its_machine_and_device_in_every_row() {
+    let dir = tempdir("fleet-host");
+    let (csv, json) = (dir.join("run.csv"), dir.join("run.json"));
+    let o = common::run(&[
+        "--host",
+        "node-7",
+        "--filter",
+        "Buffer<R8>.Load uniform",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let rows = common::csv_rows(&csv);
+    assert!(!rows.is_empty());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let uuid = doc["devices"][0]["uuid"].as_str().unwrap();
+    for row in &rows {
+        assert_eq!(
+            (row["host"].as_str(), row["device_uuid"].as_str()),
+            ("node-7", uuid)
+        );
+    }
+    assert_eq!(doc["host"], "node-7");
+    assert_eq!(doc["results"][0]["device_uuid"], uuid);
+    // An empty name is refused before any GPU work.
+    let o = common::run(&["--host", " ", "--list-tests"]);
+    assert_eq!(o.status.code(), Some(2));
+}
