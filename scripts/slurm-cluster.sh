@@ -109,6 +109,8 @@ start() {
     echo "JobCompType=jobcomp/none"
     echo "MpiDefault=none"
     echo "SelectType=select/linear"
+    echo "# Batch jobs scheduled at once (the default waits up to 3 s to gather them)."
+    echo "SchedulerParameters=batch_sched_delay=0"
     echo "PropagateResourceLimits=NONE"
     echo "ReturnToService=2"
     echo "SlurmdParameters=config_overrides"
