@@ -36,7 +36,8 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-# The packages' own services stay off (a container has no init to start them; on a host,
-# scripts/slurm-cluster.sh wants none of them): policy-rc.d answers "not now" while installing.
+# The packages' own services are not used: scripts/slurm-cluster.sh runs its daemons on a
+# socket and ports of its own (in a container none starts; on a host with systemd, the
+# system's munged may, and slurmctld/slurmd wait for an /etc/slurm/slurm.conf).
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -50,7 +50,7 @@ impl Contract {
         let help = text(&perftest().arg("--help").output().unwrap().stdout);
         let c = Contract {
             fleet: ok(&["fleet", "--help"]),
-            host: help.contains("--host"),
+            host: help.lines().any(|l| l.trim_start().starts_with("--host ")),
             health: ok(&["--list-tests", "--suite", "health"]),
             slow_gpu: ok(&["--fault", "slow-gpu", "--list-tests"]),
         };
@@ -316,9 +316,19 @@ fn check_node_folders(
         let names: BTreeSet<&str> = rows.iter().map(|r| r["test"].as_str()).collect();
         let expected: BTreeSet<&str> = tests.iter().map(String::as_str).collect();
         assert_eq!(names, expected, "{node}'s tests");
+        // Every row ran or says why the device cannot run it; most ran.
+        let ran = rows.iter().filter(|r| r["status"] == "ok").count();
+        assert!(
+            2 * ran > rows.len(),
+            "{node}: {ran} of {} rows ran",
+            rows.len()
+        );
         for r in &rows {
             assert!(r["device_name"].starts_with("llvmpipe"), "{node}: {r:?}");
-            assert_eq!(r["status"], "ok", "{node}: {r:?}");
+            assert!(
+                ["ok", "unsupported"].contains(&r["status"].as_str()),
+                "{node}: {r:?}"
+            );
             if contract.host {
                 assert_eq!(r["host"], node, "{node}: the host column");
                 assert_eq!(r["device_uuid"], uuid, "{node}: the device_uuid column");
