@@ -2,9 +2,10 @@
 # A node's GPU health check for Slurm's Prolog (or HealthCheckProgram, through NHC or a
 # wrapper of the site's): runs the profile on this node's GPUs, judges it with the fleet's
 # earlier results, prints one line per failing subsystem of this node and exits with the
-# verdict's code: 0 healthy, 1 degraded, 2 could not judge (no fleet history, no rows, a
-# perftest without the fleet verdict). It drains nothing itself: a Prolog's non-zero exit
-# makes slurmd drain the node; see docs/fleet-slurm.md for both set-ups.
+# verdict's code: 0 healthy, 1 degraded, 2 could not judge (no fleet history, a history that
+# is degraded itself, no rows, a perftest without the fleet verdict). It drains nothing
+# itself: a Prolog's non-zero exit makes slurmd drain the node; see docs/fleet-slurm.md for
+# both set-ups.
 #
 # Slurm runs it as root with an environment of its own, so its settings come from a file of
 # shell assignments, PERFTEST_HEALTH_CONF (default /etc/perftest/health.conf, read when it
@@ -12,7 +13,8 @@
 #   PERFTEST          the perftest binary (default: perftest on the PATH)
 #   PERFTEST_ARGS     the profile, as shell words (default: --suite health --device all)
 #   PERFTEST_HISTORY  the fleet's earlier results the run is judged with, colon-separated
-#                     folders (required: e.g. a healthy job's folder of deploy/slurm/perftest.sbatch)
+#                     folders (required: e.g. the folder of a job of deploy/slurm/perftest.sbatch
+#                     the verdict found healthy)
 #   PERFTEST_HEALTH_DIR  where this node's latest run is kept, in a folder named by the host
 #                     (default /var/tmp/perftest-health)
 set -euo pipefail
@@ -44,7 +46,7 @@ eval "args=($PERFTEST_ARGS)" || die "PERFTEST_ARGS: not shell words: $PERFTEST_A
 host=${SLURMD_NODENAME:-$(hostname -s)}
 out="$PERFTEST_HEALTH_DIR/$host"
 mkdir -p "$out"
-rm -f "$out/perftest.csv" "$out/verdict.json" "$out/verdict.txt"
+rm -f "$out/perftest.csv" "$out/verdict.json" "$out/verdict.txt" "$out/history.txt"
 
 rc=0
 "$PERFTEST" "${args[@]}" --host "$host" --csv "$out/perftest.csv" >"$out/perftest.log" 2>&1 || rc=$?
@@ -54,6 +56,13 @@ fi
 "$PERFTEST" fleet --help >/dev/null 2>&1 ||
   die "$PERFTEST has no \`fleet\` command (a perftest from before the fleet verdict): not judged"
 
+# The history alone first: a degraded GPU in it would make every node's verdict degraded.
+before=0
+"$PERFTEST" fleet "${history[@]}" >"$out/history.txt" 2>&1 || before=$?
+if [ "$before" -eq 1 ]; then
+  echo "perftest-health: $host: not judged: the history is degraded itself ($out/history.txt)"
+  exit 2
+fi
 verdict=0
 "$PERFTEST" fleet "${history[@]}" "$out" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
 case "$verdict" in
