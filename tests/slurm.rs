@@ -107,11 +107,12 @@ impl Cluster {
         self.dir.join("slurm.conf")
     }
 
-    /// A Slurm command of this cluster, with none of the caller's own `SLURM_*` variables.
+    /// A Slurm command of this cluster, with none of the caller's own `SLURM_*` and
+    /// `PERFTEST*` variables (sbatch passes its environment on to the job).
     fn command(&self, program: &str) -> Command {
         let mut c = Command::new(program);
         for (k, _) in std::env::vars() {
-            if k.starts_with("SLURM_") {
+            if k.starts_with("SLURM_") || k.starts_with("PERFTEST") {
                 c.env_remove(k);
             }
         }
