@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A node's GPU health check for Slurm's Prolog (or HealthCheckProgram, through NHC or a
+# wrapper of the site's): runs the profile on this node's GPUs, judges it with the fleet's
+# earlier results, prints one line per failing subsystem of this node and exits with the
+# verdict's code: 0 healthy, 1 degraded, 2 could not judge (no fleet history, a history that
+# is degraded itself, no rows, a perftest without the fleet verdict). It drains nothing
+# itself: a Prolog's non-zero exit makes slurmd drain the node; see docs/fleet-slurm.md for
+# both set-ups.
+#
+# Slurm runs it as root with an environment of its own, so its settings come from a file of
+# shell assignments, PERFTEST_HEALTH_CONF (default /etc/perftest/health.conf, read when it
+# exists), or the environment:
+#   PERFTEST          the perftest binary (default: perftest on the PATH)
+#   PERFTEST_ARGS     the profile, as shell words (default: --suite health --device all)
+#   PERFTEST_HISTORY  the fleet's earlier results the run is judged with, colon-separated
+#                     folders (required: e.g. the folder of a job of deploy/slurm/perftest.sbatch
+#                     the verdict found healthy)
+#   PERFTEST_HEALTH_DIR  where this node's latest run is kept, in a folder named by the host
+#                     (default /var/tmp/perftest-health)
+set -euo pipefail
+
+die() { echo "perftest-health: $*" >&2; exit 2; }
+# A Prolog's environment has no PATH.
+export PATH=${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
+
+conf=${PERFTEST_HEALTH_CONF:-/etc/perftest/health.conf}
+if [ -f "$conf" ]; then
+  # shellcheck source=/dev/null
+  . "$conf"
+elif [ -n "${PERFTEST_HEALTH_CONF:-}" ]; then
+  die "PERFTEST_HEALTH_CONF: no file $conf"
+fi
+PERFTEST=${PERFTEST:-perftest}
+PERFTEST_ARGS=${PERFTEST_ARGS:---suite health --device all}
+PERFTEST_HEALTH_DIR=${PERFTEST_HEALTH_DIR:-/var/tmp/perftest-health}
+[ -n "${PERFTEST_HISTORY:-}" ] || die "PERFTEST_HISTORY is not set: the fleet's earlier results to judge this node with (in $conf)"
+IFS=: read -ra history <<<"$PERFTEST_HISTORY"
+for h in "${history[@]}"; do
+  [ -d "$h" ] || die "PERFTEST_HISTORY: no folder $h"
+done
+command -v "$PERFTEST" >/dev/null || die "PERFTEST: no program $PERFTEST"
+args=()
+eval "args=($PERFTEST_ARGS)" || die "PERFTEST_ARGS: not shell words: $PERFTEST_ARGS"
+
+# The node's name as Slurm knows it (a Prolog and HealthCheckProgram have SLURMD_NODENAME).
+host=${SLURMD_NODENAME:-$(hostname -s)}
+out="$PERFTEST_HEALTH_DIR/$host"
+mkdir -p "$out"
+rm -f "$out/perftest.csv" "$out/verdict.json" "$out/verdict.txt" "$out/history.txt"
+
+rc=0
+"$PERFTEST" "${args[@]}" --host "$host" --csv "$out/perftest.csv" >"$out/perftest.log" 2>&1 || rc=$?
+if [ ! -s "$out/perftest.csv" ]; then
+  die "$host: the profile wrote no rows (perftest exited $rc; $out/perftest.log)"
+fi
+"$PERFTEST" fleet --help >/dev/null 2>&1 ||
+  die "$PERFTEST has no \`fleet\` command (a perftest from before the fleet verdict): not judged"
+
+# The history alone first: a degraded GPU in it would make every node's verdict degraded.
+before=0
+"$PERFTEST" fleet "${history[@]}" >"$out/history.txt" 2>&1 || before=$?
+if [ "$before" -eq 1 ]; then
+  echo "perftest-health: $host: not judged: the history is degraded itself ($out/history.txt)"
+  exit 2
+fi
+verdict=0
+"$PERFTEST" fleet "${history[@]}" "$out" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
+case "$verdict" in
+  0) ;;
+  1)
+    # The verdict's lines about this host: its GPUs' degraded subsystems.
+    grep -Fw -- "$host" "$out/verdict.txt" || cat "$out/verdict.txt"
+    ;;
+  *)
+    echo "perftest-health: $host: not judged (fleet exited $verdict): $(tail -n 1 "$out/verdict.log")"
+    verdict=2
+    ;;
+esac
+exit "$verdict"
