@@ -277,7 +277,8 @@ pub enum SuiteArg {
     Matrix,
     Bandwidth,
     Latency,
-    /// The fleet health profile: every subsystem the summary reports, in seconds.
+    // The fleet health profile (a selection across suites; no `///`: clap would then list
+    // every value with its help, and the rest have none).
     Health,
     All,
 }

@@ -12,6 +12,7 @@
 # exists), or the environment:
 #   PERFTEST          the perftest binary (default: perftest on the PATH)
 #   PERFTEST_ARGS     the profile, as shell words (default: --suite health --device all)
+#   PERFTEST_FLEET_ARGS  more arguments of `perftest fleet`, as shell words (optional)
 #   PERFTEST_HISTORY  the fleet's earlier results the run is judged with, colon-separated
 #                     folders (required: e.g. the folder of a job of deploy/slurm/perftest.sbatch
 #                     the verdict found healthy)
@@ -58,13 +59,15 @@ fi
 
 # The history alone first: a degraded GPU in it would make every node's verdict degraded.
 before=0
-"$PERFTEST" fleet "${history[@]}" >"$out/history.txt" 2>&1 || before=$?
+# shellcheck disable=SC2086 # the arguments are shell words on purpose
+"$PERFTEST" fleet "${history[@]}" ${PERFTEST_FLEET_ARGS:-} >"$out/history.txt" 2>&1 || before=$?
 if [ "$before" -eq 1 ]; then
   echo "perftest-health: $host: not judged: the history is degraded itself ($out/history.txt)"
   exit 2
 fi
 verdict=0
-"$PERFTEST" fleet "${history[@]}" "$out" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
+# shellcheck disable=SC2086 # the arguments are shell words on purpose
+"$PERFTEST" fleet "${history[@]}" "$out" ${PERFTEST_FLEET_ARGS:-} --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
 case "$verdict" in
   0) ;;
   1)

@@ -175,7 +175,7 @@ pub enum Fault {
     /// it to pass (a spell the GPU does not hold, as an H100's after tensor-core work): the
     /// drift reference must not follow it, and the block timed in it must be timed again.
     FastSpell,
-    /// Make every timing 1.5× slower from the start, for good (a GPU steadily slower than
+    /// Make every timing 8× slower from the start, for good (a GPU steadily slower than
     /// its fleet): no row may be flagged for it, and `perftest fleet` must call the GPU
     /// degraded.
     SlowGpu,
