@@ -13,7 +13,7 @@ use perftest_results::note::{self, Note};
 use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc, RwLock};
 
 /// The signal that asked the run to stop (0: none): it stops before the next test.
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
@@ -201,7 +201,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     let devices: Vec<&gpu::DeviceInfo> =
         choices.iter().map(|c| &instance.devices[c.index]).collect();
     let progress = Progress::new(&devices, config.tests.len() as u64);
-    let host = Arc::new(Mutex::new(()));
+    let host = Arc::new(RwLock::new(()));
     let mut delivery = Delivery::new(&devices, &mut reporters, &config, concurrent);
     let (tx, rx) = mpsc::channel::<Sent>();
     let worker = |positions: Vec<usize>, tx: mpsc::Sender<Sent>| {
@@ -565,7 +565,7 @@ fn run_device(
     instance: &gpu::Instance,
     config: &Config,
     mut out: Out<'_>,
-    host: Option<Arc<Mutex<()>>>,
+    host: Option<Arc<RwLock<()>>>,
 ) -> Result<Outcome> {
     let args = &config.args;
     let device = out.device;

@@ -31,8 +31,8 @@ pub struct Args {
 
     /// Run several devices one after the other. Default: all at once, one worker per device
     /// (each with its own warm-up, clock probe and drift check); the tests that share the
-    /// host — system-memory copies and loads, a submit per dispatch — then run on one device
-    /// at a time.
+    /// host — system-memory copies and loads, a submit per dispatch — then run alone on the
+    /// node (the other devices' tests wait).
     #[arg(long)]
     pub in_turn: bool,
 

@@ -40,8 +40,8 @@ fn both(dir: &Path, extra: &[&str]) -> Output {
     cmd.output().unwrap()
 }
 
-/// The trace's lines: (host time s, what, test name, device).
-fn trace(dir: &Path) -> Vec<(f64, String, String, String)> {
+/// The trace's lines: (host time s, what, test name, device, whether it shares the host).
+fn trace(dir: &Path) -> Vec<(f64, String, String, String, bool)> {
     std::fs::read_to_string(dir.join("trace.tsv"))
         .unwrap()
         .lines()
@@ -58,6 +58,7 @@ fn trace(dir: &Path) -> Vec<(f64, String, String, String)> {
                 f[1].to_string(),
                 field("name"),
                 field("device"),
+                field("host") == "true",
             )
         })
         .collect()
@@ -65,11 +66,11 @@ fn trace(dir: &Path) -> Vec<(f64, String, String, String)> {
 
 /// Per device: its first and last line of kind `what` (any kind: `None`).
 fn spans(
-    lines: &[(f64, String, String, String)],
+    lines: &[(f64, String, String, String, bool)],
     what: Option<&str>,
 ) -> HashMap<String, (f64, f64)> {
     let mut spans: HashMap<String, (f64, f64)> = HashMap::new();
-    for (t, _, _, device) in lines.iter().filter(|l| what.is_none_or(|w| l.1 == w)) {
+    for (t, _, _, device, _) in lines.iter().filter(|l| what.is_none_or(|w| l.1 == w)) {
         let e = spans.entry(device.clone()).or_insert((*t, *t));
         e.0 = e.0.min(*t);
         e.1 = e.1.max(*t);
@@ -78,7 +79,7 @@ fn spans(
 }
 
 #[test]
-fn devices_run_at_once_and_share_the_host_one_at_a_time() {
+fn devices_run_at_once_and_a_test_that_shares_the_host_runs_alone() {
     let _serial = serial();
     let dir = tempdir("devices");
     let o = both(&dir, &[]);
@@ -95,15 +96,16 @@ fn devices_run_at_once_and_share_the_host_one_at_a_time() {
     let runs = spans(&lines, None);
     let (a, b) = (runs["0"], runs["1"]);
     assert!(a.0 < b.1 && b.0 < a.1, "not at once: {runs:?}\n{err}");
-    // The host's tests one device at a time: no two held spans overlap.
-    let mut held: Vec<(f64, f64, String)> = Vec::new();
+    // A test that shares the host runs alone on the node: while it is measured, no test
+    // of the other device is.
+    let mut spans: Vec<(f64, f64, String, bool)> = Vec::new();
     let mut open: HashMap<String, f64> = HashMap::new();
-    for (t, what, _, device) in &lines {
+    for (t, what, _, device, host) in &lines {
         match what.as_str() {
-            "host held" => {
+            "measure" => {
                 open.insert(device.clone(), *t);
             }
-            "host released" => held.push((open.remove(device).unwrap(), *t, device.clone())),
+            "measured" => spans.push((open.remove(device).unwrap(), *t, device.clone(), *host)),
             _ => {}
         }
     }
@@ -111,11 +113,12 @@ fn devices_run_at_once_and_share_the_host_one_at_a_time() {
     // DEVICE_LOCAL: its system-memory copies are unsupported rows, found so at once), and
     // any of them a drift check timed again.
     for d in ["0", "1"] {
-        assert!(held.iter().filter(|h| h.2 == d).count() >= 6, "{held:?}");
+        let alone = spans.iter().filter(|s| s.2 == d && s.3).count();
+        assert!(alone >= 6, "{spans:?}");
     }
-    for x in &held {
-        for y in held.iter().filter(|y| y.2 != x.2) {
-            assert!(x.1 <= y.0 || y.1 <= x.0, "held together: {x:?} {y:?}");
+    for x in spans.iter().filter(|s| s.3) {
+        for y in spans.iter().filter(|y| y.2 != x.2) {
+            assert!(x.1 <= y.0 || y.1 <= x.0, "measured together: {x:?} {y:?}");
         }
     }
     // The terminal takes one device's rows after the other's, each under its name.

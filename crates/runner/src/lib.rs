@@ -88,9 +88,15 @@ pub struct Runner<'g> {
     steady: std::sync::atomic::AtomicU64,
     /// The driver's management interface for this device (NVML), or why there is none.
     pub management: std::result::Result<perftest_gpu::mgmt::Management, String>,
-    /// Held while a test that shares the host runs, where several devices run at once (see
-    /// [`Runner::share_host`]).
-    host: Option<std::sync::Arc<std::sync::Mutex<()>>>,
+    /// The node's lock, where several devices run at once (see [`Runner::share_host`]).
+    host: Option<std::sync::Arc<std::sync::RwLock<()>>>,
+}
+
+/// The node's lock as one test holds it (see [`Runner::share_host`]); held, never read:
+/// dropping it lets the others go on.
+enum Held<'a> {
+    Alone(#[allow(dead_code)] std::sync::RwLockWriteGuard<'a, ()>),
+    Shared(#[allow(dead_code)] std::sync::RwLockReadGuard<'a, ()>),
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -279,29 +285,38 @@ impl<'g> Runner<'g> {
     }
 
     /// Makes the tests that share the host (its memory, its link, its CPU: see
-    /// [`TestCase::shares_host`]) hold `lock` while they run: the runners of devices running
-    /// at once share one, so such tests run on one device at a time and read what the host
-    /// gives one GPU.
-    pub fn share_host(&mut self, lock: std::sync::Arc<std::sync::Mutex<()>>) {
+    /// [`TestCase::shares_host`]) run alone on the node: the runners of devices running at
+    /// once share `lock`, which such a test holds for itself (the others' tests wait) and
+    /// every other test holds with the other devices' tests. A host row then reads what
+    /// the host gives one GPU with nothing else running, as in a single-GPU run: holding
+    /// the host rows only apart from each other left two of 16 1-GB host-link rows 11–21 %
+    /// low in a whole run of two H100s at once (results/h100x2/at-once-1126/).
+    pub fn share_host(&mut self, lock: std::sync::Arc<std::sync::RwLock<()>>) {
         self.host = Some(lock);
     }
 
     /// Runs (or runs again) one test in the configured mode.
     pub fn measure(&self, test: &TestCase) -> Measurement {
         // A test that panicked while holding the lock leaves nothing to repair: take it on.
-        let host = self
-            .host
-            .as_ref()
-            .filter(|_| test.shares_host())
-            .map(|l| l.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        let name = || ("name", test.name().to_string());
-        if host.is_some() {
-            self.trace.line("host held", &[name()]);
-        }
+        let _held = self.host.as_ref().map(|lock| {
+            if test.shares_host() {
+                Held::Alone(
+                    lock.write()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner()),
+                )
+            } else {
+                Held::Shared(lock.read().unwrap_or_else(|poisoned| poisoned.into_inner()))
+            }
+        });
+        let fields = || {
+            [
+                ("name", test.name().to_string()),
+                ("host", test.shares_host().to_string()),
+            ]
+        };
+        self.trace.line("measure", &fields());
         let m = self.throttled(test, || self.measure_now(test));
-        if host.is_some() {
-            self.trace.line("host released", &[name()]);
-        }
+        self.trace.line("measured", &fields());
         m
     }
 
