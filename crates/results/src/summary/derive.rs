@@ -13,11 +13,14 @@ pub const BANDWIDTH: &str = "bandwidth: ByteAddressBuffer.Load4 ";
 
 /// The summary of one GPU.
 pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
-    let heading = if d.driver.is_empty() {
+    let mut heading = if d.driver.is_empty() {
         d.name.clone()
     } else {
         format!("{} ({})", d.name, d.driver)
     };
+    if !d.which.is_empty() {
+        heading = format!("{heading}, {}", d.which);
+    }
     Summary {
         heading,
         device: d.name.clone(),

@@ -33,6 +33,13 @@ pub struct Device {
     by_test: HashMap<String, usize>,
     /// The files it came from.
     pub files: Vec<String>,
+    /// Its deviceUUID, where its rows carry one.
+    pub uuid: String,
+    /// Each file's device index it had there.
+    seen: Vec<(String, u32)>,
+    /// Which of several GPUs of one name and driver it is (`device 1, 467b60a8`), where the
+    /// sources have several; else empty.
+    pub which: String,
 }
 
 impl Device {
@@ -185,20 +192,29 @@ pub struct Summary {
     pub sections: Vec<Section>,
 }
 
-/// The GPUs of `sources` (each a file's name and its rows, or `this run` and the run's), one
-/// per device name and driver, in order of first appearance.
+/// The GPUs of `sources` (each a file's name and its rows, or `this run` and the run's), in
+/// order of first appearance: one per device name, driver and deviceUUID (files that carry
+/// it), so that several files of one GPU make one summary and a node's identical GPUs
+/// each their own; rows without a UUID (older files) are one GPU per name and driver, but
+/// two device indexes of one file are two GPUs.
 pub fn devices(sources: &[(&str, &[Row])]) -> Vec<Device> {
     let mut out: Vec<Device> = Vec::new();
     for (source, rows) in sources {
         for row in *rows {
-            let (name, driver) = (&row.device_name, &row.driver);
-            let at = match out
-                .iter()
-                .position(|d| d.name == *name && d.driver == *driver)
-            {
+            let (name, driver, uuid) = (&row.device_name, &row.driver, &row.device_uuid);
+            let here = (source.to_string(), row.device_index);
+            let at = out.iter().position(|d| {
+                d.name == *name
+                    && d.driver == *driver
+                    && d.uuid == *uuid
+                    && (!uuid.is_empty() || !d.seen.iter().any(|s| s.0 == here.0 && s.1 != here.1))
+            });
+            let at = match at {
                 Some(at) => at,
                 None => {
-                    out.push(Device::new(name, driver, Vec::new()));
+                    let mut d = Device::new(name, driver, Vec::new());
+                    d.uuid = uuid.clone();
+                    out.push(d);
                     out.len() - 1
                 }
             };
@@ -206,7 +222,25 @@ pub fn devices(sources: &[(&str, &[Row])]) -> Vec<Device> {
             if !d.files.iter().any(|f| f == source) {
                 d.files.push(source.to_string());
             }
+            if !d.seen.contains(&here) {
+                d.seen.push(here);
+            }
             d.push(row.clone());
+        }
+    }
+    // Several GPUs of one name and driver: each says which it is.
+    for i in 0..out.len() {
+        let twins = out
+            .iter()
+            .filter(|d| d.name == out[i].name && d.driver == out[i].driver)
+            .count();
+        if twins > 1 {
+            let d = &mut out[i];
+            let index = d.seen.first().map_or(0, |s| s.1);
+            d.which = match d.uuid.get(..8) {
+                Some(short) => format!("device {index}, {short}"),
+                None => format!("device {index}"),
+            };
         }
     }
     out

@@ -311,3 +311,48 @@ fn every_gpu_of_the_committed_results_finds_its_figures() {
     let (tbps, _) = mem.measured.unwrap();
     assert!((tbps - 4.821299).abs() < 1e-9, "{tbps}");
 }
+
+/// A row of `test` on device `index` (`uuid`) of GPU `name`.
+fn row_of(name: &str, index: u32, uuid: &str, test: &str) -> Row {
+    Row {
+        device_index: index,
+        device_name: name.into(),
+        driver: "D 1".into(),
+        device_uuid: uuid.into(),
+        test: test.into(),
+        status: "ok".into(),
+        ms_median: Some(1.0),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_nodes_identical_gpus_are_one_summary_each_and_one_gpus_files_are_one() {
+    // Two H100s of one run (a file, or the run's own rows), each with its UUID.
+    let run = [
+        row_of("H100", 0, "aaaaaaaa-1", "fp32 fma"),
+        row_of("H100", 1, "bbbbbbbb-2", "fp32 fma"),
+    ];
+    let d = devices(&[("this run", &run)]);
+    assert_eq!(d.len(), 2);
+    assert_eq!(
+        (d[0].which.as_str(), d[1].which.as_str()),
+        ("device 0, aaaaaaaa", "device 1, bbbbbbbb")
+    );
+    // The same GPU in a second file (another suite) joins its own.
+    let more = [row_of("H100", 0, "bbbbbbbb-2", "fp64 fma")];
+    let d = devices(&[("a.csv", &run), ("b.csv", &more)]);
+    assert_eq!(d.len(), 2);
+    assert_eq!(d[1].rows.len(), 2);
+    // Older files without a UUID: two indexes of one file are two GPUs, one index in two
+    // files is one.
+    let old = [
+        row_of("H100", 0, "", "fp32 fma"),
+        row_of("H100", 1, "", "fp32 fma"),
+    ];
+    assert_eq!(devices(&[("old.csv", &old)]).len(), 2);
+    let old_b = [row_of("H100", 0, "", "fp64 fma")];
+    let d = devices(&[("old.csv", &old[..1]), ("old-b.csv", &old_b)]);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].which.is_empty());
+}
