@@ -202,7 +202,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
         choices.iter().map(|c| &instance.devices[c.index]).collect();
     let progress = Progress::new(&devices, config.tests.len() as u64);
     let host = Arc::new(RwLock::new(()));
-    let mut delivery = Delivery::new(&devices, &mut reporters, &config, concurrent);
+    let mut delivery = Delivery::new(&devices, &mut reporters, &config);
     let (tx, rx) = mpsc::channel::<Sent>();
     let worker = |positions: Vec<usize>, tx: mpsc::Sender<Sent>| {
         let (instance, progress, host) = (&instance, &progress, &host);
@@ -872,7 +872,6 @@ impl<'a> Delivery<'a> {
         devices: &'a [&'a gpu::DeviceInfo],
         reporters: &'a mut Reporters,
         config: &Config,
-        _concurrent: bool,
     ) -> Self {
         let n = devices.len();
         Delivery {
