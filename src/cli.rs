@@ -102,8 +102,8 @@ pub struct Args {
     #[arg(long)]
     pub shader_stats: bool,
 
-    /// Write one CSV row per test to FILE as each test finishes (`-` = stdout; the
-    /// human-readable lines then go to stderr).
+    /// Write one CSV row per test to FILE, each block of tests' rows once the drift check
+    /// after it has settled them (`-` = stdout; the human-readable lines then go to stderr).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 

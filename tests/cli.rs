@@ -949,3 +949,34 @@ fn every_seed_gives_its_own_shuffle_order() {
     );
     assert_eq!(two, order("2"), "--seed 2 did not repeat its order");
 }
+
+#[test]
+fn validation_without_the_layer_is_a_setup_error_exit_1() {
+    // docs/options.md's exit codes: a run that cannot be set up exits 1, in one sentence.
+    let empty = tempdir("no-layers");
+    let o = perftest()
+        .args([
+            "--validation",
+            "--device",
+            lavapipe(),
+            "--filter",
+            "cbuffer",
+        ])
+        .env("VK_LAYER_PATH", empty.path())
+        .env_remove("VK_ADD_LAYER_PATH")
+        .env_remove("VK_INSTANCE_LAYERS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--validation: the layer VK_LAYER_KHRONOS_validation is not installed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("cbuffer"), "{}", stdout(&o));
+    let doc = std::fs::read_to_string(root().join("docs/options.md")).unwrap();
+    assert!(
+        doc.contains("or the run could not be set up (`--validation` where"),
+        "options.md's exit codes lack the setup error"
+    );
+}
