@@ -522,3 +522,45 @@ fn compare_names_a_missing_loads_per_dispatch_column() {
         assert!(!stdout(&o).contains('%'), "{}", stdout(&o));
     }
 }
+
+#[test]
+fn a_hard_kill_loses_only_the_block_in_progress() {
+    // docs/options.md: rows are written block by block (with --shuffle, blocks of 16), once
+    // the drift check after the block has settled them; `kill -KILL` loses the block in
+    // progress and leaves every block before it whole.
+    let dir = tempdir("kill");
+    let csv = dir.join("killed.csv");
+    let mut child = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--shuffle",
+            "--seed",
+            "1",
+            "--drift-limit",
+            "off",
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let rows = || std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count().saturating_sub(1));
+    let start = std::time::Instant::now();
+    while rows() == 0 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Past the first block's write, into the next block's tests.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let n = text.lines().count() - 1;
+    assert!(text.ends_with('\n'), "a row cut in half:\n{text}");
+    assert!(
+        n > 0 && n < 138,
+        "{n} rows: killed before the first block or after the run"
+    );
+    assert_eq!(n % 16, 0, "{n} rows: not whole blocks of 16\n{text}");
+}
