@@ -1026,15 +1026,29 @@ fn print_shader_stats(m: &Measurement) {
     }
 }
 
-/// Fisher–Yates with a small xorshift generator: reproducible from `seed`.
+/// Fisher–Yates with a small xorshift generator: reproducible from `seed`. The seed is
+/// mixed (splitmix64) into the generator's state rather than used as it is, so that every
+/// seed gives its own order (`seed | 1` made 2k and 2k+1 alike).
 fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut x = seed | 1;
+    let mut x = splitmix64(seed);
+    if x == 0 {
+        // xorshift's one fixed point: it would never leave 0.
+        x = 1;
+    }
     for i in (1..items.len()).rev() {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         items.swap(i, (x % (i as u64 + 1)) as usize);
     }
+}
+
+/// One step of splitmix64: a well-mixed 64-bit value of `z`, a different one for every `z`.
+fn splitmix64(z: u64) -> u64 {
+    let mut z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Exit code 1 if a layer reported anything, else `code`.

@@ -58,7 +58,7 @@ pub struct Args {
     /// (every suite, in that order); `health` is the fleet health profile (the rows every
     /// item of the summary reads, in seconds).
     /// Comma-separated or repeated.
-    #[arg(long, value_name = "SUITE", value_enum, value_delimiter = ',')]
+    #[arg(long, value_name = "SUITE", value_parser = SuiteParser, value_delimiter = ',')]
     pub suite: Vec<SuiteArg>,
 
     /// Workgroups of 256 threads per dispatch (each thread performs 256 loads). Default:
@@ -102,8 +102,8 @@ pub struct Args {
     #[arg(long)]
     pub shader_stats: bool,
 
-    /// Write one CSV row per test to FILE as each test finishes (`-` = stdout; the
-    /// human-readable lines then go to stderr).
+    /// Write one CSV row per test to FILE, each block of tests' rows once the drift check
+    /// after it has settled them (`-` = stdout; the human-readable lines then go to stderr).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
@@ -164,8 +164,69 @@ fn parse_drift_limit(s: &str) -> Result<DriftLimit, String> {
     match s.trim_end_matches('%').parse::<f64>() {
         Ok(p) if p.is_finite() && p > 0.0 && p <= 1000.0 => Ok(DriftLimit::Pct(p)),
         _ => Err(format!(
-            "`{s}` is not a percentage between 0 and 1000 (or `off`)"
+            "`{s}` is not a drift limit: give a percentage more than 0 and at most 1000, or \
+             `off` to disable the check"
         )),
+    }
+}
+
+/// `--suite`'s values: clap's own parser for [`SuiteArg`] (which lists the possible values
+/// in `--help`), except that an empty name — `--suite original,` — gets its own error
+/// rather than clap's "a value is required", which reads as if no value were given.
+#[derive(Clone)]
+struct SuiteParser;
+
+impl clap::builder::TypedValueParser for SuiteParser {
+    type Value = SuiteArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<SuiteArg, clap::Error> {
+        if value.is_empty() {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                "--suite: an empty suite name (a trailing or doubled comma?)\n",
+            )
+            .with_cmd(cmd));
+        }
+        clap::builder::EnumValueParser::<SuiteArg>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            <SuiteArg as clap::ValueEnum>::value_variants()
+                .iter()
+                .filter_map(clap::ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// A hint for a word clap took for an unknown subcommand (`perftest original`): the option
+/// that takes it, where it names a suite or selects tests; `None` where it is neither.
+pub fn subcommand_hint(word: &str) -> Option<String> {
+    use clap::ValueEnum;
+    if let Some(suite) = SuiteArg::value_variants().iter().find_map(|s| {
+        let pv = s.to_possible_value()?;
+        pv.matches(word, true).then(|| pv.get_name().to_owned())
+    }) {
+        return Some(format!("did you mean `--suite {suite}`?"));
+    }
+    let word = word.trim();
+    if word.is_empty() || word.starts_with('-') {
+        return None;
+    }
+    let selects = |tests: &[TestCase]| !catalog::filter(tests, &[word.to_owned()]).is_empty();
+    if selects(&catalog::suite(Suite::Original)) {
+        Some(format!("did you mean `--filter {word}`?"))
+    } else if selects(&catalog::all_tests()) {
+        Some(format!("did you mean `--suite all --filter {word}`?"))
+    } else {
+        None
     }
 }
 

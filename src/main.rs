@@ -4,7 +4,7 @@ use clap::Parser;
 use perftest::error::Failure;
 
 fn main() {
-    let args = perftest::cli::Args::parse();
+    let args = perftest::cli::Args::try_parse().unwrap_or_else(|e| hint(e).exit());
     let code = match perftest::run(args) {
         Ok(code) => code,
         // The reader went away (`perftest --list-tests | head`): stop quietly, as `ls` does.
@@ -19,6 +19,26 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// `e`, with a tip where clap took a suite's or a test's name for a subcommand
+/// (`perftest original`: "did you mean `--suite original`?").
+fn hint(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand {
+        return e;
+    }
+    let word = match e.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(w)) => w.clone(),
+        _ => return e,
+    };
+    if let Some(tip) = perftest::cli::subcommand_hint(&word) {
+        e.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![tip.into()]),
+        );
+    }
+    e
 }
 
 /// Whether `e` is (caused by) a write to a closed pipe.

@@ -854,3 +854,129 @@ fn the_rehearsal_hook_says_it_cut_the_run_and_refuses_a_count_that_is_none() {
         stderr(&o)
     );
 }
+
+#[test]
+fn an_empty_suite_name_is_named_as_such() {
+    for value in ["original,", ",original", "original,,control"] {
+        let o = run(&["--suite", value, "--list-tests"]);
+        assert_eq!(o.status.code(), Some(2), "{value}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("--suite: an empty suite name (a trailing or doubled comma?)"),
+            "{value}: {}",
+            stderr(&o)
+        );
+        assert!(
+            !stderr(&o).contains("a value is required"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // The help still lists the values (tests/docs.rs reads them).
+    let help = stdout(&run(&["--help"]));
+    assert!(
+        help.contains("[possible values: original, control,"),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_drift_limit_of_zero_says_what_is_allowed() {
+    for value in ["0", "1001", "abc"] {
+        let o = run(&["--drift-limit", value]);
+        assert_eq!(o.status.code(), Some(2), "{value}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(
+                "give a percentage more than 0 and at most 1000, or `off` to disable the check"
+            ),
+            "{value}: {err}"
+        );
+        assert!(!err.contains("between 0 and 1000"), "{value}: {err}");
+    }
+}
+
+#[test]
+fn a_suite_or_test_given_as_a_subcommand_gets_a_hint() {
+    for (word, hint) in [
+        ("original", "did you mean `--suite original`?"),
+        ("Latency", "did you mean `--suite latency`?"),
+        ("cbuffer", "did you mean `--filter cbuffer`?"),
+        ("packed", "did you mean `--suite all --filter packed`?"),
+    ] {
+        let o = run(&[word]);
+        assert_eq!(o.status.code(), Some(2), "{word}: {}", stderr(&o));
+        assert!(stderr(&o).contains(hint), "{word}: {}", stderr(&o));
+    }
+    // A word that is neither gets clap's error alone.
+    let o = run(&["nosuchword"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("did you mean `--"), "{}", stderr(&o));
+}
+
+#[test]
+fn every_seed_gives_its_own_shuffle_order() {
+    // `seed | 1` gave 2 and 3 (any 2k and 2k+1) the same order.
+    let order = |seed: &str| -> Vec<String> {
+        let o = run(&[
+            "--device",
+            lavapipe(),
+            "--filter",
+            "Buffer<R",
+            "--shuffle",
+            "--seed",
+            seed,
+            "--samples",
+            "5",
+            "--warmup",
+            "0",
+            "--groups",
+            "1",
+            "--drift-limit",
+            "off",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .filter_map(|l| l.split_once(": ").map(|(t, _)| t.to_string()))
+            .filter(|t| t.starts_with("Buffer<R"))
+            .collect()
+    };
+    let (two, three) = (order("2"), order("3"));
+    assert_eq!(two.len(), 27, "{two:?}");
+    assert_ne!(
+        two, three,
+        "--seed 2 and --seed 3 ran the tests in one order"
+    );
+    assert_eq!(two, order("2"), "--seed 2 did not repeat its order");
+}
+
+#[test]
+fn validation_without_the_layer_is_a_setup_error_exit_1() {
+    // docs/options.md's exit codes: a run that cannot be set up exits 1, in one sentence.
+    let empty = tempdir("no-layers");
+    let o = perftest()
+        .args([
+            "--validation",
+            "--device",
+            lavapipe(),
+            "--filter",
+            "cbuffer",
+        ])
+        .env("VK_LAYER_PATH", empty.path())
+        .env_remove("VK_ADD_LAYER_PATH")
+        .env_remove("VK_INSTANCE_LAYERS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--validation: the layer VK_LAYER_KHRONOS_validation is not installed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("cbuffer"), "{}", stdout(&o));
+    let doc = std::fs::read_to_string(root().join("docs/options.md")).unwrap();
+    assert!(
+        doc.contains("or the run could not be set up (`--validation` where"),
+        "options.md's exit codes lack the setup error"
+    );
+}

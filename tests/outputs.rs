@@ -458,3 +458,109 @@ fn a_killed_runs_gz_csv_reads_up_to_its_last_row() {
         stdout(&o)
     );
 }
+
+#[test]
+fn compare_sets_two_devices_of_one_file_side_by_side() {
+    // As docs/windows.md suggests: both GPUs of a laptop in one CSV, compared as two files
+    // would be.
+    let dir = tempdir("compare-one-file");
+    let h = "device_index,device_name,test,ms_median,status,loads_per_dispatch";
+    let both = dir.join("both.csv");
+    std::fs::write(
+        &both,
+        format!("{h}\n0,iGPU,T,2.0,ok,268435456\n1,dGPU,T,1.0,ok,268435456\n"),
+    )
+    .unwrap();
+    let o = run(&["compare", both.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with('T'))
+        .expect("a row for T");
+    assert!(line.contains("-50.0%") && line.ends_with("2.000x"), "{out}");
+    // One device in one file is still too few, and says so.
+    let one = dir.join("one.csv");
+    std::fs::write(&one, format!("{h}\n0,iGPU,T,2.0,ok,268435456\n")).unwrap();
+    let o = run(&["compare", one.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("got 1 file with 1 device"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn compare_names_a_missing_loads_per_dispatch_column() {
+    // Without the column the file's whole-dispatch time was set beside 2^28 loads' worth
+    // of the other's (+102300.0 %).
+    let dir = tempdir("compare-no-loads");
+    let (a, b) = (dir.join("a.csv"), dir.join("b.csv"));
+    std::fs::write(
+        &a,
+        "device_index,device_name,test,ms_median,status,loads_per_dispatch\n0,GPU,T,1.0,ok,262144\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        "device_index,device_name,test,ms_median,status\n0,GPU,T,1.0,ok\n",
+    )
+    .unwrap();
+    for args in [[&a, &b], [&b, &a]] {
+        let o = run(&[
+            "compare",
+            args[0].to_str().unwrap(),
+            args[1].to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("b.csv: lacks the column loads_per_dispatch"),
+            "{err}"
+        );
+        assert!(!stdout(&o).contains('%'), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn a_hard_kill_loses_only_the_block_in_progress() {
+    // docs/options.md: rows are written block by block (with --shuffle, blocks of 16), once
+    // the drift check after the block has settled them; `kill -KILL` loses the block in
+    // progress and leaves every block before it whole.
+    let dir = tempdir("kill");
+    let csv = dir.join("killed.csv");
+    let mut child = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--shuffle",
+            "--seed",
+            "1",
+            "--drift-limit",
+            "off",
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let rows = || std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count().saturating_sub(1));
+    let start = std::time::Instant::now();
+    while rows() == 0 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Past the first block's write, into the next block's tests.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let n = text.lines().count() - 1;
+    assert!(text.ends_with('\n'), "a row cut in half:\n{text}");
+    assert!(
+        n > 0 && n < 138,
+        "{n} rows: killed before the first block or after the run"
+    );
+    assert_eq!(n % 16, 0, "{n} rows: not whole blocks of 16\n{text}");
+}

@@ -274,7 +274,13 @@ fn one_file_against_a_reference_by_name() {
     // Without --reference one file is still an error.
     let o = run(&["compare", &run_csv]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("at least two CSV files (or one with --reference"));
+    assert!(
+        stderr(&o).contains(
+            "at least two CSV files, or one holding two devices (or one with --reference"
+        ),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -65,6 +65,20 @@ fn bad_inputs_exit_2_and_write_no_file() {
         b"device_index,device_name,test,ms_median,status\n",
     );
     let json_other = write("other.json", br#"{"name": "not perftest"}"#);
+    let json_empty = write("none.json", br#"{"devices": [], "results": []}"#);
+    let short_row = write(
+        "short.csv",
+        b"device_index,device_name,test,ms_median,status\n0,GPU,T,0.5,ok\n0,GPU,U,0.5\n",
+    );
+    let negative = write(
+        "negative.csv",
+        b"device_index,device_name,test,ms_median,status\n0,GPU,T,-1,ok\n",
+    );
+    let negative_json = write(
+        "negative.json",
+        br#"{"results": [{"device_index": 0, "device_name": "GPU", "test": "T",
+             "ms_median": 0.5, "status": "ok", "gloads_per_s": -3}]}"#,
+    );
     let good = committed("tests/fixtures/chart-h100.csv");
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec![binary.clone()], "not a perftest result (not text)"),
@@ -76,6 +90,22 @@ fn bad_inputs_exit_2_and_write_no_file() {
         ),
         (vec![header_only], "has a header but no rows"),
         (vec![json_other], "without a `results` array"),
+        (
+            vec![json_empty],
+            "none.json: the file has no results (its `results` array is empty)",
+        ),
+        (
+            vec![short_row],
+            "short.csv: line 3: malformed CSV: the row has 4 cells but the header has 5",
+        ),
+        (
+            vec![negative],
+            "negative.csv: line 2: ms_median `-1` is negative",
+        ),
+        (
+            vec![negative_json],
+            "negative.json: line 1: gloads_per_s `-3` is negative",
+        ),
         (
             vec![good.clone(), dir.join("missing.csv").display().to_string()],
             "cannot read",

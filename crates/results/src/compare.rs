@@ -33,10 +33,11 @@ pub use read::REQUIRED_COLUMNS;
 /// Each (file, device) is one series, labelled by the file stem, or `STEM:DEVICE_NAME` when
 /// the file holds rows of more than one device. The first series is the reference: every
 /// later one gets its percent change in time (`+12.3%` = slower) and its speedup
-/// (`time(first) / time(this)`, `1.234x`). At least two files are required.
+/// (`time(first) / time(this)`, `1.234x`). At least two series are required: two files, or
+/// one holding rows of two devices.
 pub fn compare_files(paths: &[PathBuf], format: CompareFormat) -> Result<String> {
-    if paths.len() < 2 {
-        bail!("{}", too_few(paths.len()));
+    if paths.is_empty() {
+        bail!("{}", too_few(0, 0));
     }
     compare_inputs(&read_inputs(paths)?, format)
 }
@@ -64,8 +65,14 @@ pub fn compare_text_with_references(
     references::compare(&text_inputs(inputs)?, references, format)
 }
 
-fn too_few(n: usize) -> String {
-    format!("compare needs at least two CSV files (or one with --reference NAME), got {n}")
+/// The error of too few series: `files` files holding `series` devices in all.
+fn too_few(files: usize, series: usize) -> String {
+    format!(
+        "compare needs at least two CSV files, or one holding two devices (or one with \
+         --reference NAME); got {files} file{} with {series} device{}",
+        if files == 1 { "" } else { "s" },
+        if series == 1 { "" } else { "s" }
+    )
 }
 
 /// Reads each file (CSV or JSON), labelled by its stem (by its path where two files share
@@ -150,10 +157,26 @@ struct Series {
 }
 
 fn compare_inputs(inputs: &[Input], format: CompareFormat) -> Result<String> {
-    if inputs.len() < 2 {
-        bail!("{}", too_few(inputs.len()));
-    }
     let (series, tests) = load(inputs)?;
+    if series.len() < 2 {
+        bail!("{}", too_few(inputs.len(), series.len()));
+    }
+    // Times are scaled per load where a file gives its dispatch size: a file without the
+    // column beside one with it would compare a whole dispatch with 2^28 loads' worth.
+    let has = |i: &Input| i.table.columns.iter().any(|c| c == "loads_per_dispatch");
+    if inputs.iter().any(has) {
+        if let Some(lacking) = inputs.iter().find(|i| !has(i)) {
+            bail!(
+                "{}: lacks the column loads_per_dispatch, which compare needs to set its \
+                 times beside those of {} (which has it) per load",
+                lacking.table.source,
+                inputs
+                    .iter()
+                    .find(|i| has(i))
+                    .map_or("", |i| &i.table.source)
+            );
+        }
+    }
     Ok(render(&build_rows(&series, &tests), format))
 }
 

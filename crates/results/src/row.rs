@@ -35,33 +35,33 @@ pub struct Row {
     pub groups: Option<u32>,
     #[serde(deserialize_with = "whole_opt")]
     pub loads_per_dispatch: Option<u64>,
-    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "non_negative")]
     pub ms_median: Option<f64>,
-    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "non_negative")]
     pub ms_min: Option<f64>,
-    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "non_negative")]
     pub ms_mean: Option<f64>,
-    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
     pub cv_pct: Option<f64>,
     #[serde(deserialize_with = "whole_opt")]
     pub samples: Option<u32>,
     /// Throughput over the baseline's; four significant digits at least (see [`significant`]).
-    #[serde(serialize_with = "significant4", deserialize_with = "number")]
+    #[serde(serialize_with = "significant4", deserialize_with = "non_negative")]
     pub ratio: Option<f64>,
-    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
     pub gloads_per_s: Option<f64>,
-    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
     pub gbytes_per_s: Option<f64>,
     /// `ok`, `unsupported`, `mismatch`, `error` or `interrupted`.
     pub status: String,
     pub reason: String,
-    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "non_negative")]
     pub clock_mhz: Option<f64>,
     #[serde(deserialize_with = "whole_opt")]
     pub compute_units: Option<u32>,
-    #[serde(serialize_with = "fixed::<4, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<4, _>", deserialize_with = "non_negative")]
     pub loads_per_clk_per_cu: Option<f64>,
-    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
     pub bytes_per_clk_per_cu: Option<f64>,
     /// Untimed dispatches per test (`None` in files older than the column).
     #[serde(deserialize_with = "whole_opt")]
@@ -80,17 +80,17 @@ pub struct Row {
     #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
     pub drift_pct: Option<f64>,
     pub memory: String,
-    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "non_negative")]
     pub latency_clk: Option<f64>,
     /// What the `loads` columns count: `loads`, `ops`, `flops`, `bytes`, ….
     pub unit: String,
-    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "non_negative")]
     pub latency_spread_pct: Option<f64>,
-    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "non_negative")]
     pub driver_sm_mhz: Option<f64>,
-    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "non_negative")]
     pub driver_mem_mhz: Option<f64>,
-    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "number")]
+    #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "non_negative")]
     pub power_w: Option<f64>,
     #[serde(serialize_with = "fixed::<0, _>", deserialize_with = "number")]
     pub temp_c: Option<f64>,
@@ -325,6 +325,17 @@ fn number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         Given::Number(x) if x.is_finite() => Ok(Some(x)),
         Given::Number(x) => Err(serde::de::Error::custom(format!("`{x}` is not a number"))),
         Given::Text(t) => Err(serde::de::Error::custom(format!("`{t}` is not a number"))),
+    }
+}
+
+/// [`number`] for a time, rate, clock or count: never below 0 (a negative cell is a damaged
+/// or hand-edited file, which would otherwise read as a time of `-1.000`).
+fn non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    match number(d)? {
+        Some(x) if x < 0.0 => Err(serde::de::Error::custom(format!(
+            "`{x}` is negative: a time, rate, clock or count is never below 0"
+        ))),
+        x => Ok(x),
     }
 }
 

@@ -174,11 +174,7 @@ fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Op
                 d.reference_ms, d.reference_span_ms, d.spread_pct, d.limit_pct
             ));
             if d.contended {
-                sink.note(
-                    "drift check: another process's work shows between the baseline's \
-                     dispatches however long the run waits: its checks are held to a quiet \
-                     GPU's spacing, so rows timed while it runs are flagged contended",
-                );
+                sink.note(contended_note(d.clock_mhz.is_some()));
             }
             if d.spread_pct > super::drift::TRUSTED_SPREAD_PCT {
                 sink.note(&format!(
@@ -193,6 +189,24 @@ fn drift_reference(runner: &Runner<'_>, plan: &Plan<'_>, sink: &impl Sink) -> Op
             sink.note(&format!("no drift check: {e:#}"));
             None
         }
+    }
+}
+
+/// The note of a drift reference whose dispatches stayed unevenly spaced however long the
+/// run waited. Only a shader clock tells another process (the clock normal, the baseline
+/// slow: `contended`) from the device's own unevenness; without one the note says no more
+/// than the check can know, and what becomes of the rows (timing.md).
+fn contended_note(has_clock: bool) -> &'static str {
+    if has_clock {
+        "drift check: another process's work shows between the baseline's dispatches \
+         however long the run waits: its checks are held to a quiet GPU's spacing, so rows \
+         timed while it runs are flagged contended"
+    } else {
+        "drift check: the baseline's dispatches stay unevenly spaced however long the run \
+         waits (another process, or the device's own scheduling: without a shader clock the \
+         check cannot tell which): its checks are held to an even spacing, and rows timed \
+         while the baseline is off are timed again (`re-measured`) or, if it stays off, \
+         flagged `disturbed`"
     }
 }
 
@@ -330,4 +344,27 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         sink.block(&rows, &baseline)?;
     }
     Ok(Outcome::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contended_note;
+
+    #[test]
+    fn without_a_clock_the_contended_note_names_no_cause_it_cannot_know() {
+        // lavapipe has no shader clock: its rows become `re-measured` or `disturbed`,
+        // never `contended` (docs/timing.md), and the note said they would be.
+        let note = contended_note(false);
+        assert!(!note.contains("flagged contended"), "{note}");
+        assert!(
+            !note.starts_with("drift check: another process's work shows"),
+            "{note}"
+        );
+        assert!(note.contains("without a shader clock"), "{note}");
+        assert!(
+            note.contains("`re-measured`") && note.contains("`disturbed`"),
+            "{note}"
+        );
+        assert!(contended_note(true).contains("flagged contended"));
+    }
 }

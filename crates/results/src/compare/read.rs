@@ -32,6 +32,8 @@ pub struct Table {
     pub source: String,
     /// The rows, in file order (a column the file lacks reads as empty).
     pub rows: Vec<Row>,
+    /// The file's column names (a CSV's header; every key of a JSON file's rows).
+    pub columns: Vec<String>,
     /// The line each row came from (1-based; a JSON row's index + 1), for errors.
     pub lines: Vec<usize>,
     /// The whole JSON document (devices, limits, calibration, command line), for a JSON file.
@@ -76,6 +78,9 @@ pub fn read_text(source: &str, text: &str) -> Result<Table> {
         read_csv(source, body)?
     };
     if table.rows.is_empty() {
+        if table.json.is_some() {
+            bail!("{source}: the file has no results (its `results` array is empty)");
+        }
         bail!("{source}: the file has a header but no rows");
     }
     Ok(table)
@@ -136,7 +141,7 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
     // one short per line in a file with CRLF line ends (as spreadsheets on Windows save).
     let (mut counted_to, mut line) = (0usize, 1usize);
     for record in reader.records() {
-        let record = record.with_context(|| format!("{source}: malformed CSV"))?;
+        let record = record.map_err(|e| malformed(source, text, &e))?;
         let mut start = record.position().map_or(counted_to, |p| p.byte() as usize);
         // (After a CR the crate's record starts at the LF that ends the line before.)
         while text
@@ -169,9 +174,50 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
     Ok(Table {
         source: source.to_string(),
         rows,
+        columns,
         lines,
         json: None,
     })
+}
+
+/// The error of a CSV record that does not parse, at the file's own line: the csv crate
+/// counts records, and its "line" is one short after a CRLF or a quoted line break.
+fn malformed(source: &str, text: &str, e: &csv::Error) -> anyhow::Error {
+    let line = |byte: u64| {
+        let mut start = (byte as usize).min(text.len());
+        // (A record's position may be the line end before it.)
+        while text
+            .as_bytes()
+            .get(start)
+            .is_some_and(|b| *b == b'\r' || *b == b'\n')
+        {
+            start += 1;
+        }
+        1 + text.as_bytes()[..start.min(text.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+    };
+    match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos: Some(pos),
+            expected_len,
+            len,
+        } => anyhow::anyhow!(
+            "{source}: line {}: malformed CSV: the row has {len} cell{} but the header has \
+             {expected_len}",
+            line(pos.byte()),
+            if *len == 1 { "" } else { "s" }
+        ),
+        _ => match e.position() {
+            Some(pos) => anyhow::anyhow!(
+                "{source}: line {}: malformed CSV: {}",
+                line(pos.byte()),
+                cause(e)
+            ),
+            None => anyhow::anyhow!("{source}: malformed CSV: {e}"),
+        },
+    }
 }
 
 /// What a csv error says of the cell, without the crate's record and byte position.
@@ -236,6 +282,7 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
     Ok(Table {
         source: source.to_string(),
         rows,
+        columns,
         lines,
         json: Some(doc),
     })
