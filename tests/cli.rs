@@ -980,3 +980,37 @@ fn validation_without_the_layer_is_a_setup_error_exit_1() {
         "options.md's exit codes lack the setup error"
     );
 }
+
+#[test]
+fn a_size_the_device_cannot_give_is_said_in_the_reason() {
+    // One group per compute unit needs a compute-unit count; lavapipe reports none, so the
+    // low-occupancy reads run the common size, and the row must say so (it said nothing).
+    let dir = tempdir("cli");
+    let csv = dir.join("cu.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "pitfalls",
+        "--filter",
+        "one group per compute unit",
+        "--groups",
+        "4",
+        "--samples",
+        "5",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&csv);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_eq!(r["groups"], "4", "{r:?}");
+        assert!(
+            r["reason"].contains("no compute-unit count"),
+            "{}: {}",
+            r["test"],
+            r["reason"]
+        );
+    }
+}

@@ -289,6 +289,28 @@ impl Spec for Pitfalls {
         }
     }
 
+    /// The low-occupancy reads mean one group per compute unit; a device that reports no
+    /// compute-unit count (lavapipe) runs them at the common size, and the row says so.
+    fn device_note(
+        &self,
+        _res: &Resources<'_>,
+        shared: &Shared<'_>,
+        v: Variant,
+    ) -> Option<String> {
+        let low = matches!(
+            v,
+            Reads {
+                low_occupancy: true,
+                ..
+            }
+        );
+        (low && shared.gpu.info.compute_units.is_none()).then(|| {
+            "the device reports no compute-unit count: ran the common dispatch size, not one \
+             group per compute unit"
+                .to_string()
+        })
+    }
+
     fn tolerance(&self, v: Variant) -> f32 {
         match v {
             Contracted | Precise => 1e-4,
