@@ -291,12 +291,7 @@ impl Spec for Pitfalls {
 
     /// The low-occupancy reads mean one group per compute unit; a device that reports no
     /// compute-unit count (lavapipe) runs them at the common size, and the row says so.
-    fn device_note(
-        &self,
-        _res: &Resources<'_>,
-        shared: &Shared<'_>,
-        v: Variant,
-    ) -> Option<String> {
+    fn device_note(&self, _res: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
         let low = matches!(
             v,
             Reads {
