@@ -182,6 +182,10 @@ pub fn run(args: cli::Args) -> Result<i32> {
         return Ok(validation_exit(0));
     }
     let choices = select::choose(&instance.devices, &args.device)?;
+    // A dispatch size a chosen device cannot bind is a usage error, before any output opens.
+    for c in &choices {
+        runner::check_groups(args.groups, &instance.devices[c.index]).map_err(Failure::Usage)?;
+    }
     // Opened after every usage check (so a typo never truncates a results file) and before
     // the first test (so an unwritable path fails fast).
     let mut reporters = open_outputs(args, choices.len())?;

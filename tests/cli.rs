@@ -1014,3 +1014,28 @@ fn a_size_the_device_cannot_give_is_said_in_the_reason() {
         );
     }
 }
+
+#[test]
+fn groups_a_device_cannot_bind_are_a_usage_error_before_any_output() {
+    // lavapipe binds 128 MB: 65535 groups need 256 MB of output. It was an error row after
+    // the device opened (exit 1); it is known from the device's limits before.
+    let dir = tempdir("cli");
+    let csv = dir.join("g.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "65535",
+        "--filter",
+        "Buffer<R8>.Load uniform",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("maxStorageBufferRange") && err.contains("use at most 32768 groups"),
+        "{err}"
+    );
+    assert!(!csv.exists(), "no output is opened for a usage error");
+}

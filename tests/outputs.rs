@@ -542,6 +542,8 @@ fn a_hard_kill_loses_only_the_block_in_progress() {
         ])
         .arg("--csv")
         .arg(&csv)
+        .arg("--json")
+        .arg(dir.join("killed.json"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -563,4 +565,12 @@ fn a_hard_kill_loses_only_the_block_in_progress() {
         "{n} rows: killed before the first block or after the run"
     );
     assert_eq!(n % 16, 0, "{n} rows: not whole blocks of 16\n{text}");
+    // The JSON, written at the end, leaves nothing behind: its temporary file exists only
+    // while the document is written (a kill left an empty `.killed.json.partial-PID`).
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "killed.csv")
+        .collect();
+    assert!(left.is_empty(), "left beside the CSV: {left:?}");
 }

@@ -27,19 +27,28 @@ pub struct Json {
     file: Option<std::fs::File>,
     devices: Vec<Value>,
     rows: Vec<Value>,
+    /// The temporary file exists and is not yet renamed into place.
+    pending: bool,
 }
 
 /// How the document reaches its path.
 enum Target {
-    /// Written to `tmp`, then renamed onto `path` (a regular file).
-    Replace { path: PathBuf, tmp: PathBuf },
+    /// Written to `tmp` at the end, then renamed onto `path` (a regular file); `tmp` keeps
+    /// the permissions of the file it replaces.
+    Replace {
+        path: PathBuf,
+        tmp: PathBuf,
+        permissions: Option<std::fs::Permissions>,
+    },
     /// Written straight into the file already open (a device, a FIFO, a terminal).
     InPlace,
 }
 
 impl Json {
-    /// Opens the output at once (the temporary file, or the device or FIFO itself), so an
-    /// unwritable path fails before any test runs. Opening a FIFO waits for its reader.
+    /// Opens the output at once where it is written in place (a device or FIFO: opening a
+    /// FIFO waits for its reader); for a regular file, creates and removes the temporary
+    /// file beside it, so an unwritable path fails before any test runs and a killed run
+    /// leaves nothing behind (the temporary file exists only while the document is written).
     pub fn create(path: &Path) -> std::io::Result<Self> {
         let target = super::path::final_target(path)?;
         let existing = std::fs::metadata(&target).ok();
@@ -53,41 +62,46 @@ impl Json {
                 file: Some(file),
                 devices: Vec::new(),
                 rows: Vec::new(),
+                pending: false,
             });
         }
         let (target, file) = match existing {
             Some(m) if !m.is_file() => {
                 let file = std::fs::OpenOptions::new().write(true).open(&target)?;
-                (Target::InPlace, file)
+                (Target::InPlace, Some(file))
             }
             _ => {
                 let name = target
                     .file_name()
                     .map_or("perftest.json".into(), |n| n.to_string_lossy().into_owned());
                 let tmp = target.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-                let file = std::fs::File::create(&tmp)?;
-                // The replacement keeps the permissions of the file it replaces.
-                if let Some(m) = existing {
-                    let _ = file.set_permissions(m.permissions());
-                }
-                (Target::Replace { path: target, tmp }, file)
+                std::fs::File::create(&tmp)?;
+                std::fs::remove_file(&tmp)?;
+                let permissions = existing.map(|m| m.permissions());
+                let target = Target::Replace {
+                    path: target,
+                    tmp,
+                    permissions,
+                };
+                (target, None)
             }
         };
         Ok(Json {
             path: path.to_path_buf(),
             target,
             gzip: perftest_results::gzip::is_gzip_path(path),
-            file: Some(file),
+            file,
             devices: Vec::new(),
             rows: Vec::new(),
+            pending: false,
         })
     }
 }
 
 impl Drop for Json {
     fn drop(&mut self) {
-        // Not committed (an error before finish): leave no temporary file behind.
-        if let (Some(_), Target::Replace { tmp, .. }) = (&self.file, &self.target) {
+        // Not committed (an error while it was written): leave no temporary file behind.
+        if let (true, Target::Replace { tmp, .. }) = (self.pending, &self.target) {
             let _ = std::fs::remove_file(tmp);
         }
     }
@@ -217,7 +231,22 @@ impl Reporter for Json {
             "kernel_spirv_hashes": kernels,
             "results": self.rows,
         });
-        let file = self.file.take().context("JSON already written")?;
+        let file = match &self.target {
+            Target::InPlace => self.file.take().context("JSON already written")?,
+            Target::Replace {
+                tmp, permissions, ..
+            } => {
+                let file = std::fs::File::create(tmp)
+                    .with_context(|| format!("writing {}", self.path.display()))?;
+                // Removed by `drop` unless renamed into place below.
+                self.file = None;
+                self.pending = true;
+                if let Some(p) = permissions {
+                    let _ = file.set_permissions(p.clone());
+                }
+                file
+            }
+        };
         let mut out = std::io::BufWriter::new(Output::new(file, self.gzip));
         let write = serde_json::to_writer_pretty(&mut out, &doc)
             .map_err(anyhow::Error::from)
@@ -232,7 +261,7 @@ impl Reporter for Json {
                 return Err(e).with_context(|| format!("writing {}", self.path.display()));
             }
         };
-        if let Target::Replace { path, tmp } = &self.target {
+        if let Target::Replace { path, tmp, .. } = &self.target {
             if let Err(e) = file.sync_all() {
                 let _ = std::fs::remove_file(tmp);
                 return Err(e).with_context(|| format!("writing {}", self.path.display()));
@@ -241,6 +270,7 @@ impl Reporter for Json {
                 let _ = std::fs::remove_file(tmp);
                 return Err(e).with_context(|| format!("renaming into {}", path.display()));
             }
+            self.pending = false;
         }
         Ok(())
     }

@@ -92,6 +92,29 @@ pub struct Runner<'g> {
     host: Option<std::sync::Arc<std::sync::RwLock<()>>>,
 }
 
+/// Why `--groups groups` cannot run on `device`, if it cannot: the output buffer of the
+/// largest dispatch (one vec4 per thread) must be bindable. Known from the device's limits
+/// before it is opened, so the app refuses it up front (a usage error).
+pub fn check_groups(
+    groups: Option<u32>,
+    device: &perftest_gpu::DeviceInfo,
+) -> std::result::Result<(), String> {
+    let max_groups = groups
+        .unwrap_or(timing::FULL_GROUPS)
+        .max(timing::FULL_GROUPS);
+    let output_size = max_groups as u64 * 256 * 16;
+    let bindable = device.limits.max_storage_buffer_range as u64;
+    if output_size > bindable {
+        return Err(format!(
+            "--groups {max_groups} needs a {output_size}-byte output buffer, more than {} can \
+             bind (maxStorageBufferRange = {bindable}); use at most {} groups",
+            device.name,
+            bindable / 4096
+        ));
+    }
+    Ok(())
+}
+
 /// The node's lock as one test holds it (see [`Runner::share_host`]); held, never read:
 /// dropping it lets the others go on.
 enum Held<'a> {
@@ -226,19 +249,12 @@ impl<'g> Runner<'g> {
 
     /// Room for the largest dispatch any test may run (verify writes one vec4 per thread).
     fn output_buffer(gpu: &'g Gpu<'g>, settings: &Settings) -> Result<Buffer<'g>> {
+        check_groups(settings.groups, gpu.info).map_err(anyhow::Error::msg)?;
         let max_groups = settings
             .groups
             .unwrap_or(timing::FULL_GROUPS)
             .max(timing::FULL_GROUPS);
         let output_size = max_groups as u64 * 256 * 16;
-        let bindable = gpu.info.limits.max_storage_buffer_range as u64;
-        if output_size > bindable {
-            anyhow::bail!(
-                "--groups {max_groups} needs a {output_size}-byte output buffer, more than this \
-                 device can bind (maxStorageBufferRange = {bindable}); use at most {} groups",
-                bindable / 4096
-            );
-        }
         Buffer::new(
             gpu,
             "output",
