@@ -97,6 +97,7 @@ fn an_empty_filter_and_outputs_without_a_run_are_usage_errors() {
     }
 }
 
+// Claim: docs/options.md: "an empty TEXT is a usage error"
 #[test]
 fn the_listings_refuse_what_they_would_ignore() {
     let dir = tempdir("listings");
@@ -913,6 +914,7 @@ fn a_suite_or_test_given_as_a_subcommand_gets_a_hint() {
     assert!(!stderr(&o).contains("did you mean `--"), "{}", stderr(&o));
 }
 
+// Claim: docs/options.md: "every seed gives its own order"
 #[test]
 fn every_seed_gives_its_own_shuffle_order() {
     // `seed | 1` gave 2 and 3 (any 2k and 2k+1) the same order.
@@ -950,6 +952,7 @@ fn every_seed_gives_its_own_shuffle_order() {
     assert_eq!(two, order("2"), "--seed 2 did not repeat its order");
 }
 
+// Claim: docs/options.md: "or the run could not be set up (`--validation` where `VK_LAYER_KHRONOS_validation` is not installed: one sentence on stderr, before any test)"
 #[test]
 fn validation_without_the_layer_is_a_setup_error_exit_1() {
     // docs/options.md's exit codes: a run that cannot be set up exits 1, in one sentence.
@@ -981,6 +984,7 @@ fn validation_without_the_layer_is_a_setup_error_exit_1() {
     );
 }
 
+// Claim: docs/options.md: "a device that reports no compute-unit count, as lavapipe, runs the low-occupancy reads at the common size, and their `reason` says that instead"
 #[test]
 fn a_size_the_device_cannot_give_is_said_in_the_reason() {
     // One group per compute unit needs a compute-unit count; lavapipe reports none, so the
@@ -1015,6 +1019,7 @@ fn a_size_the_device_cannot_give_is_said_in_the_reason() {
     }
 }
 
+// Claim: docs/options.md: "a `--groups` whose output buffer a chosen device cannot bind: `--groups 65535` on lavapipe"
 #[test]
 fn groups_a_device_cannot_bind_are_a_usage_error_before_any_output() {
     // lavapipe binds 128 MB: 65535 groups need 256 MB of output. It was an error row after

@@ -78,6 +78,7 @@ fn spans(
     spans
 }
 
+// Claim: docs/options.md: "run alone on the node: while one is measured, the other devices' tests wait"
 #[test]
 fn devices_run_at_once_and_a_test_that_shares_the_host_runs_alone() {
     let _serial = serial();
@@ -141,6 +142,7 @@ fn devices_run_at_once_and_a_test_that_shares_the_host_runs_alone() {
     assert!(err.contains("perftest: device 1: drift check"), "{err}");
 }
 
+// Claim: docs/options.md: "`--in-turn` runs the devices one after another instead"
 #[test]
 fn in_turn_runs_one_device_after_the_other() {
     let _serial = serial();

@@ -328,3 +328,53 @@ fn the_readme_suite_table_lists_every_suite_with_its_test_count() {
         "rows for suites --help lacks: {rows:?}"
     );
 }
+
+/// Whitespace runs as one space: the manual wraps its sentences anywhere.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A promise of the manual's prose is held by a test that quotes it on a `// Claim: PATH:
+/// "TEXT"` line just above its `#[test]`: the test fails when the tool breaks the promise,
+/// and this fails when the prose no longer says what the test holds (reword the claim and
+/// check the test), or a claim is attached to no test.
+#[test]
+fn every_claim_a_test_holds_is_still_in_the_manual() {
+    let mut claims = 0;
+    let mut wrong = Vec::new();
+    for entry in std::fs::read_dir(root().join("tests")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("// Claim: ") else {
+                continue;
+            };
+            claims += 1;
+            let at = format!("{}:{}", path.display(), i + 1);
+            let Some((doc, quoted)) = rest.split_once(": \"") else {
+                wrong.push(format!("{at}: not `// Claim: PATH: \"TEXT\"`"));
+                continue;
+            };
+            let quoted = quoted.strip_suffix('"').unwrap_or(quoted);
+            let held = lines[i + 1..]
+                .iter()
+                .take(4)
+                .any(|l| l.trim_start().starts_with("#[test]"));
+            if !held {
+                wrong.push(format!("{at}: no #[test] right below the claim"));
+            }
+            match std::fs::read_to_string(root().join(doc)) {
+                Ok(manual) if one_line(&manual).contains(&one_line(quoted)) => {}
+                Ok(_) => wrong.push(format!("{at}: {doc} no longer says \"{quoted}\"")),
+                Err(e) => wrong.push(format!("{at}: {doc}: {e}")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The promises fixed for issue 49 and the devices' at least.
+    assert!(claims >= 12, "only {claims} claims held by tests");
+}

@@ -149,6 +149,7 @@ fn set(
         .collect()
 }
 
+// Claim: docs/fleet.md: "some GPU degraded (an operator must act; this wins over 2)"
 #[test]
 fn a_gpu_made_slower_is_degraded_in_its_memory_and_flagged_rows_are_not_judged() {
     let dir = tempdir("fleet-slow");
@@ -237,6 +238,7 @@ fn a_gpu_made_slower_is_degraded_in_its_memory_and_flagged_rows_are_not_judged()
     }
 }
 
+// Claim: docs/fleet.md: "a model with fewer than 3 timed GPUs"
 #[test]
 fn too_few_gpus_or_nothing_readable_is_exit_2() {
     let dir = tempdir("fleet-few");

@@ -259,6 +259,7 @@ fn the_null_device_may_take_both_outputs() {
     );
 }
 
+// Claim: docs/options.md: "for `--csv`, one that opens but takes no bytes too, as `/dev/full` or a full disk: its header is written at once"
 #[test]
 fn a_csv_that_takes_no_bytes_is_named_before_the_first_test() {
     // /dev/full opens but fails every write: the header's failure is a usage error naming the
@@ -459,6 +460,7 @@ fn a_killed_runs_gz_csv_reads_up_to_its_last_row() {
     );
 }
 
+// Claim: docs/comparing.md: "One file holding two devices (`--device integrated,discrete`) compares its devices as two files would"
 #[test]
 fn compare_sets_two_devices_of_one_file_side_by_side() {
     // As docs/windows.md suggests: both GPUs of a laptop in one CSV, compared as two files
@@ -491,6 +493,7 @@ fn compare_sets_two_devices_of_one_file_side_by_side() {
     );
 }
 
+// Claim: docs/comparing.md: "a file without `loads_per_dispatch` beside one that has it (its times could not be set per load)"
 #[test]
 fn compare_names_a_missing_loads_per_dispatch_column() {
     // Without the column the file's whole-dispatch time was set beside 2^28 loads' worth
@@ -523,6 +526,8 @@ fn compare_names_a_missing_loads_per_dispatch_column() {
     }
 }
 
+// Claim: docs/options.md: "A hard kill (`kill -KILL`, a crash, a power cut) so loses the block in progress and any block waiting to be re-timed, and nothing else"
+// Claim: docs/options.md: "made only then: a killed run leaves none"
 #[test]
 fn a_hard_kill_loses_only_the_block_in_progress() {
     // docs/options.md: rows are written block by block (with --shuffle, blocks of 16), once
