@@ -7,8 +7,8 @@
 # Other systems: prints what to install and fails.
 set -euo pipefail
 
-have() { command -v "$1" >/dev/null 2>&1; }
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# shellcheck source=scripts/lib/packages.sh
+source "$(dirname "$0")/lib/packages.sh"
 
 missing=()
 if have apt-get && have dpkg-query; then
@@ -26,18 +26,7 @@ else
   exit 0
 fi
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-echo "setup-slurm: installing ${missing[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  have sudo || { echo "setup-slurm: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
 # The packages' own services are not used: scripts/slurm-cluster.sh runs its daemons on a
 # socket and ports of its own (in a container none starts; on a host with systemd, the
 # system's munged may, and slurmctld/slurmd wait for an /etc/slurm/slurm.conf).
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_packages setup-slurm "${missing[@]}"

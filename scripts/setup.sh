@@ -6,9 +6,10 @@
 # Does nothing when everything is present. Other systems: prints what to install.
 set -euo pipefail
 
+# shellcheck source=scripts/lib/packages.sh
+source "$(dirname "$0")/lib/packages.sh"
+
 missing=()
-have() { command -v "$1" >/dev/null 2>&1; }
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 if ! have apt-get || ! have dpkg-query; then
   if ! have cmake || ! have python3 || ! have c++; then
@@ -37,15 +38,4 @@ if have rustup; then
   done
 fi
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-echo "setup: installing ${missing[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  have sudo || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_packages setup "${missing[@]}"
