@@ -310,16 +310,19 @@ pub enum Command {
         /// The smallest slowdown ever called degraded, % (default 5: more than whole runs of
         /// one H100 differ by; see docs/fleet.md).
         #[arg(long, value_name = "PCT", value_parser = parse_threshold,
+              allow_negative_numbers = true,
               default_value_t = perftest_results::fleet::FLOOR_PCT)]
         threshold: f64,
     },
 }
 
-/// `fleet --threshold`: a percentage above 0.
+/// `fleet --threshold`: a percentage above 0 and below 1000.
 fn parse_threshold(s: &str) -> Result<f64, String> {
     match s.trim_end_matches('%').parse::<f64>() {
         Ok(p) if p.is_finite() && p > 0.0 && p < 1000.0 => Ok(p),
-        _ => Err(format!("`{s}` is not a percentage above 0 (5 for 5 %)")),
+        _ => Err(format!(
+            "`{s}` is not a percentage above 0 and below 1000 (5 for 5 %)"
+        )),
     }
 }
 

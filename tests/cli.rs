@@ -1044,3 +1044,23 @@ fn groups_a_device_cannot_bind_are_a_usage_error_before_any_output() {
     );
     assert!(!csv.exists(), "no output is opened for a usage error");
 }
+
+#[test]
+fn a_fleet_threshold_out_of_range_says_what_is_allowed() {
+    // `-5` was taken for an option and `1000` was called "not a percentage above 0".
+    let run = committed("results/h100x2/alone-1126/all-0.csv.gz");
+    for bad in ["-5", "0", "1000", "abc"] {
+        let o = perftest()
+            .args(["fleet", &run, "--threshold", bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "`{bad}` is not a percentage above 0 and below 1000"
+            )),
+            "{bad}: {}",
+            stderr(&o)
+        );
+    }
+}
