@@ -59,8 +59,13 @@ fn a_lasting_disturbance_flags_the_rows_and_strict_fails_the_run() {
     for (name, ..) in &cbuffer {
         assert!(err.contains(&format!("{name}: disturbed")), "{err}");
     }
+    // The summary counts every disturbed row. Usually the three of the slowed block; the
+    // first block too where a busy CPU pushed its check past the limit, so that it was put
+    // off to the end of the run, which the lasting slowdown then reaches (CI saw 6).
+    let disturbed = rows.iter().filter(|r| r.1 == "disturbed").count();
+    assert!(disturbed >= 3, "{rows:?}");
     assert!(
-        err.contains("3 disturbed)"),
+        err.contains(&format!("{disturbed} disturbed)")),
         "the summary counts them: {err}"
     );
     assert!(
