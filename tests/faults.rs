@@ -114,34 +114,11 @@ impl Drop for KillOnDrop {
     }
 }
 
-/// Two lavapipe devices: the same driver library copied under a second name, each with its
-/// own ICD manifest.
-/// Returns the directory that holds the copy (removed when dropped) and `VK_DRIVER_FILES`.
+/// Two lavapipe devices (see `twin_lavapipe`): the directory that holds the copy (removed
+/// when dropped) and the `VK_DRIVER_FILES` that names both.
 fn two_devices() -> (TempDir, String) {
     let dir = tempdir("two-icds");
-    let manifest = std::fs::read_dir("/usr/share/vulkan/icd.d")
-        .expect("Mesa's ICD manifests (scripts/setup.sh installs mesa-vulkan-drivers)")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("lvp_icd")
-        })
-        .expect("lavapipe's ICD manifest");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let lib = text
-        .split("\"library_path\"")
-        .nth(1)
-        .and_then(|s| s.split('"').nth(1))
-        .unwrap()
-        .to_string();
-    let copy = dir.join("libvulkan_lvp_copy.so");
-    std::fs::copy(&lib, &copy).unwrap();
-    let second = dir.join("lvp_copy.json");
-    std::fs::write(&second, text.replace(&lib, copy.to_str().unwrap())).unwrap();
-    let files = format!("{}:{}", manifest.display(), second.display());
+    let files = twin_lavapipe(&dir);
     (dir, files)
 }
 
@@ -154,6 +131,9 @@ fn a_lost_device_is_abandoned_and_the_next_device_still_runs() {
         .args([
             "--device",
             "all",
+            // In turn: the fault loses the process's second test, device 0's only when
+            // device 1 has not started (all at once, it may be either's).
+            "--in-turn",
             "--filter",
             "Buffer<R8>",
             "--groups",
