@@ -242,7 +242,7 @@ exec flock {lock} {bin} "${{args[@]}}"
 }
 
 /// The verdict's floor on lavapipe (see where the jobs are submitted).
-const FLEET_ARGS: &str = "--threshold 70";
+const FLEET_ARGS: &str = "--threshold 300";
 
 /// The tests a node runs (the profile), and the arguments that run them.
 fn profile(contract: &Contract) -> (Vec<String>, String) {
@@ -275,9 +275,21 @@ fn profile(contract: &Contract) -> (Vec<String>, String) {
         .iter()
         .map(|w| format!("'{w}'"))
         .chain(
-            ["--device", lavapipe(), "--groups", "16", "--samples", "5"]
-                .iter()
-                .map(|w| w.to_string()),
+            // No drift check: three nodes on one VM's two cores move lavapipe's baseline by
+            // +27 % at times (CI saw every row of a node flagged `disturbed`, so that node was
+            // rightly not judged); the drift check is tests/drift.rs's, this test is the jobs'.
+            [
+                "--device",
+                lavapipe(),
+                "--groups",
+                "16",
+                "--samples",
+                "5",
+                "--drift-limit",
+                "off",
+            ]
+            .iter()
+            .map(|w| w.to_string()),
         )
         .collect();
     (tests, words.join(" "))
@@ -402,8 +414,8 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
             ("PERFTEST_ARGS", args.clone()),
             ("PERFTEST_RESULTS", results.display().to_string()),
             // Three lavapipe runs on a shared 2-core machine differ by up to ~50 % in rate
-            // (rows up to 2× slower seen); a slow node's rows are an eighth as fast (`--fault
-            // slow-gpu`, −87.5 %): a 70 % floor tells them apart.
+            // (rows up to 2× slower seen, +100 % in cost); a slow node's rows cost 8× as much
+            // (`--fault slow-gpu`, +700 %): a 300 % floor tells them apart with room both ways.
             ("PERFTEST_FLEET_ARGS", FLEET_ARGS.to_string()),
         ]
     };
@@ -548,13 +560,20 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
     for node in NODES {
         let (out, err) = (read(&kept(node, "out")), read(&kept(node, "err")));
         let code = read(&kept(node, "code"));
-        let rows = csv_rows(&dir.join("health").join(node).join("perftest.csv"));
+        let folder = dir.join("health").join(node);
+        let rows = csv_rows(&folder.join("perftest.csv"));
+        // What the node's verdict said, for a failure's message.
+        let said = |file: &str| {
+            let text = std::fs::read_to_string(folder.join(file)).unwrap_or_default();
+            format!("--- {file}:\n{text}")
+        };
+        let shown = format!("{out}{err}{}{}", said("verdict.txt"), said("perftest.log"));
         assert_eq!(rows.len(), tests.len(), "{node}: the health check's rows");
         if !contract.fleet {
-            assert_eq!(code.trim(), "2", "{node}: not judged\n{out}{err}");
+            assert_eq!(code.trim(), "2", "{node}: not judged\n{shown}");
             assert!(err.contains("has no `fleet` command"), "{node}: {err}");
         } else if node == SLOW {
-            assert_eq!(code.trim(), "1", "{node}: degraded\n{out}{err}");
+            assert_eq!(code.trim(), "1", "{node}: degraded\n{shown}");
             assert!(
                 !out.trim().is_empty(),
                 "{node}: a line per failing subsystem"
@@ -567,7 +586,7 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
                 );
             }
         } else {
-            assert_eq!(code.trim(), "0", "{node}: healthy\n{out}{err}");
+            assert_eq!(code.trim(), "0", "{node}: healthy\n{shown}");
         }
     }
     let states = cluster.node_states();

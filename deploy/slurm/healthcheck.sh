@@ -75,7 +75,15 @@ case "$verdict" in
     grep -Fw -- "$host" "$out/verdict.txt" || cat "$out/verdict.txt"
     ;;
   *)
-    echo "perftest-health: $host: not judged (fleet exited $verdict): $(tail -n 1 "$out/verdict.log")"
+    # Why: the verdict's lines about this host's GPUs and their reasons, else its error.
+    why=$(awk -v host="$host" '
+      /^  [^ ]/ { mine = index($0, "  " host ", ") == 1; if (mine) print substr($0, 3); next }
+      mine && /^    not judged: / { print "  " substr($0, 5) }
+    ' "$out/verdict.txt" 2>/dev/null)
+    [ -n "$why" ] || why=$(tail -n 1 "$out/verdict.log" 2>/dev/null)
+    [ -n "$why" ] || why=$(tail -n 1 "$out/verdict.txt" 2>/dev/null)
+    echo "perftest-health: $host: not judged (fleet exited $verdict; $out/verdict.txt):"
+    echo "$why"
     verdict=2
     ;;
 esac
