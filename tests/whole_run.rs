@@ -59,14 +59,10 @@ fn whole_run() -> Result<(), String> {
     for f in SLICE {
         args.extend(["--filter", f]);
     }
-    // One lavapipe thread: with two on this VM's two cores, the 1024-dispatch rows leave
-    // them on one core for a while (the baseline 0.43 ms before, 0.87 ms after: rightly
-    // flagged, the device's state and not the tool's).
-    let o = perftest()
-        .args(&args)
-        .env("LP_NUM_THREADS", "1")
-        .output()
-        .expect("perftest runs");
+    // On one lavapipe thread (common::perftest): with two on this VM's two cores, the
+    // 1024-dispatch rows leave them on one core for a while (the baseline 0.43 ms before,
+    // 0.87 ms after: rightly flagged, the device's state and not the tool's).
+    let o = run(&args);
     let err = stderr(&o);
     assert!(
         o.status.success(),

@@ -259,7 +259,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         clock_events: m
             .driver
             .and_then(|d| d.reasons)
-            .map(crate::gpu::mgmt::reason_names)
+            .map(crate::gpu::mgmt::row_reason_names)
             .unwrap_or_default(),
         host: host().to_string(),
         device_uuid: d.uuid_string(),

@@ -25,8 +25,16 @@ pub fn committed(path: &str) -> String {
 }
 
 /// The built `perftest` binary.
+/// perftest, with lavapipe on one thread (unless the caller's environment says otherwise):
+/// with two on a two-core CI machine, lavapipe's threads end up on one core for a while after
+/// many small dispatches, and a test's baseline doubles (0.43 → 0.87 ms) with nothing else
+/// running; two tests at once would run four threads on two cores.
 pub fn perftest() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_perftest"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_perftest"));
+    if std::env::var_os("LP_NUM_THREADS").is_none() {
+        c.env("LP_NUM_THREADS", "1");
+    }
+    c
 }
 
 /// Runs perftest with `args` and returns its output.
