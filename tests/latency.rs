@@ -163,3 +163,51 @@ fn a_chase_keeps_its_one_workgroup_under_an_explicit_groups() {
         rows[0]
     );
 }
+
+#[test]
+fn without_a_shader_clock_the_chase_is_timed_in_nanoseconds_and_memory_is_slower_than_a_cache() {
+    // lavapipe has no core clock: `latency_ns` comes from timestamps around one-group
+    // dispatches of two lengths (crates/runner/src/latency.rs), `latency_clk` stays empty.
+    // 4 KB lies in any CPU's L1 or L2, 64 MB beyond every level but the memory (and the
+    // TLB's reach): on this VM 13–14 ns against 150–190 ns.
+    let dir = tempdir("latency");
+    let csv = dir.join("ns.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--suite",
+        "latency",
+        "--filter",
+        "latency: ByteAddressBuffer 4 KB",
+        "--filter",
+        "latency: ByteAddressBuffer 64 MB",
+        "--samples",
+        "3",
+        "--validation",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_no_validation_messages(&o);
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let ns = |size: &str| -> f64 {
+        let r = rows
+            .iter()
+            .find(|r| r["test"] == format!("latency: ByteAddressBuffer {size}"))
+            .unwrap();
+        assert_eq!(r["status"], "ok", "{r:?}");
+        assert!(r["latency_clk"].is_empty(), "{r:?}");
+        // Four chains: their spread is beside the figure.
+        assert!(!r["latency_spread_pct"].is_empty(), "{r:?}");
+        r["latency_ns"]
+            .parse()
+            .unwrap_or_else(|_| panic!("{size}: no latency_ns: {r:?}"))
+    };
+    let (cache, memory) = (ns("4 KB"), ns("64 MB"));
+    assert!(cache > 0.0, "{cache}");
+    assert!(
+        memory > 2.0 * cache,
+        "a chase through 64 MB ({memory} ns) is not slower than through 4 KB ({cache} ns)"
+    );
+}

@@ -263,6 +263,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
             .unwrap_or_default(),
         host: host().to_string(),
         device_uuid: d.uuid_string(),
+        latency_ns: m.latency_ns,
     }
 }
 

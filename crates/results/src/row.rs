@@ -101,6 +101,11 @@ pub struct Row {
     /// The device's UUID as Vulkan reports it (`deviceUUID`, as `--list-devices` prints it;
     /// empty in files older than the column): which GPU a row is from, across runs.
     pub device_uuid: String,
+    /// Nanoseconds per operation of a dependent chain (the latency and instruction suites):
+    /// `latency_clk` at the row's clock, or timed with timestamps around dispatches where the
+    /// device has no shader-core clock (a CPU device); empty in files older than the column.
+    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
+    pub latency_ns: Option<f64>,
 }
 
 /// How a column's cells are typed where the format has types (JSON).
@@ -168,6 +173,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("clock_events", Text),
     ("host", Text),
     ("device_uuid", Text),
+    ("latency_ns", Number),
 ];
 
 impl Row {

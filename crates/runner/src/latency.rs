@@ -3,6 +3,7 @@
 
 use super::{Fault, Mode, PipelineRef, Runner};
 use anyhow::{Context as _, Result};
+use perftest_gpu::pipeline::PushConstants;
 use perftest_gpu::pipeline::{Binding, Pipeline};
 use perftest_gpu::DeviceType;
 use perftest_suites::catalog::TestCase;
@@ -20,6 +21,22 @@ const TIMED_RUNS: usize = 3;
 const WARM_CHUNK: u64 = 2048;
 /// Iterations of the `--verify` run of a latency kernel.
 pub const VERIFY_ITERATIONS: u32 = 2;
+/// Iterations of the shorter timestamped run (the longer runs twice as many): 16384 steps of
+/// a chase, so that the difference (tens of µs where every step hits a CPU's L1) stands well
+/// above the jitter of a dispatch's own cost (a few µs on lavapipe).
+const TIMESTAMPED_ITERATIONS: u32 = 4096;
+/// Dispatches of each length; the fewest nanoseconds count (more than the clock's
+/// [`TIMED_RUNS`]: a dispatch's own cost jitters more than a clock read).
+const TIMESTAMPED_RUNS: u32 = 5;
+
+/// A dependent operation's latency, as the device lets it be timed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Figure {
+    /// Shader clocks per operation (the subgroup clock), and the chains' spread (%).
+    Clk { clk: f64, spread: Option<f64> },
+    /// Nanoseconds per operation (timestamps around dispatches), and the chains' spread (%).
+    Ns { ns: f64, spread: Option<f64> },
+}
 
 impl<'g> Runner<'g> {
     /// Whether latency kernels can run here at all (they read the subgroup clock).
@@ -88,16 +105,22 @@ impl<'g> Runner<'g> {
         Ok(words[at] as u64 | (words[at + 1] as u64) << 32)
     }
 
-    /// Clocks per dependent operation, where the test has a latency kernel and the device a
-    /// subgroup clock that counts shader-core clocks (not on a CPU device, as for the clock):
-    /// the median over the test's chains, and their spread (max − min over the median, %)
-    /// where it has several.
-    pub(super) fn latency(&self, test: &TestCase) -> Result<Option<(f64, Option<f64>)>> {
+    /// The latency of a dependent operation, where the test has a latency kernel: in clocks
+    /// where the device has a subgroup clock that counts shader-core clocks (not on a CPU
+    /// device, as for the clock), else in nanoseconds by timestamps where the test's own
+    /// kernel walks a given number of steps ([`Latency::timestamped`]). The median over the
+    /// test's chains, and their spread (max − min over the median, %) where it has several.
+    pub(super) fn latency(&self, test: &TestCase) -> Result<Option<Figure>> {
         let Some(latency) = test.latency() else {
             return Ok(None);
         };
         if !self.has_clock() || self.gpu.info.device_type == DeviceType::Cpu {
-            return Ok(None);
+            if !latency.timestamped {
+                return Ok(None);
+            }
+            return Ok(self
+                .latency_by_timestamps(test, &latency)?
+                .map(|(ns, spread)| Figure::Ns { ns, spread }));
         }
         let pipeline = self.latency_pipeline(test)?;
         // Untimed first, where the test asks: a chase walks its working set into the caches.
@@ -136,7 +159,49 @@ impl<'g> Runner<'g> {
             }
             clocks.push(c);
         }
-        Ok(median_and_spread(&clocks))
+        Ok(median_and_spread(&clocks).map(|(clk, spread)| Figure::Clk { clk, spread }))
+    }
+
+    /// Nanoseconds per step of the test's chains, timed with timestamps around one-group
+    /// dispatches of its own kernel: each chain walked first (its working set into the
+    /// caches), then the fewest nanoseconds of [`TIMED_RUNS`] dispatches of
+    /// [`TIMESTAMPED_ITERATIONS`] and of twice as many; the latency is the difference over the
+    /// extra steps, which cancels the dispatch's own cost. The median over the chains, and
+    /// their spread.
+    fn latency_by_timestamps(
+        &self,
+        test: &TestCase,
+        latency: &perftest_suites::families::Latency,
+    ) -> Result<Option<(f64, Option<f64>)>> {
+        let pipeline = self.pipeline_for(test)?;
+        let ops_per_iteration = latency.ops_per_iteration.max(1) as u64;
+        let warm = latency.warm_ops.div_ceil(ops_per_iteration);
+        let own = test.read_start();
+        let mut ns = Vec::with_capacity(1 + latency.chains.len());
+        for start in std::iter::once(own).chain(latency.chains.iter().copied()) {
+            let mut constants = self.constants(test, PushConstants::NO_WRITE);
+            constants.read_start = start;
+            let mut left = warm;
+            while left > 0 {
+                let n = left.min(WARM_CHUNK);
+                constants.elements_mask = n as u32;
+                self.dispatches(&pipeline, &constants, 1, 1, 0)?;
+                left -= n;
+            }
+            let mut fewest = |iterations: u32| -> Result<f64> {
+                constants.elements_mask = iterations;
+                let times = self.dispatches(&pipeline, &constants, 1, 0, TIMESTAMPED_RUNS)?;
+                Ok(times.into_iter().fold(f64::INFINITY, f64::min))
+            };
+            let short = fewest(TIMESTAMPED_ITERATIONS)?;
+            let long = fewest(2 * TIMESTAMPED_ITERATIONS)?;
+            let steps = TIMESTAMPED_ITERATIONS as f64 * ops_per_iteration as f64;
+            ns.push((long - short) * 1e6 / steps);
+        }
+        // A chain whose longer run was not the slower (a CPU device interrupted in its shorter
+        // run's every dispatch) has no figure; the others still do.
+        ns.retain(|n| n.is_finite() && *n > 0.0);
+        Ok(median_and_spread(&ns))
     }
 
     /// `--verify` of the latency kernel: its lanes' chain results against the CPU reference,

@@ -353,6 +353,7 @@ impl<'g> Runner<'g> {
                 .unwrap_or_default(),
             full_groups: 0,
             latency_clk: None,
+            latency_ns: None,
             latency_spread_pct: None,
             driver: None,
         };
@@ -401,10 +402,16 @@ impl<'g> Runner<'g> {
                 // The latency is extra information: its failure costs only the figure (and a
                 // note), unless the device is gone.
                 match self.latency(test) {
-                    Ok(latency) => {
-                        m.latency_clk = latency.map(|(clk, _)| clk);
-                        m.latency_spread_pct = latency.and_then(|(_, spread)| spread);
+                    Ok(Some(latency::Figure::Clk { clk, spread })) => {
+                        m.latency_clk = Some(clk);
+                        m.latency_ns = m.clock_mhz.map(|mhz| clk / mhz * 1000.0);
+                        m.latency_spread_pct = spread;
                     }
+                    Ok(Some(latency::Figure::Ns { ns, spread })) => {
+                        m.latency_ns = Some(ns);
+                        m.latency_spread_pct = spread;
+                    }
+                    Ok(None) => {}
                     Err(e) if is_device_lost(&e) => return Err(e),
                     Err(e) => m.notes.push(Note::LatencyNotMeasured(format!("{e:#}"))),
                 }

@@ -193,7 +193,10 @@ pub struct Measurement {
     /// Clocks per operation of a dependent chain (instruction tests, timed on a device with
     /// a subgroup clock that is a shader-core clock).
     pub latency_clk: Option<f64>,
-    /// The spread of `latency_clk` over the test's chains, (max − min) / median in %, where
+    /// Nanoseconds per operation of the same chain: `latency_clk` at the row's clock, or
+    /// timed with timestamps where the device has no shader-core clock.
+    pub latency_ns: Option<f64>,
+    /// The spread of the latency over the test's chains, (max − min) / median in %, where
     /// it times several (the latency suite: four random cycles per working set).
     pub latency_spread_pct: Option<f64>,
     /// What the driver's management interface read while the row was timed (its last
@@ -255,6 +258,7 @@ impl Measurement {
             memory: String::new(),
             full_groups: 0,
             latency_clk: None,
+            latency_ns: None,
             latency_spread_pct: None,
             driver: None,
         }

@@ -206,10 +206,14 @@ impl Verdict {
 }
 
 /// The cost a row's figure stands for (higher = worse), for an item worse `worse`: clocks
-/// per load for a latency (a clock change does not move it), else the time per operation.
+/// per load for a latency (a clock change does not move it), or its nanoseconds where the
+/// device has no clock, else the time per operation.
 fn cost(row: &Row, worse: Worse) -> Option<f64> {
-    let clk = row.latency_clk.filter(|_| worse == Worse::Higher);
-    clk.or_else(|| row.ns_per_op()).filter(|v| *v > 0.0)
+    let latency = row
+        .latency_clk
+        .or(row.latency_ns)
+        .filter(|_| worse == Worse::Higher);
+    latency.or_else(|| row.ns_per_op()).filter(|v| *v > 0.0)
 }
 
 /// What is left of a GPU for judging: its timed rows, ok and not flagged; the rest by cause.

@@ -19,6 +19,7 @@ const COLUMNS: &[(&str, &str, Value)] = &[
         r.loads_per_clk_per_cu
     }),
     ("latency_clk", "latency clk", |r| r.latency_clk),
+    ("latency_ns", "latency ns", |r| r.latency_ns),
     ("latency_spread_pct", "spread %", |r| r.latency_spread_pct),
     ("clock_mhz", "MHz", |r| r.clock_mhz),
     ("driver_sm_mhz", "driver MHz", |r| r.driver_sm_mhz),

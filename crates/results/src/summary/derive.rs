@@ -229,7 +229,15 @@ fn edge_item(
 // (a level's edges by both), in the order docs/summary.md states the rules.
 fn caches(d: &Device) -> Section {
     let mut items = Vec::new();
-    let lat = points(d, LATENCY, |r| r.latency_clk);
+    // Clocks per load where the rows have them; else nanoseconds (a device without a
+    // shader-core clock, whose chase is timed with timestamps: a CPU's caches under lavapipe).
+    let clk = points(d, LATENCY, |r| r.latency_clk);
+    let in_ns = clk.is_empty();
+    let lat = if in_ns {
+        points(d, LATENCY, |r| r.latency_ns)
+    } else {
+        clk
+    };
     let bw_rows: Vec<&Row> = d
         .rows
         .iter()
@@ -305,7 +313,8 @@ fn caches(d: &Device) -> Section {
         {
             if lat.is_empty() {
                 format!(
-                    "the {LATENCY}<size> rows have no latency_clk (no shader clock: a CPU device?)"
+                    "the {LATENCY}<size> rows have neither latency_clk nor latency_ns (a file \
+                     older than the column, of a device without a shader clock)"
                 )
             } else {
                 format!(
@@ -388,20 +397,27 @@ fn caches(d: &Device) -> Section {
                 .iter()
                 .filter_map(|p| d.get(&p.test))
                 .collect();
-            let clk = s.median(&lat);
-            let ns: Vec<f64> = rows
-                .iter()
-                .filter_map(|r| Some(r.latency_clk? / r.clock_mhz? * 1000.0))
-                .collect();
-            let ns = if ns.is_empty() {
-                " (no clock_mhz: ns left out)".to_string()
+            let value = if in_ns {
+                format!(
+                    "{} ns (no shader clock: timed with timestamps)",
+                    num(s.median(&lat))
+                )
             } else {
-                format!(", {} ns", num(curve::median(ns.into_iter())))
+                let ns: Vec<f64> = rows
+                    .iter()
+                    .filter_map(|r| Some(r.latency_clk? / r.clock_mhz? * 1000.0))
+                    .collect();
+                let ns = if ns.is_empty() {
+                    " (no clock_mhz: ns left out)".to_string()
+                } else {
+                    format!(", {} ns", num(curve::median(ns.into_iter())))
+                };
+                format!("{} clk{ns}", num(s.median(&lat)))
             };
             items.push(
                 item(
                     format!("{}: latency", level.name),
-                    Ok(format!("{} clk{ns}", num(clk))),
+                    Ok(value),
                     None,
                     None,
                     range_text(LATENCY, &lat, s),

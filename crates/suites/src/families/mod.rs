@@ -183,6 +183,12 @@ pub struct Latency {
     /// bits of the iteration count): what must be in a cache that a new dispatch finds cold
     /// (an SM's L1). 0: none.
     pub warm_iterations: u32,
+    /// Whether the test's own kernel, dispatched as one group with `elementsMask = N`, walks N
+    /// iterations of the chain from where the last dispatch left it (a pointer chase): where
+    /// the device has no shader-core clock (a CPU device, or no `shaderSubgroupClock`), the
+    /// latency is then timed in nanoseconds with timestamps around such dispatches of two
+    /// lengths.
+    pub timestamped: bool,
 }
 
 /// `Some("the device lacks NAME")` when `ok` is false.

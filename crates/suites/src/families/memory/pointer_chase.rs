@@ -674,6 +674,8 @@ impl Spec for PointerChase {
             } else {
                 0
             },
+            // The kernel walks `elementsMask` iterations from the chain's state.
+            timestamped: true,
         })
     }
 
