@@ -119,7 +119,7 @@ impl<'g> Runner<'g> {
                 return Ok(None);
             }
             return Ok(self
-                .latency_by_timestamps(test, &latency)?
+                .latency_by_timestamps(test, latency)?
                 .map(|(ns, spread)| Figure::Ns { ns, spread }));
         }
         let pipeline = self.latency_pipeline(test)?;
