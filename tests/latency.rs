@@ -38,9 +38,9 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     let header = reader.headers().unwrap().clone();
     let col = |n: &str| header.iter().position(|h| h == n).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    // 10 resources × 5 sizes, the chase beside shared memory at 4, 64 and 128 KB, shared
+    // 11 resources × 5 sizes, the chase beside shared memory at 4, 64 and 128 KB, shared
     // memory at 4 and 64 KB, the registers.
-    assert_eq!(rows.len(), 56, "{}", stdout(&o));
+    assert_eq!(rows.len(), 61, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
         assert!(test.starts_with("latency: "), "{test}");
@@ -102,18 +102,18 @@ fn a_corrupted_reference_fails_every_chase() {
         .lines()
         .filter(|l| l.starts_with("latency: ") && !l.contains("unsupported"))
         .collect();
-    // 12 resources at 4 KB, 9 at 1 MB (a chain placed after another in its word; the uniform
+    // 13 resources at 4 KB, 10 at 1 MB (a chain placed after another in its word; the uniform
     // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers.
-    assert_eq!(lines.len(), 22, "{out}");
+    assert_eq!(lines.len(), 24, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
 #[test]
 fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
-    // 10 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
+    // 11 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
     // 256 KB), shared memory at 5, the registers once.
-    assert_eq!(latency.lines().count(), 10 * 65 + 25 + 5 + 1);
+    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1);
     assert!(latency
         .lines()
         .any(|l| l == "latency: RWBuffer<uint> 1.75 MB"));

@@ -595,13 +595,13 @@ const CHASE_STEPS: usize = 16;
 
 /// The chase's loads in `body`, in order, each with the loads of `body` its operands come
 /// from (through any arithmetic, but not through another load): an image fetch, read or
-/// sample, or a `uint` load.
+/// sample, a `uint` load, or the load-to-use chase's `uvec2` (an address).
 fn chase_loads<'a>(body: &[&'a str]) -> Vec<(&'a str, Vec<&'a str>)> {
     dependent_steps(body, |op, ty| {
         matches!(
             op,
             "OpImageFetch" | "OpImageRead" | "OpImageSampleExplicitLod"
-        ) || (op == "OpLoad" && ty == "%uint")
+        ) || (op == "OpLoad" && (ty == "%uint" || ty == "%v2uint"))
     })
 }
 
@@ -638,12 +638,43 @@ fn dependent_steps<'a>(
     loads
 }
 
+/// The opcodes of `body` that depend on `from` (directly or through each other) and that
+/// `to` depends on: what stands between two steps of a chase.
+fn between_steps<'a>(body: &[&'a str], from: &str, to: &str) -> Vec<&'a str> {
+    let defs: std::collections::HashMap<&str, (&str, Vec<&str>)> = body
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.len() >= 4 && w[1] == "=").then(|| (w[0], (w[2], w[4..].to_vec())))
+        })
+        .collect();
+    // Walk back from `to`'s operands to `from`, keeping the instructions on the way.
+    let mut path = Vec::new();
+    let mut at = to;
+    loop {
+        let (_, operands) = &defs[at];
+        let Some(next) = operands
+            .iter()
+            .find(|o| **o == from || defs.contains_key(**o))
+        else {
+            panic!("{to} does not depend on {from}");
+        };
+        if *next == from {
+            break;
+        }
+        path.push(defs[next].0);
+        at = next;
+    }
+    path.reverse();
+    path
+}
+
 #[test]
 fn pointer_chase_loops_hold_one_dependent_load_per_step() {
     let chase: Vec<&Kernel> = kernels("pointer_chase_").collect();
-    // 10 resources, the raw buffer beside shared memory, 5 shared-memory sizes and the
+    // 11 resources, the raw buffer beside shared memory, 5 shared-memory sizes and the
     // registers, each with and without the clock.
-    assert_eq!(chase.len(), 34);
+    assert_eq!(chase.len(), 36);
     for k in chase {
         let (name, asm) = (k.name, k.asm);
         let body = innermost_loop(asm);
@@ -669,6 +700,20 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
         assert!(steps[0].1.is_empty(), "{name}: {steps:?}");
         for pair in steps.windows(2) {
             assert_eq!(pair[1].1, vec![pair[0].0], "{name}: {steps:?}");
+        }
+        if name.contains("_load_to_use") {
+            // p = *p: the next address is the loaded value, converted to a reference (and
+            // its one member taken), and nothing else.
+            for pair in steps.windows(2) {
+                let between = between_steps(&body, pair[0].0, pair[1].0);
+                assert_eq!(
+                    between,
+                    ["OpBitcast", "OpAccessChain"],
+                    "{name}: between {} and {}",
+                    pair[0].0,
+                    pair[1].0
+                );
+            }
         }
         let clocks = asm.matches("OpReadClockKHR").count();
         assert_eq!(

@@ -29,9 +29,15 @@
 // 11 shared memory (SHARED_KB: the size's SHARED_KB KB, copied in by the group),
 // 12 registers: no load, the same index arithmetic (k: a key from the input, in the last slot)
 // followed by a multiply and a shift
-// (the loop's own cost).
+// (the loop's own cost),
+// 13 load-to-use: a chase whose next address is the loaded value (p = *p, through
+// VK_KHR_buffer_device_address): a second table of 256-byte lines whose 8-byte slot `word` of
+// line L holds the device address of the same slot of L's successor line; its base address is
+// place[PTR_SLOT].zw. Nothing but the conversion of the loaded uvec2 to a reference stands
+// between two loads; the node of line 0 is found, and the line reached is read back, outside
+// the chase. Its state takes two slots (14, 15: the address's low and high words).
 // Kernels built from this template (see build.rs):
-// @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10,registers:12 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10,registers:12,load_to_use:13 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 // @kernels pointer_chase_shared_{SHARED_KB}k{CLOCK}: RESOURCE=11 SHARED_KB=4,8,16,32,64 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 // PAD_KB (with RESOURCE 2): the workgroup also declares and uses PAD_KB KB of shared memory that
 // the chase never reads, to show whether the driver's split of the SM's L1 and shared memory
@@ -45,7 +51,7 @@
 #if RESOURCE == 1
 #extension GL_EXT_samplerless_texture_functions : require
 #endif
-#if RESOURCE == 10
+#if RESOURCE == 10 || RESOURCE == 13
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #endif
@@ -97,6 +103,25 @@ layout(set = 0, binding = 0) uniform sampler2D table;
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Words {
     uint words[];
 };
+#elif RESOURCE == 13
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Node {
+    uvec2 next;
+};
+// The place slot that holds the pointer table's base address (the family's PTR_SLOT).
+#define PTR_SLOT (MAX_SIZES - 2u)
+// The 64-bit sum of an address and a 32-bit offset, as two words.
+uvec2 offsetAddress(uvec2 a, uint offset) {
+    uint lo = a.x + offset;
+    return uvec2(lo, a.y + (lo < a.x ? 1u : 0u));
+}
+// The line node `end` lies at from line 0's node `start`, in 256-byte lines (a chain spans
+// less than 4 GB: the low words' difference is the distance). Components are read here,
+// from copies: the chase's own variable is only ever read and written whole, so that the
+// optimizer keeps it in a register (a component access kept it in memory, a load and a
+// store around every step).
+uint lineOf(uvec2 end, uvec2 start) {
+    return (end.x - start.x) >> 8u;
+}
 #endif
 
 #if RESOURCE == 11
@@ -160,7 +185,9 @@ void main() {
     Words table = Words(place.zw);
 #define LOAD(i) table.words[i]
 #endif
-#if RESOURCE == 3
+#if RESOURCE == 13
+#define NEXT(cur) Node(cur).next
+#elif RESOURCE == 3
 #define NEXT(cur) lines[cur].next[k]
 #elif RESOURCE == 12
 // A 24-bit value, so that the verify output (a float) holds it exactly.
@@ -169,7 +196,18 @@ void main() {
 #define NEXT(cur) LOAD(((cur) << 5u) + k)
 #endif
     if (gl_LocalInvocationIndex == 0u) {
+#if RESOURCE == 13
+        // The chain's node of line 0 (256-byte lines, 8-byte slots); a chase not yet started
+        // (its state still zero) starts there too.
+        uvec2 first = offsetAddress(state.place[PTR_SLOT].zw, (place.y << 8u) + (k << 3u));
+        uint lo = 14u * MAX_SIZES + pc.readStart;
+        uint hi = 15u * MAX_SIZES + pc.readStart;
+        uvec2 saved = uvec2(state.next[lo], state.next[hi]);
+        bool fresh = verifyStart || saved == uvec2(0u);
+        uvec2 cur = fresh ? first : saved;
+#else
         uint cur = verifyStart ? 0u : state.next[slot];
+#endif
 #if CLOCK
         [[dont_unroll]] for (uint i = 0u; i < warmIterations; ++i) {
             [[unroll]] for (uint s = 0u; s < 16u; ++s) {
@@ -190,9 +228,17 @@ void main() {
         cur += pad[(cur & 255u) * PAD_KB];
 #endif
         // Keeps the chase alive, and where the next dispatch of this test continues.
+#if RESOURCE == 13
+        uvec2 end = cur;
+        state.next[lo] = end.x;
+        state.next[hi] = end.y;
+#define REACHED lineOf(cur, first)
+#else
         state.next[slot] = cur;
+#define REACHED cur
+#endif
         if (pc.writeIndex != 0xFFFFFFFFu) {
-            outData[gl_WorkGroupID.x * 256u] = vec4(float(cur), 0.0, 0.0, 0.0);
+            outData[gl_WorkGroupID.x * 256u] = vec4(float(REACHED), 0.0, 0.0, 0.0);
 #if CLOCK
             uint lo = t1.x - t0.x;
             uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);

@@ -10,6 +10,8 @@ use crate::{Catalog, Suite};
 pub const LATENCY: &str = "latency: ByteAddressBuffer ";
 /// The bandwidth curve: 16-byte coalesced loads from a storage buffer.
 pub const BANDWIDTH: &str = "bandwidth: ByteAddressBuffer.Load4 ";
+/// The load-to-use chase (`p = *p`), whose latency a level gives beside its curve's.
+pub const LOAD_TO_USE: &str = "latency: BufferReference<uint2> load-to-use ";
 
 /// The summary of one GPU.
 pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
@@ -254,6 +256,14 @@ fn caches(d: &Device) -> Section {
         }
     });
     let (lat_plateaus, bw_plateaus) = (curve::plateaus(&lat), curve::plateaus(&bw));
+    // The load-to-use chase over the same sizes, in the curve's unit.
+    let load_to_use = points(d, LOAD_TO_USE, |r| {
+        if in_ns {
+            r.latency_ns
+        } else {
+            r.latency_clk
+        }
+    });
     let no_bw = || {
         if d.rows
             .iter()
@@ -428,6 +438,9 @@ fn caches(d: &Device) -> Section {
                     rows.iter().map(|r| r.test.clone()).collect(),
                 ),
             );
+            if !load_to_use.is_empty() {
+                items.push(load_to_use_item(level, &lat, s, &load_to_use, d, in_ns));
+            }
         }
         match &bw_span {
             Ok(s) => {
@@ -496,6 +509,68 @@ fn caches(d: &Device) -> Section {
         ),
         items,
     }
+}
+
+/// A level's load-to-use latency: the median of the load-to-use chase's rows over the sizes
+/// of the level's latency plateau (memory: from its first size up), in the curve's unit.
+fn load_to_use_item(
+    level: &Level,
+    lat: &[Point],
+    s: Span,
+    load_to_use: &[Point],
+    d: &Device,
+    in_ns: bool,
+) -> Item {
+    let lo = lat[s.first].size;
+    let hi = if level.memory {
+        u64::MAX
+    } else {
+        lat[s.last].size
+    };
+    let on: Vec<&Point> = load_to_use
+        .iter()
+        .filter(|p| p.size >= lo && p.size <= hi)
+        .collect();
+    let what = format!("{}: load-to-use latency", level.name);
+    let (Some(first), Some(last)) = (on.first(), on.last()) else {
+        return item(
+            what,
+            Err(format!(
+                "no {LOAD_TO_USE}<size> row over the level's sizes ({} … {})",
+                curve::size_name(lo),
+                curve::size_name(lat[s.last].size)
+            )),
+            None,
+            None,
+            "",
+        );
+    };
+    let median = curve::median(on.iter().map(|p| p.value));
+    let value = if in_ns {
+        format!("{} ns (p = *p; no shader clock)", num(median))
+    } else {
+        let ns = curve::median(on.iter().filter_map(|p| {
+            let r = d.get(&p.test)?;
+            Some(r.latency_clk? / r.clock_mhz? * 1000.0)
+        }));
+        if ns.is_nan() {
+            format!("{} clk (p = *p)", num(median))
+        } else {
+            format!("{} clk, {} ns (p = *p)", num(median), num(ns))
+        }
+    };
+    item(
+        what,
+        Ok(value),
+        None,
+        None,
+        format!(
+            "{LOAD_TO_USE}{} … {} ({} rows)",
+            curve::size_name(first.size),
+            curve::size_name(last.size),
+            on.len()
+        ),
+    )
 }
 
 /// The best ok row of `tests` by `key`, or why there is none.

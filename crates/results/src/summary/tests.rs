@@ -377,3 +377,54 @@ fn a_nodes_identical_gpus_are_one_summary_each_and_one_gpus_files_are_one() {
     assert_eq!(d.len(), 1);
     assert!(d[0].which.is_empty());
 }
+
+#[test]
+fn a_level_gives_its_load_to_use_latency_where_the_run_has_the_chase() {
+    // A two-level curve in clocks (51 then 300 clk, as the H100's L1 and L2) with the
+    // load-to-use chase beside it (32 then 260 clk at 1980 MHz): each level's median over
+    // its own sizes.
+    let mut rows = Vec::new();
+    let mut size = 4096u64;
+    for i in 0..16 {
+        let on_l1 = i < 8;
+        for (prefix, clk) in [
+            (derive::LATENCY, if on_l1 { 51.0 } else { 300.0 }),
+            (derive::LOAD_TO_USE, if on_l1 { 32.0 } else { 260.0 }),
+        ] {
+            rows.push(Row {
+                test: format!("{prefix}{}", curve::size_name(size)),
+                status: "ok".into(),
+                latency_clk: Some(clk),
+                clock_mhz: Some(1980.0),
+                ..Default::default()
+            });
+        }
+        let octave = 1u64 << (63 - size.leading_zeros());
+        size += octave / 4;
+    }
+    let d = Device::new("gpu", "driver", rows.clone());
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    let l1 = find(&s, "L1: load-to-use latency");
+    assert_eq!(l1.value.as_deref(), Ok("32.0 clk, 16.2 ns (p = *p)"));
+    assert!(
+        l1.from.contains("load-to-use 4 KB … 14 KB (8 rows)"),
+        "{}",
+        l1.from
+    );
+    let l2 = find(&s, "memory: load-to-use latency");
+    assert_eq!(l2.value.as_deref(), Ok("260 clk, 131 ns (p = *p)"));
+    // Without the chase's rows (a run before it), no such item.
+    let without: Vec<Row> = rows
+        .into_iter()
+        .filter(|r| !r.test.starts_with(derive::LOAD_TO_USE))
+        .collect();
+    let s = derive::summary(
+        &Device::new("gpu", "driver", without),
+        &crate::suite::test_catalog(),
+    );
+    assert!(s
+        .sections
+        .iter()
+        .flat_map(|x| &x.items)
+        .all(|i| !i.what.contains("load-to-use")));
+}

@@ -50,7 +50,16 @@ const GROUPS: usize = LINE_WORDS as usize / CHAINS;
 const PLACE_SLOTS: usize = 320;
 /// The registers' slot: its "word" is a key from the input, so that their walk depends on it.
 const REGISTERS_SLOT: usize = PLACE_SLOTS - 1;
-const _: () = assert!(CHAINS * SIZES <= REGISTERS_SLOT);
+/// The slot whose address (`zw`) is the pointer table's (the kernel's PTR_SLOT).
+const PTR_SLOT: usize = PLACE_SLOTS - 2;
+const _: () = assert!(CHAINS * SIZES <= PTR_SLOT);
+/// Chase states per slot in the state buffer: one per resource number of the kernel (1 to
+/// 12), the raw-buffer chase beside shared memory (13) and the load-to-use chase's address
+/// (14 and 15, its low and high words), after slot 0.
+const STATE_SLOTS: usize = 16;
+/// Bytes of one line of the load-to-use chase's pointer table: the index table's 32 words
+/// as 8-byte addresses.
+const PTR_LINE_BYTES: u64 = LINE_BYTES * 2;
 const _: () = assert!(GROUPS * CHAINS == LINE_WORDS as usize);
 /// Shared memory runs the powers of two from 4 to 64 KB (the kernels declare one of these).
 const SHARED_KB: [u32; 5] = [4, 8, 16, 32, 64];
@@ -100,6 +109,8 @@ pub enum Resource {
     SampleNearest,
     SampleBilinear,
     DeviceAddress,
+    /// `p = *p`: the loaded value is the next load's address (device addresses).
+    LoadToUse,
     Shared,
     /// No load: the loop's own cost.
     Registers,
@@ -107,7 +118,7 @@ pub enum Resource {
 
 impl Resource {
     /// Every resource, in run order.
-    const ALL: [Resource; 13] = [
+    const ALL: [Resource; 14] = [
         Resource::TexelBuffer,
         Resource::RawBuffer,
         Resource::RawBufferBesideShared,
@@ -119,6 +130,7 @@ impl Resource {
         Resource::SampleNearest,
         Resource::SampleBilinear,
         Resource::DeviceAddress,
+        Resource::LoadToUse,
         Resource::Shared,
         Resource::Registers,
     ];
@@ -138,6 +150,7 @@ impl Resource {
             Resource::SampleNearest => "Texture2D<float>.Sample(nearest)",
             Resource::SampleBilinear => "Texture2D<float>.Sample(bilinear)",
             Resource::DeviceAddress => "BufferReference<uint>",
+            Resource::LoadToUse => "BufferReference<uint2> load-to-use",
             Resource::Shared => "groupshared{uint}",
             Resource::Registers => "registers{uint}, no load",
         }
@@ -157,6 +170,7 @@ impl Resource {
             Resource::SampleNearest => "sample_nearest",
             Resource::SampleBilinear => "sample_bilinear",
             Resource::DeviceAddress => "device_address",
+            Resource::LoadToUse => "load_to_use",
             Resource::Shared => "shared",
             Resource::Registers => "registers",
         }
@@ -175,7 +189,7 @@ impl Resource {
             Resource::TexelFetch | Resource::SampleNearest | Resource::SampleBilinear => {
                 "COMBINED_IMAGE_SAMPLER"
             }
-            Resource::DeviceAddress => "device address",
+            Resource::DeviceAddress | Resource::LoadToUse => "device address",
             Resource::Shared => "shared memory",
             Resource::Registers => "none",
         }
@@ -274,6 +288,9 @@ fn places() -> [Place; SIZES] {
 pub struct Chain<'g> {
     /// Every size's chain, in one buffer (see `glsl/memory/pointer_chase.comp`).
     table: Buffer<'g>,
+    /// The same chains as device addresses, for the load-to-use chase (where the device has
+    /// `bufferDeviceAddress`): kept alive while the kernels read it through its address.
+    _pointers: Option<Buffer<'g>>,
     /// Where each size's chain lies in the table.
     places: [Place; SIZES],
     /// Where each test's chase stands, and the table's device address.
@@ -385,7 +402,7 @@ impl<'g> Chain<'g> {
         }
         let table = Buffer::new(gpu, "chain table", TABLE_BYTES, usage, Memory::DeviceLocal)?;
         let address = if bda { table.device_address() } else { 0 };
-        let state_bytes = (16 + 4 * (Resource::ALL.len() + 1)) as u64 * PLACE_SLOTS as u64;
+        let state_bytes = (16 + 4 * STATE_SLOTS) as u64 * PLACE_SLOTS as u64;
         let state = Buffer::new(
             gpu,
             "chain state",
@@ -429,10 +446,50 @@ impl<'g> Chain<'g> {
         }
         let at = REGISTERS_SLOT * 16;
         state_words[at..at + 4].copy_from_slice(&registers_key(seed).to_le_bytes());
+        // The load-to-use chase's table: slot `word` (8 bytes) of line `base + L` holds the
+        // device address of the same slot of L's successor line.
+        let pointers = if bda {
+            let bytes = TABLE_LINES as u64 * PTR_LINE_BYTES;
+            let buffer = Buffer::new(
+                gpu,
+                "chain pointer table",
+                bytes,
+                vk::BufferUsageFlags::STORAGE_BUFFER
+                    | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
+                    | vk::BufferUsageFlags::TRANSFER_DST,
+                Memory::DeviceLocal,
+            )?;
+            let base = buffer.device_address();
+            let node = |line: u64, word: u32| line * PTR_LINE_BYTES + word as u64 * 8;
+            let mut nodes = vec![0u8; bytes as usize];
+            for (size, place) in places.iter().enumerate() {
+                for c in 0..CHAINS {
+                    let word = place.word(c);
+                    for (line, next) in chain(seed, size, c, size_lines(size))
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let at = node(place.base as u64 + line as u64, word) as usize;
+                        let to = base + node(place.base as u64 + next as u64, word);
+                        nodes[at..at + 8].copy_from_slice(&to.to_le_bytes());
+                    }
+                }
+            }
+            let at = PTR_SLOT * 16 + 8;
+            state_words[at..at + 8].copy_from_slice(&base.to_le_bytes());
+            let staging = staged("chain pointer table staging", &nodes)?;
+            drop(nodes);
+            Some((buffer, staging, bytes))
+        } else {
+            None
+        };
         let state_staging = staged("chain state staging", &state_words)?;
         gpu.submit(|d, cmd| {
             record_copy(d, cmd, &table_staging, &table, TABLE_BYTES);
             record_copy(d, cmd, &state_staging, &state, state_bytes);
+            if let Some((buffer, staging, bytes)) = &pointers {
+                record_copy(d, cmd, staging, buffer, *bytes);
+            }
             image.record_fill(d, cmd, &image_staging);
             // The kernels also write the state: make the copies visible to every access.
             record_full_barrier(d, cmd);
@@ -458,6 +515,7 @@ impl<'g> Chain<'g> {
         let texel_views = views(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)?;
         let storage_texel_views = views(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
         Ok(Chain {
+            _pointers: pointers.map(|(buffer, _, _)| buffer),
             places,
             texel_views,
             storage_texel_views,
@@ -524,7 +582,7 @@ impl PointerChase {
                     limits.max_compute_shared_memory_size
                 ),
             ),
-            Resource::DeviceAddress => {
+            Resource::DeviceAddress | Resource::LoadToUse => {
                 lacks_feature(info.features.buffer_device_address, "bufferDeviceAddress")
             }
             Resource::Registers => None,
@@ -599,14 +657,20 @@ impl Spec for PointerChase {
                 Resource::TexelBuffer | Resource::StorageTexelBuffer
             ) {
                 "R32_UINT".into()
+            } else if v.resource == Resource::LoadToUse {
+                "uint2".into()
             } else {
                 "uint".into()
             },
         }
     }
 
-    fn bytes_per_load(&self, _: Variant) -> Option<u32> {
-        Some(4)
+    fn bytes_per_load(&self, v: Variant) -> Option<u32> {
+        Some(if v.resource == Resource::LoadToUse {
+            8
+        } else {
+            4
+        })
     }
 
     fn kernel(&self, v: Variant, _: Pattern) -> String {
@@ -764,7 +828,7 @@ impl Spec for PointerChase {
                 sampler: &c.linear,
                 immutable: false,
             }),
-            Resource::DeviceAddress | Resource::Registers => None,
+            Resource::DeviceAddress | Resource::LoadToUse | Resource::Registers => None,
         };
         let state = Some((1, Binding::StorageBuffer(&c.state, c.state.size)));
         source.map(|s| (0, s)).into_iter().chain(state).collect()
@@ -778,9 +842,9 @@ mod tests {
     #[test]
     fn names_sizes_and_kernels_derive_from_the_enums() {
         let tests = PointerChase.tests();
-        // 10 resources at every size, the chase beside shared memory up to 256 KB (25 sizes),
+        // 11 resources at every size, the chase beside shared memory up to 256 KB (25 sizes),
         // shared memory at 5, the registers once.
-        assert_eq!(tests.len(), 10 * SIZES + 25 + SHARED_KB.len() + 1);
+        assert_eq!(tests.len(), 11 * SIZES + 25 + SHARED_KB.len() + 1);
         let name = |i: usize| PointerChase.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "latency: Buffer<uint> 4 KB");
         assert_eq!(name(1), "latency: Buffer<uint> 5 KB");
