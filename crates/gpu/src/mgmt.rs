@@ -111,6 +111,46 @@ pub struct Limits {
     pub power_limit_w: Option<f64>,
 }
 
+/// A device's PCIe link at its most: the generation's transfer rate and the lane count the
+/// driver gives as the maximum.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link {
+    /// Transfers per second per lane, in billions (2.5, 5, 8, 16, 32, 64).
+    pub gt_per_s: f64,
+    /// Lanes.
+    pub width: u32,
+}
+
+impl Link {
+    /// The link of PCIe generation `generation` (1–6) with `width` lanes.
+    pub fn of_generation(generation: u32, width: u32) -> Option<Link> {
+        let gt_per_s = match generation {
+            1 => 2.5,
+            2 => 5.0,
+            3 => 8.0,
+            4 => 16.0,
+            5 => 32.0,
+            6 => 64.0,
+            _ => return None,
+        };
+        (width > 0).then_some(Link { gt_per_s, width })
+    }
+
+    /// What the link carries one way at most, GB/s: transfers × lanes × the line encoding's
+    /// share (8b/10b to 5 GT/s, 128b/130b from 8; PCIe 6's FLITs counted whole), before any
+    /// packet overhead — an upper bound no copy over it can pass (x16 at 32 GT/s: 63.0).
+    pub fn gbytes_per_s(&self) -> f64 {
+        let encoding = if self.gt_per_s <= 5.0 {
+            0.8
+        } else if self.gt_per_s < 64.0 {
+            128.0 / 130.0
+        } else {
+            1.0
+        };
+        self.gt_per_s * self.width as f64 * encoding / 8.0
+    }
+}
+
 /// One Vulkan device's management device, where the platform has one.
 pub struct Management {
     source: Source,
@@ -185,6 +225,18 @@ impl Management {
         }
     }
 
+    /// The device's PCIe link at its most, where the interface gives it (NVML's maximum
+    /// generation and width; sysfs's `max_link_speed` and `max_link_width`).
+    pub fn link(&self) -> Option<Link> {
+        match &self.source {
+            Source::Nvml(d) => Link::of_generation(
+                given(d.max_pcie_link_gen())?,
+                given(d.max_pcie_link_width())?,
+            ),
+            Source::Sysfs(s) => s.link,
+        }
+    }
+
     /// Starts reading the device every `every` on a thread of its own, until the watch is
     /// finished.
     pub fn watch(&self, every: Duration) -> Watch {
@@ -226,6 +278,8 @@ pub struct Sysfs {
     power: Option<std::path::PathBuf>,
     power_cap: Option<std::path::PathBuf>,
     temp: Option<std::path::PathBuf>,
+    /// The PCIe link at its most (`max_link_speed`, `max_link_width`).
+    link: Option<Link>,
 }
 
 #[derive(Clone, Debug)]
@@ -275,6 +329,10 @@ impl Sysfs {
             power: hw("power1_average").or_else(|| hw("power1_input")),
             power_cap: hw("power1_cap"),
             temp: hw("temp1_input"),
+            link: sysfs_link(
+                &std::fs::read_to_string(dir.join("max_link_speed")).unwrap_or_default(),
+                &std::fs::read_to_string(dir.join("max_link_width")).unwrap_or_default(),
+            ),
         };
         if s.shader.is_none() && s.power.is_none() && s.temp.is_none() {
             return Err(format!(
@@ -323,6 +381,13 @@ impl Sysfs {
                 .map(|uw| uw / 1e6),
         }
     }
+}
+
+/// The link sysfs describes: `max_link_speed` as `32.0 GT/s PCIe`, `max_link_width` as `16`.
+fn sysfs_link(speed: &str, width: &str) -> Option<Link> {
+    let gt_per_s: f64 = speed.split_whitespace().next()?.parse().ok()?;
+    let width: u32 = width.trim().parse().ok()?;
+    (gt_per_s > 0.0 && width > 0).then_some(Link { gt_per_s, width })
 }
 
 /// The levels of an amdgpu `pp_dpm_*` table (`0: 500Mhz`, `1: 2100Mhz *`), MHz, and whether
@@ -535,6 +600,20 @@ mod tests {
         assert_eq!(s.reasons, Some(0x24));
         assert_eq!(reason_names(0x24), "power cap+thermal slowdown");
         assert_eq!(Sampled::of(&[]).sm_mhz, None);
+    }
+
+    #[test]
+    fn a_links_rate_is_its_transfers_lanes_and_encoding() {
+        // PCIe 5 x16 (an H100 SXM's host link): 32 GT/s × 16 × 128/130 / 8.
+        let h100 = Link::of_generation(5, 16).unwrap();
+        assert!((h100.gbytes_per_s() - 63.015).abs() < 0.01, "{h100:?}");
+        // PCIe 2 x8: 8b/10b.
+        assert_eq!(Link::of_generation(2, 8).unwrap().gbytes_per_s(), 4.0);
+        assert_eq!(Link::of_generation(7, 16), None);
+        assert_eq!(Link::of_generation(4, 0), None);
+        assert_eq!(sysfs_link("32.0 GT/s PCIe\n", "16\n"), Some(h100));
+        assert_eq!(sysfs_link("Unknown\n", "16\n"), None);
+        assert_eq!(sysfs_link("", ""), None);
     }
 
     #[test]

@@ -75,6 +75,15 @@ pub enum Note {
     DriverReasons { names: String },
     /// The latency figure failed, with the error's chain.
     LatencyNotMeasured(String),
+    /// A row whose bytes cross the host link moved `gbytes_per_s`, more than the PCIe link
+    /// the driver gives as the device's (`width` lanes at `gt_per_s` GT/s) carries one way,
+    /// `link_gbytes_per_s`: not a figure of the link.
+    FasterThanLink {
+        gbytes_per_s: f64,
+        link_gbytes_per_s: f64,
+        gt_per_s: f64,
+        width: u32,
+    },
     /// The test ran `groups` groups whatever `--groups` said: what it measures needs them.
     ForcedGroups { groups: u32 },
     /// The samples spread `cv_pct` % (CV).
@@ -194,6 +203,18 @@ impl fmt::Display for Note {
                 write!(f, "the driver reported {names} while it ran")
             }
             Note::LatencyNotMeasured(error) => write!(f, "latency not measured: {error}"),
+            Note::FasterThanLink {
+                gbytes_per_s,
+                link_gbytes_per_s,
+                gt_per_s,
+                width,
+            } => write!(
+                f,
+                "faster than the host link: {gbytes_per_s:.1} GB/s, more than its PCIe link \
+                 carries (x{width} at {gt_per_s} GT/s: {link_gbytes_per_s:.1} GB/s one way): \
+                 the GPU's caches served part of it (or the host is attached another way), so \
+                 it is no figure of the link"
+            ),
             Note::ForcedGroups { groups } => write!(
                 f,
                 "ran {groups} group(s) whatever --groups: what it measures needs that size"
@@ -353,6 +374,17 @@ mod tests {
             (
                 Note::LatencyNotMeasured("building: out of memory".into()),
                 "latency not measured: building: out of memory",
+            ),
+            (
+                Note::FasterThanLink {
+                    gbytes_per_s: 385.04,
+                    link_gbytes_per_s: 63.015,
+                    gt_per_s: 32.0,
+                    width: 16,
+                },
+                "faster than the host link: 385.0 GB/s, more than its PCIe link carries (x16 \
+                 at 32 GT/s: 63.0 GB/s one way): the GPU's caches served part of it (or the \
+                 host is attached another way), so it is no figure of the link",
             ),
             (
                 Note::ForcedGroups { groups: 132 },

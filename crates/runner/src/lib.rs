@@ -399,6 +399,7 @@ impl<'g> Runner<'g> {
             Mode::Time => {
                 self.time_at_steady_clock(test, pipeline, m)?;
                 driver_notes(m);
+                self.link_note(test, m);
                 // The latency is extra information: its failure costs only the figure (and a
                 // note), unless the device is gone.
                 match self.latency(test) {
@@ -458,6 +459,7 @@ impl<'g> Runner<'g> {
                 m.driver = watch.map(|w| w.finish());
                 m.stats = timed?;
                 driver_notes(m);
+                self.link_note(test, m);
                 if m.stats.is_none() {
                     m.status = Status::Error;
                     m.notes = vec![Note::NoDuration];
@@ -611,6 +613,27 @@ impl<'g> Runner<'g> {
     }
 
     /// The test's pipeline: the one built up front, else built now.
+    /// A timed row whose bytes cross the host link, and that moved more than the device's
+    /// PCIe link carries (where its management interface gives the link), says so: a copy of
+    /// host memory the GPU's caches already hold (a second run of a 16 MB host copy read
+    /// 385 GB/s on the H100, six times its link) is no figure of the link.
+    fn link_note(&self, test: &TestCase, m: &mut Measurement) {
+        if !test.over_host_link() || m.status != Status::Ok {
+            return;
+        }
+        let (Some(stats), Some(link), Some(bytes_per_load)) = (
+            m.stats,
+            self.management.as_ref().ok().and_then(|g| g.link()),
+            test.bytes_per_load(),
+        ) else {
+            return;
+        };
+        let bytes = test.loads_per_dispatch(m.groups) as f64 * bytes_per_load as f64;
+        if let Some(note) = faster_than_link(bytes / (stats.median_ms * 1e-3) / 1e9, link) {
+            m.notes.push(note);
+        }
+    }
+
     pub(crate) fn pipeline_for(&self, test: &TestCase) -> Result<PipelineRef<'_, 'g>> {
         match self.pipelines.get(test) {
             Some(Ok(p)) => Ok(PipelineRef::Cached(p)),
@@ -679,6 +702,18 @@ impl<'g> Runner<'g> {
             array,
         }
     }
+}
+
+/// [`Note::FasterThanLink`] where a row crossing the host link moved `gbytes_per_s`, more
+/// than `link` carries one way.
+fn faster_than_link(gbytes_per_s: f64, link: perftest_gpu::mgmt::Link) -> Option<Note> {
+    let link_gbytes_per_s = link.gbytes_per_s();
+    (gbytes_per_s > link_gbytes_per_s).then_some(Note::FasterThanLink {
+        gbytes_per_s,
+        link_gbytes_per_s,
+        gt_per_s: link.gt_per_s,
+        width: link.width,
+    })
 }
 
 /// The driver's word beside the probe's: a probe clock more than
@@ -783,6 +818,25 @@ mod tests {
         // Within 2 %, or a row of another suite: nothing.
         assert_eq!(at(bandwidth, &[1.0, 1.01, 0.99, 1.0]), "");
         assert_eq!(at(perftest_suites::catalog::baseline(), &spread), "");
+    }
+
+    #[test]
+    fn a_host_link_row_faster_than_the_link_says_so() {
+        let link = perftest_gpu::mgmt::Link::of_generation(5, 16).unwrap();
+        // The H100's 1 GB host copy (52.5 GB/s) fits its link; a 16 MB one served from the
+        // L2 (385 GB/s) does not.
+        assert_eq!(faster_than_link(52.5, link), None);
+        let Some(Note::FasterThanLink {
+            gbytes_per_s,
+            link_gbytes_per_s,
+            width,
+            ..
+        }) = faster_than_link(385.0, link)
+        else {
+            panic!("no note at 385 GB/s");
+        };
+        assert_eq!((gbytes_per_s, width), (385.0, 16));
+        assert!((link_gbytes_per_s - 63.015).abs() < 0.01);
     }
 
     #[test]

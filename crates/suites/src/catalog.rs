@@ -61,6 +61,12 @@ impl TestCase {
         self.info().shares_host
     }
 
+    /// Whether its bytes cross the host link (a copy to or from system memory, a shader's
+    /// reads of it).
+    pub fn over_host_link(&self) -> bool {
+        self.info().over_host_link
+    }
+
     /// The kernel that runs this test.
     pub fn kernel(&self) -> KernelId {
         self.info().kernel

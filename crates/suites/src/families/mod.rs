@@ -387,6 +387,11 @@ pub trait Spec: Sync + 'static {
     fn shares_host(&self, _v: Self::Variant) -> bool {
         false
     }
+    /// Whether the test's bytes cross the host link (a copy to or from system memory, a
+    /// shader's reads of it): a figure above what the link carries says so. By default false.
+    fn over_host_link(&self, _v: Self::Variant) -> bool {
+        false
+    }
     /// The test's latency kernel, if it has one.
     fn latency(&self, _v: Self::Variant) -> Option<Latency> {
         None
@@ -528,6 +533,8 @@ pub struct TestInfo {
     pub latency: Option<(Latency, KernelId)>,
     /// Whether it shares the host with other GPUs (see [`Spec::shares_host`]).
     pub shares_host: bool,
+    /// Whether its bytes cross the host link (see [`Spec::over_host_link`]).
+    pub over_host_link: bool,
 }
 
 /// A family as the rest of the crate sees it: its tests described once, and what they do,
@@ -622,6 +629,7 @@ impl<S: Spec> Family for S {
                     .and_then(|r| tests.iter().position(|(_, w, _)| *w == r)),
                 cold: self.cold(v),
                 shares_host: self.shares_host(v),
+                over_host_link: self.over_host_link(v),
                 latency: self.latency(v).map(|l| {
                     let id = kernel_id(&l.kernel);
                     (l, id)

@@ -121,6 +121,10 @@ impl Spec for MemoryLocation {
         matches!(r, Residence::Host | Residence::HostCached)
     }
 
+    fn over_host_link(&self, (_, r): (Load, Residence)) -> bool {
+        matches!(r, Residence::Host | Residence::HostCached)
+    }
+
     fn columns(&self, (l, r): (Load, Residence)) -> Columns {
         let family = match r {
             Residence::Device => "memory_device_local",

@@ -474,6 +474,10 @@ impl Spec for BandwidthWrite {
         matches!(v.op, Op::ReadHost | Op::ReadHostCold)
     }
 
+    fn over_host_link(&self, v: Variant) -> bool {
+        matches!(v.op, Op::ReadHost | Op::ReadHostCold)
+    }
+
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         let check = Buffer::new(
             shared.gpu,

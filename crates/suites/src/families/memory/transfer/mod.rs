@@ -357,6 +357,12 @@ impl Spec for Transfer {
         }
     }
 
+    /// A copy to or from system memory (not BAR memory, which is video memory).
+    fn over_host_link(&self, v: Variant) -> bool {
+        let system = |p: Place| matches!(p, Place::Host(Host::Coherent | Host::Cached));
+        matches!(v, Variant::Copy { from, to, .. } if system(from) || system(to))
+    }
+
     fn unit(&self, v: Variant) -> Unit {
         match v {
             Variant::Copy { .. } | Variant::Fill { .. } => Unit::Bytes,
