@@ -10,6 +10,8 @@ use crate::{Catalog, Suite};
 pub const LATENCY: &str = "latency: ByteAddressBuffer ";
 /// The bandwidth curve: 16-byte coalesced loads from a storage buffer.
 pub const BANDWIDTH: &str = "bandwidth: ByteAddressBuffer.Load4 ";
+/// The chase through registers: the loop's own arithmetic, without a load.
+pub const REGISTERS: &str = "latency: registers{uint}, no load";
 /// The load-to-use chase (`p = *p`), whose latency a level gives beside its curve's.
 pub const LOAD_TO_USE: &str = "latency: BufferReference<uint2> load-to-use ";
 
@@ -501,6 +503,9 @@ fn caches(d: &Device) -> Section {
             )),
         }
     }
+    if let Some(item) = loop_arithmetic(d, in_ns) {
+        items.push(item);
+    }
     Section {
         title: format!(
             "Caches and memory (the curves of `{}` and `{}` over the working set)",
@@ -509,6 +514,34 @@ fn caches(d: &Device) -> Section {
         ),
         items,
     }
+}
+
+/// The latency suite's chase through registers (the same index arithmetic, a multiply and a
+/// shift where the load was): at most what the loop's own arithmetic adds to every level's
+/// latency of the curve, so that a load's own latency can be read off. Only where the run
+/// has the row, in the curve's unit.
+fn loop_arithmetic(d: &Device, in_ns: bool) -> Option<Item> {
+    let r = d.get(REGISTERS).filter(|r| r.ok())?;
+    let value = if in_ns {
+        format!("≤ {} ns per step", num(r.latency_ns?))
+    } else {
+        let clk = r.latency_clk?;
+        match r.clock_mhz {
+            Some(mhz) => format!(
+                "≤ {} clk, {} ns per step",
+                num(clk),
+                num(clk / mhz * 1000.0)
+            ),
+            None => format!("≤ {} clk per step", num(clk)),
+        }
+    };
+    Some(item(
+        "the chase's own arithmetic",
+        Ok(value),
+        None,
+        None,
+        format!("{REGISTERS} (part of every level's latency above)"),
+    ))
 }
 
 /// A level's load-to-use latency: the median of the load-to-use chase's rows over the sizes
