@@ -10,6 +10,10 @@ use crate::{Catalog, Suite};
 pub const LATENCY: &str = "latency: ByteAddressBuffer ";
 /// The bandwidth curve: 16-byte coalesced loads from a storage buffer.
 pub const BANDWIDTH: &str = "bandwidth: ByteAddressBuffer.Load4 ";
+/// The chase through a uniform buffer (the constant path), 4 to 64 KB.
+pub const UNIFORM: &str = "latency: cbuffer{uint4} ";
+/// The chase through shared memory, 4 to 64 KB.
+pub const SHARED: &str = "latency: groupshared{uint} ";
 /// The chase through registers: the loop's own arithmetic, without a load.
 pub const REGISTERS: &str = "latency: registers{uint}, no load";
 /// The load-to-use chase (`p = *p`), whose latency a level gives beside its curve's.
@@ -503,6 +507,12 @@ fn caches(d: &Device) -> Section {
             )),
         }
     }
+    for (prefix, what) in [
+        (UNIFORM, "uniform buffer: latency"),
+        (SHARED, "shared memory: latency"),
+    ] {
+        items.extend(path_latency(d, prefix, what, in_ns));
+    }
     if let Some(item) = loop_arithmetic(d, in_ns) {
         items.push(item);
     }
@@ -513,6 +523,74 @@ fn caches(d: &Device) -> Section {
             BANDWIDTH.trim_end()
         ),
         items,
+    }
+}
+
+/// The levels of another load path's latency curve (`prefix` and a size), by the curve
+/// rules: each plateau's median over its sizes, and a first size below the first plateau, a
+/// level too small for three sizes of the sweep (`≤ 4 KB: 47.4, 6–64 KB: 112 clk`). Only
+/// where the run has the rows.
+fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Item> {
+    let pts = points(
+        d,
+        prefix,
+        |r| {
+            if in_ns {
+                r.latency_ns
+            } else {
+                r.latency_clk
+            }
+        },
+    );
+    let (first, last) = (pts.first()?, pts.last()?);
+    let unit = if in_ns { "ns" } else { "clk" };
+    let mut levels = Vec::new();
+    let plateaus = curve::plateaus(&pts);
+    if let Some(p) = plateaus.first().filter(|p| p.first > 0) {
+        if first.value * (1.0 + curve::TOLERANCE) < p.median(&pts) {
+            levels.push(format!(
+                "≤ {}: {}",
+                curve::size_name(first.size),
+                num(first.value)
+            ));
+        }
+    }
+    for p in &plateaus {
+        levels.push(format!(
+            "{}: {}",
+            short_range(pts[p.first].size, pts[p.last].size),
+            num(p.median(&pts))
+        ));
+    }
+    let value = if levels.is_empty() {
+        Err(format!(
+            "no plateau of {} sizes ({} rows)",
+            curve::MIN_POINTS,
+            pts.len()
+        ))
+    } else {
+        Ok(format!("{} {unit}", levels.join(", ")))
+    };
+    Some(item(
+        what,
+        value,
+        None,
+        None,
+        format!(
+            "{prefix}{} … {} ({} rows)",
+            curve::size_name(first.size),
+            curve::size_name(last.size),
+            pts.len()
+        ),
+    ))
+}
+
+/// `6–64 KB` (one unit where both sizes have it), else `512 KB–2 MB`.
+fn short_range(a: u64, b: u64) -> String {
+    let (a, b) = (curve::size_name(a), curve::size_name(b));
+    match (a.split_once(' '), b.split_once(' ')) {
+        (Some((x, u)), Some((y, v))) if u == v => format!("{x}–{y} {u}"),
+        _ => format!("{a}–{b}"),
     }
 }
 

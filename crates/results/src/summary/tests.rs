@@ -151,6 +151,26 @@ fn find<'a>(s: &'a Summary, what: &str) -> &'a Item {
 }
 
 #[test]
+fn the_h100s_other_load_paths_and_its_loops_own_arithmetic_are_their_rows() {
+    let s = h100();
+    // The uniform buffer: 47.4 clk at 4 KB, 86.6 at 5 KB (between), 112.4 from 6 to 64 KB
+    // (the largest a uniform buffer binds there); shared memory 33.8 clk at 4 to 32 KB.
+    let uniform = find(&s, "uniform buffer: latency");
+    assert_eq!(
+        uniform.value.as_deref(),
+        Ok("≤ 4 KB: 47.4, 6–64 KB: 112 clk")
+    );
+    assert_eq!(
+        uniform.from,
+        "latency: cbuffer{uint4} 4 KB … 64 KB (17 rows)"
+    );
+    let shared = find(&s, "shared memory: latency");
+    assert_eq!(shared.value.as_deref(), Ok("4–32 KB: 33.8 clk"));
+    let own = find(&s, "the chase's own arithmetic");
+    assert_eq!(own.value.as_deref(), Ok("≤ 14.4 clk, 7.26 ns per step"));
+}
+
+#[test]
 fn the_h100s_caches_agree_with_its_curves_and_the_published_figures() {
     let s = h100();
     assert_eq!(s.device, "NVIDIA H100 80GB HBM3");
