@@ -21,9 +21,10 @@ const TIMED_RUNS: usize = 3;
 const WARM_CHUNK: u64 = 2048;
 /// Iterations of the `--verify` run of a latency kernel.
 pub const VERIFY_ITERATIONS: u32 = 2;
-/// Iterations of the shorter timestamped run (the longer runs twice as many): 16384 steps of
-/// a chase, so that the difference (tens of µs where every step hits a CPU's L1) stands well
-/// above the jitter of a dispatch's own cost (a few µs on lavapipe).
+/// Iterations of the shorter timestamped run (the longer runs twice as many): 65536 steps of
+/// a chase, so that the difference (about a millisecond where every step hits lavapipe's
+/// fastest level) stands above the jitter of a dispatch's own cost (tens of µs on lavapipe,
+/// whose chains still spread 10 % and more on a busy two-core machine).
 const TIMESTAMPED_ITERATIONS: u32 = 4096;
 /// Dispatches of each length; the fewest nanoseconds count (more than the clock's
 /// [`TIMED_RUNS`]: a dispatch's own cost jitters more than a clock read).
