@@ -289,8 +289,9 @@ pub struct Chain<'g> {
     /// Every size's chain, in one buffer (see `glsl/memory/pointer_chase.comp`).
     table: Buffer<'g>,
     /// The same chains as device addresses, for the load-to-use chase (where the device has
-    /// `bufferDeviceAddress`): kept alive while the kernels read it through its address.
-    _pointers: Option<Buffer<'g>>,
+    /// `bufferDeviceAddress`): kept alive while the kernels read it through its address; or
+    /// why it could not be made (its 512 MB on a small device: the other chases still run).
+    pointers: std::result::Result<Buffer<'g>, String>,
     /// Where each size's chain lies in the table.
     places: [Place; SIZES],
     /// Where each test's chase stands, and the table's device address.
@@ -448,7 +449,7 @@ impl<'g> Chain<'g> {
         state_words[at..at + 4].copy_from_slice(&registers_key(seed).to_le_bytes());
         // The load-to-use chase's table: slot `word` (8 bytes) of line `base + L` holds the
         // device address of the same slot of L's successor line.
-        let pointers = if bda {
+        let make_pointers = |state_words: &mut [u8]| -> Result<(Buffer<'g>, Buffer<'g>, u64)> {
             let bytes = TABLE_LINES as u64 * PTR_LINE_BYTES;
             let buffer = Buffer::new(
                 gpu,
@@ -478,16 +479,18 @@ impl<'g> Chain<'g> {
             let at = PTR_SLOT * 16 + 8;
             state_words[at..at + 8].copy_from_slice(&base.to_le_bytes());
             let staging = staged("chain pointer table staging", &nodes)?;
-            drop(nodes);
-            Some((buffer, staging, bytes))
+            Ok((buffer, staging, bytes))
+        };
+        let pointers = if bda {
+            make_pointers(&mut state_words).map_err(|e| format!("{e:#}"))
         } else {
-            None
+            Err("the device lacks bufferDeviceAddress".to_string())
         };
         let state_staging = staged("chain state staging", &state_words)?;
         gpu.submit(|d, cmd| {
             record_copy(d, cmd, &table_staging, &table, TABLE_BYTES);
             record_copy(d, cmd, &state_staging, &state, state_bytes);
-            if let Some((buffer, staging, bytes)) = &pointers {
+            if let Ok((buffer, staging, bytes)) = &pointers {
                 record_copy(d, cmd, staging, buffer, *bytes);
             }
             image.record_fill(d, cmd, &image_staging);
@@ -515,7 +518,7 @@ impl<'g> Chain<'g> {
         let texel_views = views(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)?;
         let storage_texel_views = views(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
         Ok(Chain {
-            _pointers: pointers.map(|(buffer, _, _)| buffer),
+            pointers: pointers.map(|(buffer, _, _)| buffer),
             places,
             texel_views,
             storage_texel_views,
@@ -787,6 +790,11 @@ impl Spec for PointerChase {
                 let views = match v.resource {
                     Resource::TexelBuffer => &c.texel_views,
                     Resource::StorageTexelBuffer => &c.storage_texel_views,
+                    Resource::LoadToUse => {
+                        return c.pointers.as_ref().err().map(|e| {
+                            format!("the load-to-use chase's pointer table could not be made: {e}")
+                        })
+                    }
                     _ => return None,
                 };
                 views[v.size]
