@@ -246,19 +246,16 @@ const FLEET_ARGS: &str = "--threshold 300";
 
 /// The tests a node runs (the profile), and the arguments that run them.
 fn profile(contract: &Contract) -> (Vec<String>, String) {
-    // The profile's arithmetic and dispatch rows only: the whole profile takes ~50 s on
-    // lavapipe, three nodes' worth per job would not fit CI's time; these rows carry items of
-    // two subsystems, enough for a verdict, and `--fault slow-gpu` slows every one.
+    // The profile's arithmetic rows only: the whole profile takes ~50 s on lavapipe, three
+    // nodes' worth per job would not fit CI's time; they carry two items of a subsystem,
+    // enough for a verdict, and `--fault slow-gpu` slows both. Not its dispatch rows: on a
+    // shared two-core machine they time the CPU's wake-ups more than anything (CI saw a
+    // healthy node's submit-and-wait 11× its fleet's median, its own samples spreading
+    // 373 %; this machine a healthy node's dependent dispatches +357 %), where the
+    // arithmetic rows spread 15–20 % between nodes.
     let select: &[&str] = if contract.health {
         &[
-            "--suite",
-            "health",
-            "--filter",
-            "fp32 fma",
-            "--filter",
-            "fp64 fma",
-            "--filter",
-            "dispatch:",
+            "--suite", "health", "--filter", "fp32 fma", "--filter", "fp64 fma",
         ]
     } else {
         &["--suite", "original", "--filter", "Buffer<RGBA8>"]
