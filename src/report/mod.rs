@@ -52,14 +52,12 @@ pub struct Row<'a> {
 impl Row<'_> {
     /// Loads per second, in billions, when timed.
     pub fn gloads_per_s(&self) -> Option<f64> {
-        let m = self.measurement;
-        let stats = m.stats?;
-        Some(m.test.loads_per_dispatch(m.groups) as f64 / (stats.median_ms * 1e-3) / 1e9)
+        self.measurement.gloads_per_s()
     }
 
     /// Bytes loaded per second, in billions (bytes per load × loads/s), when timed.
     pub fn gbytes_per_s(&self) -> Option<f64> {
-        Some(self.gloads_per_s()? * self.measurement.test.bytes_per_load()? as f64)
+        self.measurement.gbytes_per_s()
     }
 
     /// Loads per shader clock per compute unit, when the clock and the unit count are known.

@@ -621,15 +621,13 @@ impl<'g> Runner<'g> {
         if !test.over_host_link() || m.status != Status::Ok {
             return;
         }
-        let (Some(stats), Some(link), Some(bytes_per_load)) = (
-            m.stats,
+        let (Some(gbytes_per_s), Some(link)) = (
+            m.gbytes_per_s(),
             self.management.as_ref().ok().and_then(|g| g.link()),
-            test.bytes_per_load(),
         ) else {
             return;
         };
-        let bytes = test.loads_per_dispatch(m.groups) as f64 * bytes_per_load as f64;
-        if let Some(note) = faster_than_link(bytes / (stats.median_ms * 1e-3) / 1e9, link) {
+        if let Some(note) = faster_than_link(gbytes_per_s, link) {
             m.notes.push(note);
         }
     }

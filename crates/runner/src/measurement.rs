@@ -235,6 +235,17 @@ impl Measurement {
         Some(100.0 * (self.clock_mhz? / driver - 1.0))
     }
 
+    /// Loads (the test's unit) per second, in billions, when timed.
+    pub fn gloads_per_s(&self) -> Option<f64> {
+        let stats = self.stats?;
+        Some(self.test.loads_per_dispatch(self.groups) as f64 / (stats.median_ms * 1e-3) / 1e9)
+    }
+
+    /// Bytes per second, in billions (bytes per load × loads/s), when timed.
+    pub fn gbytes_per_s(&self) -> Option<f64> {
+        Some(self.gloads_per_s()? * self.test.bytes_per_load()? as f64)
+    }
+
     /// Whether this test was timed with fewer groups per dispatch than `common_groups`, its
     /// device's common size (cut to the watchdog budget): its times then need scaling before
     /// they compare with the other rows'.

@@ -153,13 +153,19 @@ fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<
 
 /// `PREFIX 4 KB … 160 KB (22 rows)`.
 fn range_text(prefix: &str, points: &[Point], s: Span) -> String {
-    let (a, b) = (points[s.first].size, points[s.last].size);
+    rows_text(prefix, &points[s.first..=s.last])
+}
+
+/// `PREFIX 4 KB … 160 KB (22 rows)` of `points` (in size order, at least one).
+fn rows_text<'a>(prefix: &str, points: impl IntoIterator<Item = &'a Point>) -> String {
+    let points: Vec<&Point> = points.into_iter().collect();
+    let (a, b) = (points[0].size, points[points.len() - 1].size);
     format!(
         "{}{} … {} ({} rows)",
         prefix,
         curve::size_name(a),
         curve::size_name(b),
-        s.len()
+        points.len()
     )
 }
 
@@ -542,7 +548,7 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
             }
         },
     );
-    let (first, last) = (pts.first()?, pts.last()?);
+    let first = pts.first()?;
     let unit = if in_ns { "ns" } else { "clk" };
     let mut levels = Vec::new();
     let plateaus = curve::plateaus(&pts);
@@ -571,18 +577,7 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
     } else {
         Ok(format!("{} {unit}", levels.join(", ")))
     };
-    Some(item(
-        what,
-        value,
-        None,
-        None,
-        format!(
-            "{prefix}{} … {} ({} rows)",
-            curve::size_name(first.size),
-            curve::size_name(last.size),
-            pts.len()
-        ),
-    ))
+    Some(item(what, value, None, None, rows_text(prefix, &pts)))
 }
 
 /// `6–64 KB` (one unit where both sizes have it), else `512 KB–2 MB`.
@@ -643,7 +638,7 @@ fn load_to_use_item(
         .filter(|p| p.size >= lo && p.size <= hi)
         .collect();
     let what = format!("{}: load-to-use latency", level.name);
-    let (Some(first), Some(last)) = (on.first(), on.last()) else {
+    if on.is_empty() {
         return item(
             what,
             Err(format!(
@@ -670,18 +665,7 @@ fn load_to_use_item(
             format!("{} clk, {} ns (p = *p)", num(median), num(ns))
         }
     };
-    item(
-        what,
-        Ok(value),
-        None,
-        None,
-        format!(
-            "{LOAD_TO_USE}{} … {} ({} rows)",
-            curve::size_name(first.size),
-            curve::size_name(last.size),
-            on.len()
-        ),
-    )
+    item(what, Ok(value), None, None, rows_text(LOAD_TO_USE, on))
 }
 
 /// The best ok row of `tests` by `key`, or why there is none.
