@@ -2,6 +2,9 @@
 // long dependent arithmetic chain takes (timestamps around the dispatch give the time); with
 // REALTIME, also the device's real-time clock over the same interval, so the clock is
 // measured inside the shader (launch, drain and time slices of other processes left out).
+// The interval starts and ends where the real-time clock steps (32 ns on an H100, a µs on
+// some GPUs), the subgroup clock read right after each: a whole number of its steps, both
+// ends read alike.
 // Kernels built from this template (see build.rs):
 // @kernels clock_w{WIDTH}_{PATTERN}: WIDTH=1 PATTERN=uniform:0 REALTIME=0
 // @kernels clock_realtime_w{WIDTH}_{PATTERN}: WIDTH=1 PATTERN=uniform:0 REALTIME=1
@@ -27,18 +30,32 @@ uvec2 ticks_between(uvec2 t0, uvec2 t1) {
     return uvec2(lo, hi);
 }
 
+#if REALTIME
+// The real-time clock's value right after it next steps (spins until it changes).
+uvec2 real_time_step() {
+    uvec2 start = clockRealtime2x32EXT();
+    uvec2 now = start;
+    while (all(equal(now, start))) {
+        now = clockRealtime2x32EXT();
+    }
+    return now;
+}
+#endif
+
 void main() {
 #if REALTIME
-    uvec2 r0 = clockRealtime2x32EXT();
+    uvec2 r0 = real_time_step();
 #endif
     uvec2 t0 = clock2x32ARB();
     float x = float(gl_LocalInvocationIndex + pc.seed);
     for (uint i = 0u; i < pc.iterations; ++i) {
         x = x * 0.9999f + 0.5f;
     }
+#if REALTIME
+    uvec2 r1 = real_time_step();
+#endif
     uvec2 t1 = clock2x32ARB();
 #if REALTIME
-    uvec2 r1 = clockRealtime2x32EXT();
     if (gl_LocalInvocationIndex == 0u) {
         ticks[2u * gl_WorkGroupID.x] = ticks_between(t0, t1);
         ticks[2u * gl_WorkGroupID.x + 1u] = ticks_between(r0, r1);
