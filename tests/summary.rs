@@ -19,7 +19,7 @@ fn the_committed_h100_run_prints_its_table_from_csv_and_json_alike() {
     let out = stdout(&csv);
     for line in [
         "  L1: edge by latency               160 KB – 192 KB",
-        "  level 3: edge by latency          48 MB – 56 MB",
+        "  L2 far part: edge by latency      48 MB – 56 MB                    50 MB [1]          0.96–1.12×",
         "  memory: bandwidth                 11.9 B/clk/CU, 3.12 TB/s         3.35 TB/s [2]      0.93×",
     ] {
         assert!(out.contains(line), "no {line:?} in\n{out}");

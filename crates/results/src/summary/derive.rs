@@ -178,6 +178,27 @@ struct Level {
     memory: bool,
     lat: Option<Span>,
     bw: Result<Span, String>,
+    /// Whether the next level is this one's far part (see [`far_parts`]).
+    has_far_part: bool,
+}
+
+/// A latency step with no bandwidth step of its own, after a cache past L1, is that cache's
+/// far part, not a level of its own: the H100's L2 is two partitions, and a load that misses
+/// in the near one is served from the far one at about twice the latency and the same
+/// bandwidth once enough loads are in flight. Such a level is named `<cache> far part`, and
+/// the cache's size is its edge (the near part's edge is the near partition's).
+fn far_parts(levels: &mut [Level]) {
+    for i in 1..levels.len() {
+        let (before, rest) = levels.split_at_mut(i);
+        let (near, far) = (&mut before[i - 1], &mut rest[0]);
+        let same_bw = matches!((&near.bw, &far.bw), (Ok(a), Ok(b)) if a == b);
+        let near_is_far = matches!(near.subsystem, Subsystem::FarPart(_));
+        if same_bw && near.index >= 1 && !near.memory && !far.memory && !near_is_far {
+            near.has_far_part = true;
+            far.name = format!("{} far part", near.name);
+            far.subsystem = Subsystem::FarPart(u8::try_from(near.index + 1).unwrap_or(u8::MAX));
+        }
+    }
 }
 
 fn level_name(i: usize, memory: bool) -> String {
@@ -306,8 +327,10 @@ fn caches(d: &Device) -> Section {
                 memory,
                 lat: Some(*s),
                 bw,
+                has_far_part: false,
             });
         }
+        far_parts(&mut levels);
         let last = lat_plateaus[n - 1];
         if !levels.iter().any(|l| l.memory) {
             let why = if last.last == lat.len() - 1 {
@@ -365,6 +388,7 @@ fn caches(d: &Device) -> Section {
                 memory: false,
                 lat: None,
                 bw: Ok(*first),
+                has_far_part: false,
             });
         }
         if let Some(last) = bw_plateaus
@@ -378,6 +402,7 @@ fn caches(d: &Device) -> Section {
                 memory: true,
                 lat: None,
                 bw: Ok(*last),
+                has_far_part: false,
             });
         }
     }
@@ -389,13 +414,13 @@ fn caches(d: &Device) -> Section {
             _ => vendor::figure(&d.name, "l2_mb"),
         };
         if let (Some(s), false) = (level.lat, level.memory) {
-            items.push(edge_item(
-                format!("{}: edge by latency", level.name),
-                &lat,
-                s,
-                LATENCY,
-                size_figure.clone(),
-            ));
+            // A cache with a far part: the near part's edge is no figure of the cache's size.
+            let (what, figure) = if level.has_far_part {
+                (format!("{}: near part's edge by latency", level.name), None)
+            } else {
+                (format!("{}: edge by latency", level.name), size_figure.clone())
+            };
+            items.push(edge_item(what, &lat, s, LATENCY, figure));
         }
         // The bandwidth plateau, unless it is the one the level before already has.
         let bw_span = match (&level.bw, &previous_bw) {

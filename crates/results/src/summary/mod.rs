@@ -93,6 +93,9 @@ pub struct Item {
 pub enum Subsystem {
     /// A cache level, 1-based (1 = L1, 2 = L2), as the latency curve's plateaus count them.
     Cache(u8),
+    /// The far part of cache level n (1-based): a latency step with no bandwidth step of its
+    /// own, as the H100's far L2 partition.
+    FarPart(u8),
     Memory,
     /// Copies between host and device memory, both ways.
     HostLink,
@@ -111,6 +114,8 @@ impl std::fmt::Display for Subsystem {
             Subsystem::Cache(1) => f.write_str("L1"),
             Subsystem::Cache(2) => f.write_str("L2"),
             Subsystem::Cache(n) => write!(f, "cache level {n}"),
+            Subsystem::FarPart(2) => f.write_str("L2 far part"),
+            Subsystem::FarPart(n) => write!(f, "cache level {n} far part"),
             Subsystem::Memory => f.write_str("memory"),
             Subsystem::HostLink => f.write_str("host link"),
             Subsystem::Arithmetic => f.write_str("arithmetic"),
