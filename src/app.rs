@@ -7,7 +7,7 @@ use crate::error::Failure;
 use crate::runner::session::{self, Baseline, Outcome, Plan, Sink};
 use crate::runner::{self, Conditions, Measurement, Mode, Runner, Settings, Status};
 use crate::{compare, gpu, report, select};
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use perftest_results::note::{self, Note};
 use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
@@ -144,11 +144,32 @@ pub fn run(args: cli::Args) -> Result<i32> {
         run_report(files, output, references)?;
         return Ok(0);
     }
-    if let Some(cli::Command::Summary { files }) = &args.command {
+    if let Some(cli::Command::Summary { files, json }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
+        if let Some(path) = json.as_deref().filter(|p| p.as_os_str() != "-") {
+            if path.as_os_str().is_empty() || path.is_dir() {
+                return Err(Failure::Usage(format!(
+                    "--json needs a file name or - (not {:?})",
+                    path.display().to_string()
+                ))
+                .into());
+            }
+        }
         let summaries =
             crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
-        stdout(&crate::summary::text(&summaries));
+        match json {
+            None => stdout(&crate::summary::text(&summaries)),
+            Some(path) => {
+                let text = crate::summary::json(&summaries).context("the summary as JSON")? + "\n";
+                if path.as_os_str() == "-" {
+                    stdout(&text);
+                } else {
+                    std::fs::write(path, text).map_err(|e| {
+                        Failure::Usage(format!("cannot write --json {}: {e}", path.display()))
+                    })?;
+                }
+            }
+        }
         return Ok(0);
     }
     if let Some(cli::Command::Fleet {

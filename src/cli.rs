@@ -293,6 +293,11 @@ pub enum Command {
         /// of one GPU and driver are read as one run (a test's first row counts).
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
+        /// Write the summary as JSON to OUT instead of the table (`-`: stdout): every item's
+        /// figures with their units (cache edges in bytes, latencies in clk and ns, …), the
+        /// published figure and the rows it came from. See docs/summary.md.
+        #[arg(long, value_name = "OUT")]
+        json: Option<PathBuf>,
     },
     /// A verdict per GPU over many runs: each GPU's summary, item by item, against the other
     /// GPUs of its model and driver (at least 3) and the published figures; `healthy`,

@@ -113,3 +113,94 @@ fn a_run_with_summary_ends_with_the_block_and_keeps_the_csv_on_stdout_clean() {
         "{line} vs {best}"
     );
 }
+
+#[test]
+fn summary_json_carries_every_figure_with_its_unit() {
+    let o = run(&[
+        "summary",
+        &committed("results/h100/load-to-use-1127/all.csv.gz"),
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON on stdout");
+    let gpus = doc["gpus"].as_array().unwrap();
+    assert_eq!(gpus.len(), 1);
+    assert_eq!(gpus[0]["device"], "NVIDIA H100 80GB HBM3");
+    let items: Vec<&serde_json::Value> = gpus[0]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap())
+        .collect();
+    let find = |what: &str| {
+        *items
+            .iter()
+            .find(|i| i["what"] == what)
+            .unwrap_or_else(|| panic!("no item {what}"))
+    };
+    // Every measured item carries its figures, each with a unit; a left-out one its reason.
+    for i in &items {
+        let q = i["quantities"].as_array().unwrap();
+        if i["text"].is_string() {
+            assert!(!q.is_empty(), "no figures in {i}");
+            assert!(q
+                .iter()
+                .all(|q| q["unit"].is_string() && q["value"].is_f64()));
+        } else {
+            assert!(q.is_empty() && i["left_out"].is_string(), "{i}");
+        }
+    }
+    // The L2's size as a range in bytes: between 48 and 56 MB, beside the published 50 MB.
+    let far = find("L2 far part: edge by latency");
+    let q = &far["quantities"][0];
+    assert_eq!(q["unit"], "B");
+    assert_eq!(q["value"].as_f64(), Some(48.0 * 1048576.0));
+    assert_eq!(q["to"].as_f64(), Some(56.0 * 1048576.0));
+    assert_eq!(far["published"]["value"].as_f64(), Some(50.0));
+    assert_eq!(far["published"]["unit"], "MB");
+    // L1's load-to-use latency in clocks and nanoseconds, as the table prints it.
+    let l1 = find("L1: load-to-use latency");
+    assert_eq!(l1["text"], "38.6 clk, 19.5 ns (p = *p)");
+    assert_eq!(l1["quantities"][0]["unit"], "clk");
+    assert!((l1["quantities"][0]["value"].as_f64().unwrap() - 38.6).abs() < 0.05);
+    assert_eq!(l1["quantities"][1]["unit"], "ns");
+    assert_eq!(find("L1: latency")["subsystem"], "L1");
+    // The uniform path's levels, each over its working sets.
+    let uniform = find("uniform buffer: latency")["quantities"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(uniform.len(), 2);
+    assert_eq!(uniform[1]["sizes"][0].as_u64(), Some(6 * 1024));
+    assert_eq!(uniform[1]["sizes"][1].as_u64(), Some(64 * 1024));
+    // The same to a file, and a folder is no file.
+    let dir = tempdir("summary-json");
+    let file = dir.join("s.json");
+    let o = run(&[
+        "summary",
+        &committed("results/h100/load-to-use-1127/all.csv.gz"),
+        "--json",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success() && stdout(&o).is_empty(),
+        "{}",
+        stderr(&o)
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written, doc);
+    let o = run(&[
+        "summary",
+        &committed("results/h100/load-to-use-1127/all.csv.gz"),
+        "--json",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--json needs a file name"),
+        "{}",
+        stderr(&o)
+    );
+}

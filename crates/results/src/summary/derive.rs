@@ -2,7 +2,7 @@
 
 use super::curve::{self, Point, Span};
 use super::vendor::{self, Figure};
-use super::{Device, Item, Row, Section, Subsystem, Summary, Worse};
+use super::{Device, Item, Quantity, Row, Section, Subsystem, Summary, Unit, Worse};
 use crate::{Catalog, Suite};
 
 /// The latency curve the cache levels are read from: a storage buffer, one dependent load
@@ -59,6 +59,7 @@ fn item(
         vendor,
         from: from.into(),
         judged: None,
+        quantities: Vec::new(),
     }
 }
 
@@ -98,6 +99,7 @@ fn device_section(d: &Device) -> Section {
             vendor::figure(&d.name, "compute_units"),
             "compute_units of the rows",
         )
+        .with([Quantity::of(n, Unit::Count)])
     };
     let clocks: Vec<f64> = d
         .rows
@@ -116,16 +118,18 @@ fn device_section(d: &Device) -> Section {
     } else {
         let lo = clocks.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = clocks.iter().copied().fold(0.0, f64::max);
+        let median = curve::median(clocks.iter().copied());
         item(
             "shader clock",
-            Ok(format!(
-                "{:.0} MHz ({lo:.0}–{hi:.0})",
-                curve::median(clocks.iter().copied())
-            )),
+            Ok(format!("{median:.0} MHz ({lo:.0}–{hi:.0})")),
             None,
             None,
             format!("clock_mhz of {} rows: median (range)", clocks.len()),
         )
+        .with([
+            Quantity::of(median, Unit::Mhz),
+            Quantity::range(lo, hi, Unit::Mhz),
+        ])
     };
     Section {
         title: "Device".into(),
@@ -245,6 +249,7 @@ fn edge_item(
                     curve::size_name(b)
                 ),
             )
+            .with([Quantity::range(a as f64, b as f64, Unit::Bytes)])
         }
         None => item(
             what,
@@ -418,7 +423,10 @@ fn caches(d: &Device) -> Section {
             let (what, figure) = if level.has_far_part {
                 (format!("{}: near part's edge by latency", level.name), None)
             } else {
-                (format!("{}: edge by latency", level.name), size_figure.clone())
+                (
+                    format!("{}: edge by latency", level.name),
+                    size_figure.clone(),
+                )
             };
             items.push(edge_item(what, &lat, s, LATENCY, figure));
         }
@@ -444,12 +452,15 @@ fn caches(d: &Device) -> Section {
                 .iter()
                 .filter_map(|p| d.get(&p.test))
                 .collect();
+            let mut figures = Vec::new();
             let value = if in_ns {
+                figures.push(Quantity::of(s.median(&lat), Unit::Nanoseconds));
                 format!(
                     "{} ns (no shader clock: timed with timestamps)",
                     num(s.median(&lat))
                 )
             } else {
+                figures.push(Quantity::of(s.median(&lat), Unit::Clocks));
                 let ns: Vec<f64> = rows
                     .iter()
                     .filter_map(|r| Some(r.latency_clk? / r.clock_mhz? * 1000.0))
@@ -457,7 +468,9 @@ fn caches(d: &Device) -> Section {
                 let ns = if ns.is_empty() {
                     " (no clock_mhz: ns left out)".to_string()
                 } else {
-                    format!(", {} ns", num(curve::median(ns.into_iter())))
+                    let ns = curve::median(ns.into_iter());
+                    figures.push(Quantity::of(ns, Unit::Nanoseconds));
+                    format!(", {} ns", num(ns))
                 };
                 format!("{} clk{ns}", num(s.median(&lat)))
             };
@@ -469,6 +482,7 @@ fn caches(d: &Device) -> Section {
                     None,
                     range_text(LATENCY, &lat, s),
                 )
+                .with(figures)
                 .judged(
                     level.subsystem,
                     Worse::Higher,
@@ -499,6 +513,10 @@ fn caches(d: &Device) -> Section {
                 } else {
                     format!("{} B/clk/CU, ", num(clk))
                 };
+                let figures = (!clk.is_nan())
+                    .then(|| Quantity::of(clk, Unit::BytesPerClockPerCu))
+                    .into_iter()
+                    .chain([Quantity::of(tbps, Unit::TerabytesPerSecond)]);
                 let figure = if level.memory {
                     vendor::figure(&d.name, "memory_tbps")
                 } else {
@@ -521,6 +539,7 @@ fn caches(d: &Device) -> Section {
                             range_text(BANDWIDTH, &bw, *s)
                         },
                     )
+                    .with(figures)
                     .judged(
                         level.subsystem,
                         Worse::Lower,
@@ -574,8 +593,13 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
         },
     );
     let first = pts.first()?;
-    let unit = if in_ns { "ns" } else { "clk" };
+    let (unit, typed) = if in_ns {
+        ("ns", Unit::Nanoseconds)
+    } else {
+        ("clk", Unit::Clocks)
+    };
     let mut levels = Vec::new();
+    let mut figures = Vec::new();
     let plateaus = curve::plateaus(&pts);
     if let Some(p) = plateaus.first().filter(|p| p.first > 0) {
         if first.value * (1.0 + curve::TOLERANCE) < p.median(&pts) {
@@ -584,14 +608,13 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
                 curve::size_name(first.size),
                 num(first.value)
             ));
+            figures.push(Quantity::of(first.value, typed).over(first.size, first.size));
         }
     }
     for p in &plateaus {
-        levels.push(format!(
-            "{}: {}",
-            short_range(pts[p.first].size, pts[p.last].size),
-            num(p.median(&pts))
-        ));
+        let (a, b) = (pts[p.first].size, pts[p.last].size);
+        levels.push(format!("{}: {}", short_range(a, b), num(p.median(&pts))));
+        figures.push(Quantity::of(p.median(&pts), typed).over(a, b));
     }
     let value = if levels.is_empty() {
         Err(format!(
@@ -602,7 +625,7 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
     } else {
         Ok(format!("{} {unit}", levels.join(", ")))
     };
-    Some(item(what, value, None, None, rows_text(prefix, &pts)))
+    Some(item(what, value, None, None, rows_text(prefix, &pts)).with(figures))
 }
 
 /// `6–64 KB` (one unit where both sizes have it), else `512 KB–2 MB`.
@@ -620,26 +643,35 @@ fn short_range(a: u64, b: u64) -> String {
 /// has the row, in the curve's unit.
 fn loop_arithmetic(d: &Device, in_ns: bool) -> Option<Item> {
     let r = d.get(REGISTERS).filter(|r| r.ok())?;
+    let mut figures = Vec::new();
     let value = if in_ns {
+        figures.push(Quantity::of(r.latency_ns?, Unit::Nanoseconds));
         format!("≤ {} ns per step", num(r.latency_ns?))
     } else {
         let clk = r.latency_clk?;
+        figures.push(Quantity::of(clk, Unit::Clocks));
         match r.clock_mhz {
-            Some(mhz) => format!(
-                "≤ {} clk, {} ns per step",
-                num(clk),
-                num(clk / mhz * 1000.0)
-            ),
+            Some(mhz) => {
+                figures.push(Quantity::of(clk / mhz * 1000.0, Unit::Nanoseconds));
+                format!(
+                    "≤ {} clk, {} ns per step",
+                    num(clk),
+                    num(clk / mhz * 1000.0)
+                )
+            }
             None => format!("≤ {} clk per step", num(clk)),
         }
     };
-    Some(item(
-        "the chase's own arithmetic",
-        Ok(value),
-        None,
-        None,
-        format!("{REGISTERS} (part of every level's latency above)"),
-    ))
+    Some(
+        item(
+            "the chase's own arithmetic",
+            Ok(value),
+            None,
+            None,
+            format!("{REGISTERS} (part of every level's latency above)"),
+        )
+        .with(figures),
+    )
 }
 
 /// A level's load-to-use latency: the median of the load-to-use chase's rows over the sizes
@@ -677,9 +709,12 @@ fn load_to_use_item(
         );
     };
     let median = curve::median(on.iter().map(|p| p.value));
+    let mut figures = Vec::new();
     let value = if in_ns {
+        figures.push(Quantity::of(median, Unit::Nanoseconds));
         format!("{} ns (p = *p; no shader clock)", num(median))
     } else {
+        figures.push(Quantity::of(median, Unit::Clocks));
         let ns = curve::median(on.iter().filter_map(|p| {
             let r = d.get(&p.test)?;
             Some(r.latency_clk? / r.clock_mhz? * 1000.0)
@@ -687,10 +722,11 @@ fn load_to_use_item(
         if ns.is_nan() {
             format!("{} clk (p = *p)", num(median))
         } else {
+            figures.push(Quantity::of(ns, Unit::Nanoseconds));
             format!("{} clk, {} ns (p = *p)", num(median), num(ns))
         }
     };
-    item(what, Ok(value), None, None, rows_text(LOAD_TO_USE, on))
+    item(what, Ok(value), None, None, rows_text(LOAD_TO_USE, on)).with(figures)
 }
 
 /// The best ok row of `tests` by `key`, or why there is none.
@@ -759,6 +795,7 @@ fn host(d: &Device) -> Section {
                     figure,
                     format!("{} (fastest of {})", row.test, tests.len()),
                 )
+                .with([Quantity::of(g, Unit::GigabytesPerSecond)])
                 .judged(Subsystem::HostLink, Worse::Lower, vec![row.test.clone()]),
                 Err(why) => item(what, Err(why), None, figure, ""),
             }
@@ -793,10 +830,20 @@ fn rate(
         Ok((row, _)) => {
             let f = factor(&row.test);
             let per_s = row.gloads_per_s.unwrap_or(f64::NAN) * f / 1000.0;
+            let (small, big_unit) = if unit == "flops" {
+                (Unit::FlopsPerClockPerCu, Unit::Teraflops)
+            } else {
+                (Unit::OpsPerClockPerCu, Unit::Teraops)
+            };
+            let mut figures = Vec::new();
             let per_clk = match row.loads_per_clk_per_cu {
-                Some(v) => format!("{} {unit}/clk/CU, ", num(v * f)),
+                Some(v) => {
+                    figures.push(Quantity::of(v * f, small));
+                    format!("{} {unit}/clk/CU, ", num(v * f))
+                }
                 None => "no clock: per clock left out, ".into(),
             };
+            figures.push(Quantity::of(per_s, big_unit));
             let big = if unit == "flops" { "TFLOP/s" } else { "TOP/s" };
             let counted = if f == 2.0 {
                 " ×2 (a multiply-add counted one op there)"
@@ -815,6 +862,7 @@ fn rate(
                 figure,
                 format!("{}{counted}{of}", row.test),
             )
+            .with(figures)
             .judged(subsystem, Worse::Lower, vec![row.test.clone()])
         }
         Err(why) => item(what, Err(why), None, figure, ""),
@@ -995,6 +1043,7 @@ fn dispatch(d: &Device) -> Section {
                     None,
                     test,
                 )
+                .with([Quantity::of(ms * 1000.0, Unit::Microseconds)])
                 .judged(Subsystem::Dispatch, Worse::Higher, vec![test.to_string()]),
                 Err(why) => item(what, Err(why), None, None, ""),
             },
@@ -1039,14 +1088,17 @@ fn loads(d: &Device, catalog: &Catalog) -> Section {
         let best = rows.iter().max_by(by).unwrap();
         let worst = rows.iter().min_by(by).unwrap();
         for (which, row) in [("best", best), ("worst", worst)] {
+            let mut figures = Vec::new();
             let rate = if per_clk {
-                format!(
-                    "{} loads/clk/CU",
-                    num(row.loads_per_clk_per_cu.unwrap_or(0.0))
-                )
+                let v = row.loads_per_clk_per_cu.unwrap_or(0.0);
+                figures.push(Quantity::of(v, Unit::LoadsPerClockPerCu));
+                format!("{} loads/clk/CU", num(v))
             } else {
-                format!("{} Gloads/s", num(row.gloads_per_s.unwrap_or(0.0)))
+                let v = row.gloads_per_s.unwrap_or(0.0);
+                figures.push(Quantity::of(v, Unit::GigaloadsPerSecond));
+                format!("{} Gloads/s", num(v))
             };
+            figures.extend(row.ratio.map(|r| Quantity::of(r, Unit::Ratio)));
             let ratio = row
                 .ratio
                 .map_or(String::new(), |r| format!(", ratio {r:.3}"));
@@ -1068,6 +1120,7 @@ fn loads(d: &Device, catalog: &Catalog) -> Section {
                     figure,
                     format!("{} (of {} {pattern} rows)", row.test, rows.len()),
                 )
+                .with(figures)
                 .judged(Subsystem::LoadPath, Worse::Lower, vec![row.test.clone()]),
             );
         }

@@ -9,6 +9,7 @@
 mod curve;
 mod derive;
 pub mod health;
+pub mod json;
 #[cfg(test)]
 mod tests;
 pub mod text;
@@ -21,6 +22,7 @@ use anyhow::{bail, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+pub use json::json;
 pub use text::text;
 
 /// One GPU's rows, from every file that has it (where files repeat a test, the first
@@ -86,6 +88,90 @@ pub struct Item {
     /// worse and the tests under it; `None` for what no GPU is judged on (a cache's size,
     /// the unit count, the clock).
     pub judged: Option<Judged>,
+    /// The figures `value` shows, each with its unit (for `summary --json`); empty where
+    /// the value is left out.
+    pub quantities: Vec<Quantity>,
+}
+
+/// One figure of an item, typed: a value (or a range), its unit, and the working sets it
+/// holds over where an item has one figure per level (`6–64 KB: 112 clk`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Quantity {
+    pub value: f64,
+    /// The range's upper end (a cache edge lies between two sizes of the sweep); `None`
+    /// for a single value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<f64>,
+    pub unit: Unit,
+    /// The working sets (bytes, first and last) the figure holds over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<(u64, u64)>,
+}
+
+impl Quantity {
+    /// A single value in `unit`.
+    pub fn of(value: f64, unit: Unit) -> Self {
+        Quantity {
+            value,
+            to: None,
+            unit,
+            sizes: None,
+        }
+    }
+
+    /// The range `lo` to `hi` in `unit`.
+    pub fn range(lo: f64, hi: f64, unit: Unit) -> Self {
+        Quantity {
+            to: Some(hi),
+            ..Quantity::of(lo, unit)
+        }
+    }
+
+    /// The figure, holding over working sets `first` to `last` (bytes).
+    pub fn over(self, first: u64, last: u64) -> Self {
+        Quantity {
+            sizes: Some((first, last)),
+            ..self
+        }
+    }
+}
+
+/// The unit of a [`Quantity`], as the JSON spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Unit {
+    #[serde(rename = "count")]
+    Count,
+    #[serde(rename = "MHz")]
+    Mhz,
+    #[serde(rename = "B")]
+    Bytes,
+    #[serde(rename = "clk")]
+    Clocks,
+    #[serde(rename = "ns")]
+    Nanoseconds,
+    #[serde(rename = "µs")]
+    Microseconds,
+    #[serde(rename = "B/clk/CU")]
+    BytesPerClockPerCu,
+    #[serde(rename = "TB/s")]
+    TerabytesPerSecond,
+    #[serde(rename = "GB/s")]
+    GigabytesPerSecond,
+    #[serde(rename = "flops/clk/CU")]
+    FlopsPerClockPerCu,
+    #[serde(rename = "ops/clk/CU")]
+    OpsPerClockPerCu,
+    #[serde(rename = "TFLOP/s")]
+    Teraflops,
+    #[serde(rename = "TOP/s")]
+    Teraops,
+    #[serde(rename = "loads/clk/CU")]
+    LoadsPerClockPerCu,
+    #[serde(rename = "Gloads/s")]
+    GigaloadsPerSecond,
+    /// A throughput ratio to the original's baseline.
+    #[serde(rename = "ratio")]
+    Ratio,
 }
 
 /// A part of the GPU the fleet verdict judges on its own.
@@ -152,6 +238,12 @@ pub struct Judged {
 }
 
 impl Item {
+    /// The item, its value's figures being `quantities`.
+    pub fn with(mut self, quantities: impl IntoIterator<Item = Quantity>) -> Self {
+        self.quantities.extend(quantities);
+        self
+    }
+
     /// The item, judged by the fleet verdict as `subsystem`, `worse` one way, on `tests`.
     pub fn judged(mut self, subsystem: Subsystem, worse: Worse, tests: Vec<String>) -> Self {
         self.judged = Some(Judged {
