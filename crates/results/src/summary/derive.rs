@@ -468,7 +468,7 @@ fn caches(d: &Device) -> Section {
                 let ns = if ns.is_empty() {
                     " (no clock_mhz: ns left out)".to_string()
                 } else {
-                    let ns = curve::median(ns.into_iter());
+                    let ns = curve::median(ns);
                     figures.push(Quantity::of(ns, Unit::Nanoseconds));
                     format!(", {} ns", num(ns))
                 };
