@@ -296,8 +296,12 @@ fn options<'a>(
 
 /// Exposes the git commit and the shaderc crate version to the crate (see src/provenance.rs).
 fn provenance(root: &Path) {
+    // Without the index refresh `git status` otherwise writes: that write is a change of
+    // .git/index, which this script is rerun on, so every build made the next one rebuild
+    // this crate and all above it (45 s a build here, twice per CI run).
     let git = |args: &[&str]| {
         std::process::Command::new("git")
+            .arg("--no-optional-locks")
             .args(args)
             .current_dir(root)
             .output()
