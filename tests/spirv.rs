@@ -749,14 +749,34 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
 
 #[test]
 fn the_clock_kernel_reads_the_subgroup_clock_around_its_loop() {
-    let k = kernels("clock_").next().unwrap();
-    let asm = k.asm;
-    assert_eq!(
-        asm.matches("OpReadClockKHR %v2uint %uint_3").count(),
-        2,
-        "{asm}"
-    );
-    assert_eq!(asm.matches("OpLoopMerge").count(), 1);
+    let mut seen = 0;
+    for k in kernels("clock_") {
+        let asm = k.asm;
+        const SUBGROUP: &str = "OpReadClockKHR %v2uint %uint_3";
+        assert_eq!(asm.matches(SUBGROUP).count(), 2, "{}: {asm}", k.name);
+        let first = asm.find(SUBGROUP).unwrap();
+        let second = first + 1 + asm[first + 1..].find(SUBGROUP).unwrap();
+        let loops = |s: &str| s.matches("OpLoopMerge").count();
+        if k.name.starts_with("clock_realtime") {
+            // Each end waits for the real-time clock (device scope) to step, then reads the
+            // subgroup clock: a wait before the first read; the chain and the second wait
+            // between the two.
+            assert!(asm.contains("OpReadClockKHR %v2uint %uint_1"), "{}", k.name);
+            assert_eq!(loops(&asm[..first]), 1, "{}: the first wait", k.name);
+            assert_eq!(loops(&asm[first..second]), 2, "{}", k.name);
+            let last_wait = asm[..second].rfind("OpLoopMerge").unwrap();
+            assert!(
+                asm[last_wait..second].contains("OpReadClockKHR %v2uint %uint_1"),
+                "{}: the second read right after the wait",
+                k.name
+            );
+        } else {
+            assert_eq!(loops(&asm), 1, "{}", k.name);
+            assert_eq!(loops(&asm[first..second]), 1, "{}", k.name);
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 2, "the plain and the real-time probe");
 }
 
 #[test]
