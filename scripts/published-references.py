@@ -53,7 +53,7 @@ def fail(message):
 
 def family(name):
     """The suite's family of an original test, from its name (checked against the catalog
-    by tests/references.rs)."""
+    by tests/integration/references.rs)."""
     if name.startswith("Buffer<"):
         return "typed_buffer"
     if name.startswith("ByteAddressBuffer."):

@@ -26,7 +26,7 @@ have git || missing+=(git)
 for p in libvulkan1 mesa-vulkan-drivers vulkan-validationlayers; do
   have_pkg "$p" || missing+=("$p")
 done
-# Headless Chromium for the HTML report's browser check (tests/report.rs, scripts/browser-check.sh).
+# Headless Chromium for the HTML report's browser check (tests/integration/report.rs, scripts/browser-check.sh).
 have chromium || have chromium-browser || have google-chrome || missing+=(chromium)
 
 cd "$(dirname "$0")/.."

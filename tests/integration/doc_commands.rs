@@ -2,9 +2,9 @@
 //! its first tests), and every test name and table header their shown outputs hold, checked
 //! against the tool's own.
 
-mod common;
-
-use common::{assert_no_validation_messages, lavapipe, perftest, root, stderr, stdout, tempdir};
+use crate::common::{
+    assert_no_validation_messages, lavapipe, perftest, root, stderr, stdout, tempdir,
+};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,6 @@
 //! The documentation: every relative link resolves, every manual is reachable, the README is short.
 
-mod common;
-use common::root;
+use crate::common::root;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
@@ -342,8 +341,11 @@ fn one_line(text: &str) -> String {
 fn every_claim_a_test_holds_is_still_in_the_manual() {
     let mut claims = 0;
     let mut wrong = Vec::new();
-    for entry in std::fs::read_dir(root().join("tests")).unwrap() {
-        let path = entry.unwrap().path();
+    let files = ["tests", "tests/integration"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root().join(d)).unwrap())
+        .map(|e| e.unwrap().path());
+    for path in files {
         if path.extension().is_none_or(|e| e != "rs") {
             continue;
         }

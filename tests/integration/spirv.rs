@@ -771,7 +771,7 @@ fn the_clock_kernel_reads_the_subgroup_clock_around_its_loop() {
                 k.name
             );
         } else {
-            assert_eq!(loops(&asm), 1, "{}", k.name);
+            assert_eq!(loops(asm), 1, "{}", k.name);
             assert_eq!(loops(&asm[first..second]), 1, "{}", k.name);
         }
         seen += 1;

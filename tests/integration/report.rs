@@ -2,8 +2,7 @@
 //! results (every suite, CSV and JSON), of several runs and of a fleet hold what they should;
 //! the browser check (scripts/browser-check.sh) renders them in headless Chromium.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// The committed H100 files the report of every suite is made from.

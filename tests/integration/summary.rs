@@ -1,8 +1,7 @@
 //! `perftest summary`: the committed H100 run summarised from its gzipped CSV and JSON alike;
 //! bad inputs exit 2; a run with `--summary` ends with the same block, off the CSV's stdout.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn the_committed_h100_run_prints_its_table_from_csv_and_json_alike() {

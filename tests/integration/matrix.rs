@@ -2,8 +2,7 @@
 //! cooperative matrices of either extension, no bfloat16): what it offers verifies under the validation layer, the
 //! rest are unsupported rows that say why, and a corrupted reference is caught.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Why a test of the suite may be unsupported on lavapipe.
 fn expected_unsupported(name: &str, reason: &str) -> bool {

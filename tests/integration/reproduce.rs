@@ -1,7 +1,6 @@
 //! scripts/reproduce.sh: every committed results folder's command file dry-runs.
 
-mod common;
-use common::root;
+use crate::common::root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

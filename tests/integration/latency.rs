@@ -2,8 +2,7 @@
 //! same chain under the validation layer, sizes over a device limit as `unsupported` rows
 //! naming it, and a corrupted reference caught.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// The sizes the tests run: both ends of the sweep, the uniform buffer's 64 KB, where
 /// lavapipe's limits start to apply, and 1 MB, whose chain lies after another in its word of

@@ -1,7 +1,6 @@
 //! Several devices in one run: all at once by default (the tests that share the host on one device at a time), or in turn; on two lavapipe devices.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Output;

@@ -1,8 +1,7 @@
 //! The analysis scripts beside their results: `results/h100/uniform/analysis.py` on a real
 //! (lavapipe) run, and `results/h100/curves.py` on the committed latency and bandwidth sweeps.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn the_analysis_script_reads_a_run_and_prints_its_three_tables() {

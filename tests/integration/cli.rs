@@ -1,7 +1,6 @@
 //! Command-line behaviour on lavapipe: listing, device choice, filters, CSV, verification.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn list_tests_is_the_original_list() {
@@ -872,7 +871,7 @@ fn an_empty_suite_name_is_named_as_such() {
             stderr(&o)
         );
     }
-    // The help still lists the values (tests/docs.rs reads them).
+    // The help still lists the values (tests/integration/docs.rs reads them).
     let help = stdout(&run(&["--help"]));
     assert!(
         help.contains("[possible values: original, control,"),

@@ -1,7 +1,6 @@
 //! Published references: the transcription against its source, and `compare --reference`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use perftest::published::{self, BASELINE};
 use std::path::PathBuf;
 

@@ -1,7 +1,6 @@
 //! The `formats` suite on lavapipe: every test verified against the CPU reference under the validation layer and timed (each family's timing under the layer too), unsupported only where lavapipe lacks what the test names, and a corrupted reference caught by every family of the suite.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Why a test of the suite may be unsupported on lavapipe: it has no ETC2 or ASTC, and only
 /// one memory type (device-local and host-visible), so no host-only memory.

@@ -3,8 +3,7 @@
 //! `unsupported` rows naming it, a corrupted expectation caught on every row, and timed rows
 //! that count their own bytes.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const FILTERS: [&str; 4] = ["--filter", "transfer:", "--filter", "dispatch:"];
 

@@ -1,9 +1,8 @@
 //! The original, control and extended suites on lavapipe: every family verified against the
 //! CPU reference, and timed, with the validation layer (synchronisation validation included)
-//! silent. (The formats suite, where some tests are unsupported on lavapipe: tests/formats.rs.)
+//! silent. (The formats suite, where some tests are unsupported on lavapipe: tests/integration/formats.rs.)
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
@@ -12,7 +11,7 @@ fn every_test_verifies_under_validation_and_csv_has_a_row_per_test_in_order() {
     let out = stdout(&o);
     // The suites lavapipe runs in full: the original 138 first, byte for byte, then control,
     // extended, write, instructions and ceiling (formats, with its unsupported rows there, has
-    // tests/formats.rs).
+    // tests/integration/formats.rs).
     let names = listed("original,control,extended,write,instructions,ceiling");
     assert_eq!(names[..138], original_names()[..]);
     assert!(names.iter().any(|n| n == "RWBuffer<RGBA8>.Load linear"));

@@ -3,8 +3,7 @@
 //! their own (in the small and the large pool), sizes over a limit as `unsupported` rows
 //! naming it, and a corrupted reference caught.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// 4 KB (read whole by every group), 64 KB (the uniform buffer's last), 80 KB (its first
 /// unsupported), 4 MB (a chunk per group) and 80 MB (the large pool).

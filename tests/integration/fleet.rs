@@ -1,8 +1,6 @@
 //! `perftest fleet` on the committed whole runs (H100, H200): the verdict over healthy GPUs, a copy made slower on purpose, rows a run flagged, and the exit codes.
 
-mod common;
-
-use common::{committed, perftest, stdout, tempdir};
+use crate::common::{committed, perftest, stdout, tempdir};
 use std::path::Path;
 
 /// Every committed whole H100 run (`--suite all`, about 3700–3780 rows each; each on
@@ -273,7 +271,7 @@ fn too_few_gpus_or_nothing_readable_is_exit_2() {
 fn a_run_names_its_machine_and_device_in_every_row() {
     let dir = tempdir("fleet-host");
     let (csv, json) = (dir.join("run.csv"), dir.join("run.json"));
-    let o = common::run(&[
+    let o = crate::common::run(&[
         "--host",
         "node-7",
         "--filter",
@@ -283,8 +281,8 @@ fn a_run_names_its_machine_and_device_in_every_row() {
         "--json",
         json.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let rows = common::csv_rows(&csv);
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let rows = crate::common::csv_rows(&csv);
     assert!(!rows.is_empty());
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -298,6 +296,6 @@ fn a_run_names_its_machine_and_device_in_every_row() {
     assert_eq!(doc["host"], "node-7");
     assert_eq!(doc["results"][0]["device_uuid"], uuid);
     // An empty name is refused before any GPU work.
-    let o = common::run(&["--host", " ", "--list-tests"]);
+    let o = crate::common::run(&["--host", " ", "--list-tests"]);
     assert_eq!(o.status.code(), Some(2));
 }

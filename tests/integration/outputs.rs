@@ -2,8 +2,7 @@
 //! outputs; gzip outputs (`.gz`), whole and killed mid-run; and the tests' own temporary
 //! directories.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
