@@ -4,4 +4,4 @@
 # Rerun: scripts/reproduce.sh results/h100/hierarchy-1127 OUTDIR
 wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
 "$B" summary "$out/all.csv" > "$out/summary.txt"
-"$B" summary "$out/all.csv" --json "$out/summary.json"
+"$B" summary "$out/all.csv" --json "$out/summary.json"   # gzipped here
