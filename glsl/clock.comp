@@ -31,11 +31,13 @@ uvec2 ticks_between(uvec2 t0, uvec2 t1) {
 }
 
 #if REALTIME
-// The real-time clock's value right after it next steps (spins until it changes).
+// The real-time clock's value right after it next steps (spins until it changes; a clock
+// that never steps ends the spin after 2^16 reads, a few ms at most, rather than hang the
+// GPU: its probe reads no real-time interval, and the clock falls back to timestamps).
 uvec2 real_time_step() {
     uvec2 start = clockRealtime2x32EXT();
     uvec2 now = start;
-    while (all(equal(now, start))) {
+    for (uint n = 0u; n < 65536u && all(equal(now, start)); ++n) {
         now = clockRealtime2x32EXT();
     }
     return now;
