@@ -1,6 +1,6 @@
 # results/h100/hierarchy-1127/ (session of 2026-11-27, issue 48): on a freshly started
-# nvidia-h100-x1 machine (driver 580.159.04), the final build of the session (the probe read
-# edge to edge, the summary's far part and --json): a whole run, its summary as text and JSON.
+# nvidia-h100-x1 machine (driver 580.159.04), build c6b66fd (the probe read edge to edge, the
+# summary's far part and --json): a whole run, its summary as text and JSON.
 # Rerun: scripts/reproduce.sh results/h100/hierarchy-1127 OUTDIR
 wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
 "$B" summary "$out/all.csv" > "$out/summary.txt"
