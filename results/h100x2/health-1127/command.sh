@@ -1,5 +1,5 @@
-# results/h100x2/health-1127/ (session of 2026-11-27, issue 47: the health profile on the final
-# build): on a freshly started nvidia-h100-x2 machine (driver 580.159.04), the profile on both
+# results/h100x2/health-1127/ (session of 2026-11-27, issue 47: the health profile on build
+# c6b66fd): on a freshly started nvidia-h100-x2 machine (driver 580.159.04), the profile on both
 # GPUs at once twice, then on GPU 0 alone; wall times at the end of each .txt.
 # Rerun: scripts/reproduce.sh results/h100x2/health-1127 OUTDIR
 nvidia-smi -L > "$out/gpus.txt"
