@@ -160,7 +160,10 @@ fn summary_json_carries_every_figure_with_its_unit() {
     assert_eq!(far["published"]["unit"], "MB");
     // L1's load-to-use latency in clocks and nanoseconds, as the table prints it.
     let l1 = find("L1: load-to-use latency");
-    assert_eq!(l1["text"], "38.6 clk, 19.5 ns (p = *p)");
+    assert_eq!(
+        l1["text"],
+        "38.6 clk, 19.5 ns (p = *p, 12.6 clk under the indexed chase)"
+    );
     assert_eq!(l1["quantities"][0]["unit"], "clk");
     assert!((l1["quantities"][0]["value"].as_f64().unwrap() - 38.6).abs() < 0.05);
     assert_eq!(l1["quantities"][1]["unit"], "ns");

@@ -709,10 +709,14 @@ fn load_to_use_item(
         );
     };
     let median = curve::median(on.iter().map(|p| p.value));
+    // What the indexed chase of the same level adds: its index arithmetic, in the curve's unit.
+    let indexed = s.median(lat) - median;
+    let unit = if in_ns { "ns" } else { "clk" };
+    let under = format!("{} {unit} under the indexed chase", num(indexed));
     let mut figures = Vec::new();
     let value = if in_ns {
         figures.push(Quantity::of(median, Unit::Nanoseconds));
-        format!("{} ns (p = *p; no shader clock)", num(median))
+        format!("{} ns (p = *p, {under}; no shader clock)", num(median))
     } else {
         figures.push(Quantity::of(median, Unit::Clocks));
         let ns = curve::median(on.iter().filter_map(|p| {
@@ -720,10 +724,10 @@ fn load_to_use_item(
             Some(r.latency_clk? / r.clock_mhz? * 1000.0)
         }));
         if ns.is_nan() {
-            format!("{} clk (p = *p)", num(median))
+            format!("{} clk (p = *p, {under})", num(median))
         } else {
             figures.push(Quantity::of(ns, Unit::Nanoseconds));
-            format!("{} clk, {} ns (p = *p)", num(median), num(ns))
+            format!("{} clk, {} ns (p = *p, {under})", num(median), num(ns))
         }
     };
     item(what, Ok(value), None, None, rows_text(LOAD_TO_USE, on)).with(figures)

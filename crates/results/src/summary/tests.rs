@@ -435,14 +435,20 @@ fn a_level_gives_its_load_to_use_latency_where_the_run_has_the_chase() {
     let d = Device::new("gpu", "driver", rows.clone());
     let s = derive::summary(&d, &crate::suite::test_catalog());
     let l1 = find(&s, "L1: load-to-use latency");
-    assert_eq!(l1.value.as_deref(), Ok("32.0 clk, 16.2 ns (p = *p)"));
+    assert_eq!(
+        l1.value.as_deref(),
+        Ok("32.0 clk, 16.2 ns (p = *p, 19.0 clk under the indexed chase)")
+    );
     assert!(
         l1.from.contains("load-to-use 4 KB … 14 KB (8 rows)"),
         "{}",
         l1.from
     );
     let l2 = find(&s, "memory: load-to-use latency");
-    assert_eq!(l2.value.as_deref(), Ok("260 clk, 131 ns (p = *p)"));
+    assert_eq!(
+        l2.value.as_deref(),
+        Ok("260 clk, 131 ns (p = *p, 40.0 clk under the indexed chase)")
+    );
     // Without the chase's rows (a run before it), no such item.
     let without: Vec<Row> = rows
         .into_iter()
