@@ -146,14 +146,8 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if let Some(cli::Command::Summary { files, json }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        if let Some(path) = json.as_deref().filter(|p| p.as_os_str() != "-") {
-            if path.as_os_str().is_empty() || path.is_dir() {
-                return Err(Failure::Usage(format!(
-                    "--json needs a file name or - (not {:?})",
-                    path.display().to_string()
-                ))
-                .into());
-            }
+        if let Some(path) = json {
+            cli::check_json_out(path, true)?;
         }
         let summaries =
             crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;

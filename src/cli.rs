@@ -4,7 +4,7 @@ use crate::catalog::{self, Suite, TestCase};
 use crate::error::Failure;
 use crate::runner::{Fault, Mode};
 use clap::Parser;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Measures how fast compute shaders read data through each kind of Vulkan resource
 /// (texel buffers, storage and uniform buffers, sampled images): a Vulkan port of PerfTest.
@@ -319,6 +319,23 @@ pub enum Command {
               default_value_t = perftest_results::fleet::FLOOR_PCT)]
         threshold: f64,
     },
+}
+
+/// A `--json OUT` of a subcommand that can be written: a file name (or `-`, stdout, where
+/// `dash` allows it), not empty and not a folder; else a usage error, said before any input
+/// is read.
+pub fn check_json_out(path: &Path, dash: bool) -> Result<(), Failure> {
+    if dash && path.as_os_str() == "-" {
+        return Ok(());
+    }
+    if path.as_os_str().is_empty() || path.is_dir() {
+        let or_dash = if dash { " or -" } else { "" };
+        return Err(Failure::Usage(format!(
+            "--json needs a file name{or_dash} (not {:?})",
+            path.display().to_string()
+        )));
+    }
+    Ok(())
 }
 
 /// `fleet --threshold`: a percentage above 0 and below 1000.

@@ -11,13 +11,7 @@ use std::path::{Path, PathBuf};
 /// judged). An unwritable `--json` is a usage error (exit 2), said before any file is read.
 pub fn run(paths: &[PathBuf], json: Option<&Path>, threshold: f64) -> Result<i32> {
     if let Some(path) = json {
-        if path.as_os_str().is_empty() || path.is_dir() {
-            return Err(Failure::Usage(format!(
-                "--json needs a file name (not {:?})",
-                path.display().to_string()
-            ))
-            .into());
-        }
+        crate::cli::check_json_out(path, false)?;
     }
     let read = fleet::read_paths(paths);
     let verdict = fleet::verdict(read, &crate::catalog::names(), threshold);
