@@ -54,7 +54,8 @@ pub struct Args {
     /// throughput per configuration the driver lists, and latency), `bandwidth` (bandwidth
     /// through each resource over working sets from 4 KB to 1 GB: L1, L2, memory, host;
     /// reads, stores, copies; and copies, fills and what a dispatch costs), `latency` (clocks
-    /// per load of a dependent pointer chase through each resource, 4 KB to 256 MB), or `all`
+    /// per load of a dependent pointer chase through each resource, 4 KB to 256 MB, and by
+    /// stride, 4 to 512 bytes apart), or `all`
     /// (every suite, in that order); `health` is the fleet health profile (the rows every
     /// item of the summary reads, in seconds).
     /// Comma-separated or repeated.

@@ -337,6 +337,7 @@ fn every_loop_is_kept_and_holds_its_loads() {
             && !k.name.starts_with("branch_")
             && !k.name.starts_with("pitfalls_")
             && !k.name.starts_with("pointer_chase_")
+            && !k.name.starts_with("stride_chase_")
             && !k.name.starts_with("bandwidth_")
             && !k.name.starts_with("dispatch_")
             && !is_write_kernel(k)
@@ -744,6 +745,57 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
                 "{name}"
             );
         }
+    }
+}
+
+#[test]
+fn stride_chase_loops_hold_sixteen_dependent_loads_a_block() {
+    let chase: Vec<&Kernel> = kernels("stride_chase_").collect();
+    // Eight strides, with and without the clock.
+    assert_eq!(chase.len(), 16);
+    for k in chase {
+        let (name, asm) = (k.name, k.asm);
+        let body = innermost_loop(asm);
+        assert!(body[0].contains("DontUnroll"), "{name}: must not unroll");
+        let steps = chase_loads(&body);
+        assert_eq!(
+            steps.len(),
+            CHASE_STEPS,
+            "{name}: loads per block: {steps:?}"
+        );
+        // The block's first address comes from the chase's phi (the block index), each next
+        // one's from the load before it (its value AND the always-zero word, added to the
+        // block's start, which so carries every load of the block before it too): one
+        // dependent load per step, none hoisted or overlapped.
+        assert!(steps[0].1.is_empty(), "{name}: {steps:?}");
+        for (i, pair) in steps.windows(2).enumerate() {
+            assert!(pair[1].1.contains(&pair[0].0), "{name}: {steps:?}");
+            assert_eq!(pair[1].1.len(), i + 1, "{name}: {steps:?}");
+        }
+        // Within a block, the same arithmetic at every stride: each of the first 15 loads'
+        // values is ANDed once (with the always-zero word) and nothing else reads it; the
+        // block's last load is the next block's index.
+        for (load, _) in &steps[..CHASE_STEPS - 1] {
+            let uses: Vec<&&str> = body
+                .iter()
+                .filter(|l| l.split_whitespace().skip(3).any(|w| w == *load))
+                .collect();
+            assert!(
+                uses.len() == 1 && uses[0].contains("OpBitwiseAnd %uint"),
+                "{name}: {load} is read by {uses:?}"
+            );
+        }
+        let clocked = name.ends_with("_clock");
+        assert_eq!(
+            asm.matches("OpReadClockKHR").count(),
+            2 * clocked as usize,
+            "{name}"
+        );
+        assert_eq!(
+            asm.matches("OpLoopMerge").count(),
+            1 + clocked as usize,
+            "{name}"
+        );
     }
 }
 

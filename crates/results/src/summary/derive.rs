@@ -18,6 +18,8 @@ pub const SHARED: &str = "latency: groupshared{uint} ";
 pub const REGISTERS: &str = "latency: registers{uint}, no load";
 /// The load-to-use chase (`p = *p`), whose latency a level gives beside its curve's.
 pub const LOAD_TO_USE: &str = "latency: BufferReference<uint2> load-to-use ";
+/// The stride sweep: `<prefix><size>, <stride> B apart`.
+pub const STRIDE: &str = "latency by stride: ByteAddressBuffer ";
 
 /// The summary of one GPU.
 pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
@@ -557,6 +559,7 @@ fn caches(d: &Device) -> Section {
             )),
         }
     }
+    items.extend(fetch_granularities(d, &levels, &lat, in_ns));
     for (prefix, what) in [
         (UNIFORM, "uniform buffer: latency"),
         (SHARED, "shared memory: latency"),
@@ -626,6 +629,139 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
         Ok(format!("{} {unit}", levels.join(", ")))
     };
     Some(item(what, value, None, None, rows_text(prefix, &pts)).with(figures))
+}
+
+/// The working set and the stride of a stride-sweep row (`<STRIDE>4 MB, 32 B apart`).
+pub fn stride_of(test: &str) -> Option<(u64, u32)> {
+    let (size, stride) = test.strip_prefix(STRIDE)?.split_once(", ")?;
+    let stride = stride.strip_suffix(" B apart")?.parse().ok()?;
+    Some((curve::size_after(size, "")?, stride))
+}
+
+/// The stride curve's knee: the smallest stride from which every larger one costs within
+/// [`curve::TOLERANCE`] of the most any of them costs (`points`: stride and latency, in
+/// stride order). Below the granularity a level is filled in, a step misses once every
+/// granularity / stride steps, so the curve rises with the stride up to it and is flat after.
+pub fn knee(points: &[(u32, f64)]) -> Result<usize, String> {
+    let (first, last) = match (points.first(), points.last()) {
+        (Some(f), Some(l)) if points.len() >= curve::MIN_POINTS => (f, l),
+        _ => {
+            return Err(format!(
+                "{} strides: the rule needs {}",
+                points.len(),
+                curve::MIN_POINTS
+            ))
+        }
+    };
+    let on = |i: usize| {
+        let top = points[i..].iter().fold(0.0f64, |m, p| m.max(p.1));
+        points[i..]
+            .iter()
+            .all(|p| p.1 >= (1.0 - curve::TOLERANCE) * top)
+    };
+    let knee = (0..points.len())
+        .find(|&i| on(i))
+        .unwrap_or(points.len() - 1);
+    if knee == 0 {
+        return Err(format!(
+            "no step: {} to {} B apart cost the same ({} to {})",
+            first.0,
+            last.0,
+            num(first.1),
+            num(last.1)
+        ));
+    }
+    if knee == points.len() - 1 {
+        return Err(format!(
+            "still rising at {} B apart, the largest stride ({}, {} at {} B apart)",
+            last.0,
+            num(last.1),
+            num(points[knee - 1].1),
+            points[knee - 1].0
+        ));
+    }
+    Ok(knee)
+}
+
+/// Each stride-sweep set's knee, as the fetch granularity of the level whose latency plateau
+/// holds the set (memory: from its first size up): the bytes it serves the level above at a
+/// time. A set on the first level (every load hits) gives none; one between plateaus says so.
+fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Vec<Item> {
+    // Each set's rows: (stride, latency, test).
+    type Set = (u64, Vec<(u32, f64, String)>);
+    let mut sets: Vec<Set> = Vec::new();
+    for r in d.rows.iter().filter(|r| r.ok()) {
+        let Some((size, stride)) = stride_of(&r.test) else {
+            continue;
+        };
+        let Some(v) = (if in_ns { r.latency_ns } else { r.latency_clk }).filter(|v| *v > 0.0)
+        else {
+            continue;
+        };
+        match sets.iter_mut().find(|s| s.0 == size) {
+            Some(s) => s.1.push((stride, v, r.test.clone())),
+            None => sets.push((size, vec![(stride, v, r.test.clone())])),
+        }
+    }
+    sets.sort_by_key(|s| s.0);
+    let unit = if in_ns { "ns" } else { "clk" };
+    let mut items = Vec::new();
+    for (size, mut rows) in sets {
+        rows.sort_by_key(|r| r.0);
+        let set = curve::size_name(size);
+        let from = format!(
+            "{STRIDE}{set}, {} … {} B apart ({} rows)",
+            rows[0].0,
+            rows[rows.len() - 1].0,
+            rows.len()
+        );
+        let level = levels.iter().find(|l| {
+            l.lat.is_some_and(|s| {
+                size >= lat[s.first].size && (l.memory || size <= lat[s.last].size)
+            })
+        });
+        let Some(level) = level else {
+            let why = if levels.iter().any(|l| l.lat.is_some()) {
+                "lies on no plateau of the latency curve (between two levels)"
+            } else {
+                "has no latency level to lie on (the curve of the cache levels above has none)"
+            };
+            items.push(item(
+                format!("fetch granularity ({set} set)"),
+                Err(format!("the {set} set {why}")),
+                None,
+                None,
+                from,
+            ));
+            continue;
+        };
+        if level.index == 0 && !level.memory {
+            continue;
+        }
+        let points: Vec<(u32, f64)> = rows.iter().map(|r| (r.0, r.1)).collect();
+        let what = format!("{}: fetch granularity", level.name);
+        items.push(match knee(&points) {
+            Ok(k) => {
+                let (g, at) = points[k];
+                item(
+                    what,
+                    Ok(format!(
+                        "{g} B (a {set} set: {} {unit} a step at {} B apart, rising to {} at \
+                         {g} B, flat after)",
+                        num(points[0].1),
+                        points[0].0,
+                        num(at)
+                    )),
+                    None,
+                    None,
+                    from,
+                )
+                .with([Quantity::of(g as f64, Unit::Bytes).over(size, size)])
+            }
+            Err(why) => item(what, Err(format!("a {set} set: {why}")), None, None, from),
+        });
+    }
+    items
 }
 
 /// `6–64 KB` (one unit where both sizes have it), else `512 KB–2 MB`.

@@ -464,3 +464,96 @@ fn a_level_gives_its_load_to_use_latency_where_the_run_has_the_chase() {
         .flat_map(|x| &x.items)
         .all(|i| !i.what.contains("load-to-use")));
 }
+
+#[test]
+fn the_stride_curves_knee_is_where_it_stops_rising() {
+    // The H100's 4 MB set (clk per step at 4 … 512 B apart): flat from 32 B.
+    let l2 = [
+        (4, 90.9),
+        (8, 122.5),
+        (16, 185.7),
+        (32, 311.9),
+        (64, 310.0),
+        (128, 312.2),
+        (256, 311.3),
+        (512, 311.6),
+    ];
+    assert_eq!(derive::knee(&l2).map(|k| l2[k].0), Ok(32));
+    // Memory's, two steps (the L1's sectors, then the L2's 64 bytes) and a dip at 512 B still
+    // on the plateau: 64 B.
+    let memory = [
+        (4, 115.8),
+        (8, 169.6),
+        (16, 279.8),
+        (32, 496.6),
+        (64, 681.7),
+        (128, 690.3),
+        (256, 686.1),
+        (512, 633.1),
+    ];
+    assert_eq!(derive::knee(&memory).map(|k| memory[k].0), Ok(64));
+    // A set that fills in 16 bytes reads 16, not 32.
+    let sixteen = [
+        (4, 120.0),
+        (8, 180.0),
+        (16, 300.0),
+        (32, 305.0),
+        (64, 300.0),
+    ];
+    assert_eq!(derive::knee(&sixteen).map(|k| sixteen[k].0), Ok(16));
+    // Every load a hit: no step. Still rising at the largest stride: no knee.
+    assert!(derive::knee(&[(4, 59.3), (8, 59.6), (512, 59.6)])
+        .unwrap_err()
+        .starts_with("no step: 4 to 512 B apart cost the same"));
+    assert!(derive::knee(&[(4, 60.0), (8, 120.0), (16, 240.0)])
+        .unwrap_err()
+        .starts_with("still rising at 16 B apart"));
+    assert!(derive::knee(&[(4, 60.0), (8, 120.0)]).is_err());
+    assert_eq!(
+        derive::stride_of("latency by stride: ByteAddressBuffer 4 MB, 32 B apart"),
+        Some((4 << 20, 32))
+    );
+    assert_eq!(derive::stride_of("latency: ByteAddressBuffer 4 MB"), None);
+}
+
+#[test]
+fn the_h100s_fetch_granularities_are_its_stride_sweeps_knees() {
+    // The committed H100 run of the stride sweep beside the storage buffer's latency curve.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/stride-1127/stride-1.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let l2 = find(&s[0], "L2: fetch granularity");
+    assert_eq!(
+        l2.value.as_deref(),
+        Ok("32 B (a 4 MB set: 90.9 clk a step at 4 B apart, rising to 312 at 32 B, flat after)")
+    );
+    assert_eq!(
+        l2.quantities,
+        [Quantity::of(32.0, Unit::Bytes).over(4 << 20, 4 << 20)]
+    );
+    let memory = find(&s[0], "memory: fetch granularity");
+    assert!(
+        memory
+            .value
+            .as_deref()
+            .unwrap()
+            .starts_with("64 B (a 256 MB set"),
+        "{:?}",
+        memory.value
+    );
+    // The 64 KB set lies on the L1 plateau, where every load hits: no line of its own.
+    assert!(s[0]
+        .sections
+        .iter()
+        .flat_map(|x| &x.items)
+        .all(|i| !i.what.starts_with("L1: fetch")
+            && !i.value.as_ref().is_ok_and(|v| v.contains("64 KB set"))));
+    // A run without the stride rows (the committed whole run) has no such line.
+    assert!(h100()
+        .sections
+        .iter()
+        .flat_map(|x| &x.items)
+        .all(|i| !i.what.contains("fetch granularity")));
+}

@@ -71,6 +71,7 @@ registry! {
     memory::bandwidth_write::BandwidthWrite,
     memory::transfer::Transfer,
     memory::pointer_chase::PointerChase,
+    memory::stride_chase::StrideChase,
 }
 
 /// The CSV's description of a test's source.
