@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 ||
   { echo "release: the Windows build needs mingw-w64 (apt install gcc-mingw-w64-x86-64)" >&2; exit 1; }
-rustup target list --installed | grep -qx x86_64-pc-windows-gnu || rustup target add x86_64-pc-windows-gnu
+rustup target list --installed | grep -x x86_64-pc-windows-gnu > /dev/null || rustup target add x86_64-pc-windows-gnu
 cargo build --release
 cargo build --release --target x86_64-pc-windows-gnu
 rm -rf dist && mkdir -p dist

@@ -100,14 +100,17 @@ EOF
   exit 0
 fi
 
-if ! ldconfig -p 2> /dev/null | grep -q 'libvulkan\.so\.1 ' && ls .gl/*.deb > /dev/null 2>&1; then
+# grep reads all of ldconfig's list (not -q): under pipefail, -q quitting at the first match
+# left ldconfig a SIGPIPE that failed the test at random (a warm H100 ran one folder, then
+# found "no Vulkan loader" for the next).
+if ! ldconfig -p 2> /dev/null | grep 'libvulkan\.so\.1 ' > /dev/null && ls .gl/*.deb > /dev/null 2>&1; then
   echo "reproduce: no Vulkan loader; installing .gl/*.deb" >&2
   sudo=; [ "$(id -u)" -ne 0 ] && sudo=sudo
   # Extracted, not installed: libglvnd's packages depend on Mesa's GL drivers, which a GPU
   # machine does without, and dpkg -i leaves them unconfigured (a fresh H100 got no loader).
   for f in .gl/*.deb; do $sudo dpkg -x "$f" /; done
   $sudo ldconfig
-  ldconfig -p | grep -q 'libvulkan\.so\.1 ' ||
+  ldconfig -p | grep 'libvulkan\.so\.1 ' > /dev/null ||
     { echo "reproduce: extracting .gl/*.deb installed no Vulkan loader" >&2; exit 1; }
 fi
 [ -x "$B" ] || { echo "reproduce: no $B (cargo build --release first)" >&2; exit 2; }

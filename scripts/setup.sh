@@ -34,7 +34,7 @@ cd "$(dirname "$0")/.."
 # The test command checks formatting and lints: rustup's rustfmt and clippy components.
 if have rustup; then
   for c in rustfmt clippy; do
-    rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" >&2
+    rustup component list --installed 2>/dev/null | grep "^$c" > /dev/null || rustup component add "$c" >&2
   done
 fi
 

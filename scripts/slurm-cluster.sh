@@ -131,7 +131,7 @@ start() {
 
   slurmctld -i -f "$SLURM_CONF" ||
     { log_tail "$dir/log/slurmctld.log"; die "slurmctld did not start"; }
-  wait_for "scontrol ping | grep -q UP" 20 ||
+  wait_for "scontrol ping | grep UP > /dev/null" 20 ||
     { log_tail "$dir/log/slurmctld.log"; die "slurmctld does not answer on port $ctld_port"; }
   for ((i = 1; i <= nodes; i++)); do
     slurmd -f "$SLURM_CONF" -N "n$i" ||
@@ -156,7 +156,7 @@ stop() {
   for f in "$dir"/slurmd-*.pid "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
     [ -f "$f" ] || continue
     pid=$(cat "$f")
-    if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$dir/" &&
+    if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F "$dir/" > /dev/null &&
       kill "$pid" 2>/dev/null; then
       pids+=("$pid")
     fi

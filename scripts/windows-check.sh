@@ -28,7 +28,7 @@ if [ -z "${PERFTEST_WINDOWS_CHECK_UNDER_X:-}" ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET"
+  rustup target list --installed | grep -x "$TARGET" > /dev/null || rustup target add "$TARGET"
   say "building perftest.exe ($TARGET)"
   cargo build --release --target "$TARGET"
   # One X server for every wine start (wine's graphics driver needs a display, or its Vulkan

@@ -5,3 +5,7 @@
 wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
 "$B" summary "$out/all.csv" > "$out/summary.txt"
 "$B" summary "$out/all.csv" --json "$out/summary.json"   # gzipped here
+# summary.txt and summary.json here are the final build's (the knee rule: the smallest stride
+# from which the curve rises no further), from the same all.csv; the run's own build had read
+# the 256 MB set's knee as every larger stride within 10 % of the most, and its 512 B dip
+# (631 clk against 702 at 128 B) had moved it to 256 B.

@@ -638,10 +638,11 @@ pub fn stride_of(test: &str) -> Option<(u64, u32)> {
     Some((curve::size_after(size, "")?, stride))
 }
 
-/// The stride curve's knee: the smallest stride from which every larger one costs within
-/// [`curve::TOLERANCE`] of the most any of them costs (`points`: stride and latency, in
-/// stride order). Below the granularity a level is filled in, a step misses once every
-/// granularity / stride steps, so the curve rises with the stride up to it and is flat after.
+/// The stride curve's knee: the smallest stride from which the curve rises no further — no
+/// larger stride costs more than [`curve::TOLERANCE`] above it (`points`: stride and latency,
+/// in stride order). Below the granularity a level is filled in, a step misses once every
+/// granularity / stride steps, so the curve rises with the stride up to it and is flat after
+/// (a dip past the knee, as the H100's memory shows at 512 B apart, is no rise).
 pub fn knee(points: &[(u32, f64)]) -> Result<usize, String> {
     let (first, last) = match (points.first(), points.last()) {
         (Some(f), Some(l)) if points.len() >= curve::MIN_POINTS => (f, l),
@@ -655,9 +656,7 @@ pub fn knee(points: &[(u32, f64)]) -> Result<usize, String> {
     };
     let on = |i: usize| {
         let top = points[i..].iter().fold(0.0f64, |m, p| m.max(p.1));
-        points[i..]
-            .iter()
-            .all(|p| p.1 >= (1.0 - curve::TOLERANCE) * top)
+        top <= (1.0 + curve::TOLERANCE) * points[i].1
     };
     let knee = (0..points.len())
         .find(|&i| on(i))
@@ -747,7 +746,7 @@ fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool)
                     what,
                     Ok(format!(
                         "{g} B (a {set} set: {} {unit} a step at {} B apart, rising to {} at \
-                         {g} B, flat after)",
+                         {g} B and no further)",
                         num(points[0].1),
                         points[0].0,
                         num(at)

@@ -492,6 +492,18 @@ fn the_stride_curves_knee_is_where_it_stops_rising() {
         (512, 633.1),
     ];
     assert_eq!(derive::knee(&memory).map(|k| memory[k].0), Ok(64));
+    // The whole run's (granularity-1127): 702 at 128 B and 631 at 512 B, both past the knee.
+    let memory = [
+        (4, 115.7),
+        (8, 171.1),
+        (16, 277.6),
+        (32, 497.5),
+        (64, 681.3),
+        (128, 702.4),
+        (256, 682.3),
+        (512, 631.4),
+    ];
+    assert_eq!(derive::knee(&memory).map(|k| memory[k].0), Ok(64));
     // A set that fills in 16 bytes reads 16, not 32.
     let sixteen = [
         (4, 120.0),
@@ -527,7 +539,7 @@ fn the_h100s_fetch_granularities_are_its_stride_sweeps_knees() {
     let l2 = find(&s[0], "L2: fetch granularity");
     assert_eq!(
         l2.value.as_deref(),
-        Ok("32 B (a 4 MB set: 90.9 clk a step at 4 B apart, rising to 312 at 32 B, flat after)")
+        Ok("32 B (a 4 MB set: 90.8 clk a step at 4 B apart, rising to 312 at 32 B and no further)")
     );
     assert_eq!(
         l2.quantities,
