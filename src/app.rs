@@ -457,6 +457,8 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
 #[derive(Default)]
 struct Tally {
     ok: usize,
+    /// Rows of probes of the latency curve's edges (not tests: counted apart).
+    probes: usize,
     unsupported: usize,
     failed: usize,
     /// Rows timed again because their clock was low, or their block's drift check was off.
@@ -480,6 +482,7 @@ impl Tally {
         let mut t = Tally::default();
         for d in tallies {
             t.ok += d.ok;
+            t.probes += d.probes;
             t.unsupported += d.unsupported;
             t.failed += d.failed;
             t.remeasured_clock += d.remeasured_clock;
@@ -495,6 +498,11 @@ impl Tally {
     }
 
     fn add(&mut self, m: &Measurement) {
+        // A probe carries its edge's row's clock and driver readings: counted once, there.
+        if m.probe_name.is_some() {
+            self.probes += 1;
+            return;
+        }
         if m.driver.is_some_and(|d| d.sm_mhz.is_some()) {
             self.driver_read += 1;
         }
@@ -525,8 +533,12 @@ impl Tally {
     }
 
     fn summary(&self) -> String {
+        let probes = match self.probes {
+            0 => String::new(),
+            n => format!("; {n} probes of the latency curve's edges"),
+        };
         format!(
-            "{} ok, {} unsupported, {} failed",
+            "{} ok, {} unsupported, {} failed{probes}",
             self.ok, self.unsupported, self.failed
         )
     }
@@ -849,7 +861,7 @@ impl Sink for Out<'_> {
             if m.conditions.is_flagged() {
                 self.note(&format!(
                     "{}: {} — {}; its time is not a steady-state figure",
-                    m.test.name(),
+                    m.name(),
                     m.conditions.name(),
                     flag_reason(m)
                 ));

@@ -207,7 +207,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         driver: d.driver(),
         api_version: d.api_version_string(),
         test_index: row.test_index as u32,
-        test: t.name().to_string(),
+        test: m.name().to_string(),
         family: columns.family.to_string(),
         resource: columns.resource.to_string(),
         format: columns.format.clone(),

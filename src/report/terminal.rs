@@ -129,9 +129,15 @@ fn shown_ms(row: &Row<'_>, cut: Option<&Cut>) -> Option<f64> {
 /// `NAME: 98.765ms* 0.123x (*cut to 40 of 138 groups …; ms scaled to 138)`.
 pub fn terminal_line(row: &Row<'_>, common_groups: u32) -> String {
     let m = row.measurement;
-    let name = m.test.name();
+    let name = m.name();
     match (m.status, row.mode) {
         (Status::Ok, Mode::Verify) => format!("{name}: ok"),
+        // A probe of the latency curve's edge: its latency is all it timed.
+        (Status::Ok, Mode::Time) if m.probe_name.is_some() => match (m.latency_clk, m.latency_ns) {
+            (Some(clk), _) => format!("{name}: {clk:.1} clk per load (an edge probe)"),
+            (None, Some(ns)) => format!("{name}: {ns:.2} ns per load (an edge probe)"),
+            (None, None) => format!("{name}: ok (an edge probe)"),
+        },
         (Status::Ok, Mode::Time) => {
             let cut = Cut::of(row, common_groups);
             let ms = shown_ms(row, cut.as_ref()).unwrap_or_default();
@@ -182,7 +188,7 @@ fn cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
     let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
     let star = if cut.is_some() { "*" } else { "" };
     [
-        m.test.name().to_string(),
+        m.name().to_string(),
         dash(num(shown_ms(row, cut.as_ref()), 4)) + star,
         dash(num(row.ratio, 3)),
         dash(num(row.gloads_per_s(), 1)),

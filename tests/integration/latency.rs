@@ -38,12 +38,18 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     let col = |n: &str| header.iter().position(|h| h == n).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     // 11 resources × 5 sizes, the chase beside shared memory at 4, 64 and 128 KB, shared
-    // memory at 4 and 64 KB, the registers.
-    assert_eq!(rows.len(), 61, "{}", stdout(&o));
+    // memory at 4 and 64 KB, the registers; and the stride sweep's 64 KB and 256 MB sets at
+    // eight strides each (the 256 MB set beyond lavapipe's maxStorageBufferRange).
+    assert_eq!(rows.len(), 61 + 16, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
-        assert!(test.starts_with("latency: "), "{test}");
-        assert_eq!(&row[col("family")], "pointer_chase");
+        let family = if test.starts_with("latency by stride: ") {
+            "stride_chase"
+        } else {
+            assert!(test.starts_with("latency: "), "{test}");
+            "pointer_chase"
+        };
+        assert_eq!(&row[col("family")], family);
         match status {
             "ok" => {}
             // Only a limit of the device, named with its value, may keep a size from running.
@@ -94,16 +100,20 @@ fn a_corrupted_reference_fails_every_chase() {
         "1 MB",
         "--filter",
         "registers",
+        "--filter",
+        "latency by stride",
     ]);
     assert!(!o.status.success());
     let out = stdout(&o);
     let lines: Vec<&str> = out
         .lines()
-        .filter(|l| l.starts_with("latency: ") && !l.contains("unsupported"))
+        .filter(|l| l.starts_with("latency") && !l.contains("unsupported"))
         .collect();
     // 13 resources at 4 KB, 10 at 1 MB (a chain placed after another in its word; the uniform
-    // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers.
-    assert_eq!(lines.len(), 24, "{out}");
+    // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers;
+    // the stride sweep's 64 KB and 4 MB sets at eight strides (256 MB: beyond lavapipe's
+    // maxStorageBufferRange).
+    assert_eq!(lines.len(), 24 + 16, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
@@ -111,8 +121,11 @@ fn a_corrupted_reference_fails_every_chase() {
 fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
     // 11 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
-    // 256 KB), shared memory at 5, the registers once.
-    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1);
+    // 256 KB), shared memory at 5, the registers once; the stride sweep's 3 sets × 8 strides.
+    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1 + 3 * 8);
+    assert!(latency
+        .lines()
+        .any(|l| l == "latency by stride: ByteAddressBuffer 4 MB, 32 B apart"));
     assert!(latency
         .lines()
         .any(|l| l == "latency: RWBuffer<uint> 1.75 MB"));

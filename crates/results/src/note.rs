@@ -91,6 +91,10 @@ pub enum Note {
     /// The baseline was `drift_pct` % off right after the row's block each time it ran, and
     /// back after a wait.
     OwnAfterEffect { drift_pct: f64 },
+    /// A probe of the latency curve's edge between the sweep's `on` (the last size on a
+    /// plateau) and `off` (the first off it), bytes, bisected after the sweep; its clock and
+    /// driver readings are those of row `clock_of` (the `off` size's).
+    EdgeProbe { on: u64, off: u64, clock_of: String },
     /// Not run: the device was lost during test `during`.
     DeviceLost { during: String },
     /// Not run: the run was interrupted by `signal` after `done` of `total` tests.
@@ -229,6 +233,14 @@ impl fmt::Display for Note {
                 "the baseline was {drift_pct:+.1} % off right after this block each time it \
                  ran and back after a wait: the block's own after-effect on the device, not \
                  another process"
+            ),
+            Note::EdgeProbe { on, off, clock_of } => write!(
+                f,
+                "a probe of the edge between {} (the last size of the sweep on the plateau) \
+                 and {}, bisected after the sweep: its own chains, verified; only its latency \
+                 is its own (its clock and driver columns are the row `{clock_of}`'s)",
+                crate::summary::size_name(*on),
+                crate::summary::size_name(*off)
             ),
             Note::DeviceLost { during } => {
                 write!(f, "not run: the device was lost during {during}")
@@ -385,6 +397,17 @@ mod tests {
                 "faster than the host link: 385.0 GB/s, more than its PCIe link carries (x16 \
                  at 32 GT/s: 63.0 GB/s one way): the GPU's caches served part of it (or the \
                  host is attached another way), so it is no figure of the link",
+            ),
+            (
+                Note::EdgeProbe {
+                    on: 160 << 10,
+                    off: 192 << 10,
+                    clock_of: "latency: ByteAddressBuffer 192 KB".into(),
+                },
+                "a probe of the edge between 160 KB (the last size of the sweep on the plateau) \
+                 and 192 KB, bisected after the sweep: its own chains, verified; only its \
+                 latency is its own (its clock and driver columns are the row `latency: \
+                 ByteAddressBuffer 192 KB`'s)",
             ),
             (
                 Note::ForcedGroups { groups: 132 },

@@ -115,20 +115,37 @@ impl<'g> Runner<'g> {
         let Some(latency) = test.latency() else {
             return Ok(None);
         };
-        if !self.has_clock() || self.gpu.info.device_type == DeviceType::Cpu {
+        if !self.clock_counts_clocks() {
             if !latency.timestamped {
                 return Ok(None);
             }
+            let pipeline = self.pipeline_for(test)?;
             return Ok(self
-                .latency_by_timestamps(test, latency)?
+                .latency_by_timestamps(test, &pipeline, latency, test.read_start())?
                 .map(|(ns, spread)| Figure::Ns { ns, spread }));
         }
         let pipeline = self.latency_pipeline(test)?;
+        self.chains_latency(test, &pipeline, latency, test.read_start())
+    }
+
+    /// Whether the subgroup clock counts shader-core clocks here (not on a CPU device).
+    fn clock_counts_clocks(&self) -> bool {
+        self.has_clock() && self.gpu.info.device_type != DeviceType::Cpu
+    }
+
+    /// The latency in clocks of the chains `own` and `latency.chains` walked by `pipeline`
+    /// (the test's latency kernel, or a probe's): each warmed, then timed at two lengths.
+    fn chains_latency(
+        &self,
+        test: &TestCase,
+        pipeline: &Pipeline<'g>,
+        latency: &perftest_suites::families::Latency,
+        own: u32,
+    ) -> Result<Option<Figure>> {
         // Untimed first, where the test asks: a chase walks its working set into the caches.
         let warm = latency
             .warm_ops
             .div_ceil(latency.ops_per_iteration.max(1) as u64);
-        let own = test.read_start();
         let iterations = match latency.timed_iterations {
             0 => TIMED_ITERATIONS,
             n => n,
@@ -144,12 +161,12 @@ impl<'g> Runner<'g> {
             let mut left = warm;
             while left > 0 {
                 let n = left.min(WARM_CHUNK);
-                self.latency_run(test, &pipeline, n as u32, start)?;
+                self.latency_run(test, pipeline, n as u32, start)?;
                 left -= n;
             }
             let fewest = |iterations: u32| -> Result<u64> {
                 (0..TIMED_RUNS)
-                    .map(|_| self.latency_run(test, &pipeline, in_dispatch | iterations, start))
+                    .map(|_| self.latency_run(test, pipeline, in_dispatch | iterations, start))
                     .try_fold(u64::MAX, |a, t| Ok(a.min(t?)))
             };
             let short = fewest(iterations)?;
@@ -172,12 +189,12 @@ impl<'g> Runner<'g> {
     fn latency_by_timestamps(
         &self,
         test: &TestCase,
+        pipeline: &Pipeline<'g>,
         latency: &perftest_suites::families::Latency,
+        own: u32,
     ) -> Result<Option<(f64, Option<f64>)>> {
-        let pipeline = self.pipeline_for(test)?;
         let ops_per_iteration = latency.ops_per_iteration.max(1) as u64;
         let warm = latency.warm_ops.div_ceil(ops_per_iteration);
-        let own = test.read_start();
         let mut ns = Vec::with_capacity(1 + latency.chains.len());
         for start in std::iter::once(own).chain(latency.chains.iter().copied()) {
             let mut constants = self.constants(test, PushConstants::NO_WRITE);
@@ -186,12 +203,12 @@ impl<'g> Runner<'g> {
             while left > 0 {
                 let n = left.min(WARM_CHUNK);
                 constants.elements_mask = n as u32;
-                self.dispatches(&pipeline, &constants, 1, 1, 0)?;
+                self.dispatches(pipeline, &constants, 1, 1, 0)?;
                 left -= n;
             }
             let mut fewest = |iterations: u32| -> Result<f64> {
                 constants.elements_mask = iterations;
-                let times = self.dispatches(&pipeline, &constants, 1, 0, TIMESTAMPED_RUNS)?;
+                let times = self.dispatches(pipeline, &constants, 1, 0, TIMESTAMPED_RUNS)?;
                 Ok(times.into_iter().fold(f64::INFINITY, f64::min))
             };
             let short = fewest(TIMESTAMPED_ITERATIONS)?;
@@ -203,6 +220,60 @@ impl<'g> Runner<'g> {
         // run's every dispatch) has no figure; the others still do.
         ns.retain(|n| n.is_finite() && *n > 0.0);
         Ok(median_and_spread(&ns))
+    }
+
+    /// Test `test`'s chase at the working set `bytes`, which none of its family's tests has
+    /// (see [`perftest_suites::families::Spec::probe`]): each of its chains verified (lane 0's
+    /// line after [`VERIFY_ITERATIONS`] iterations from line 0, against the CPU's walk), then
+    /// its latency timed as the test's. `None` where the family makes no such probe; the
+    /// probe's row name beside its figure.
+    pub(super) fn probe_latency(
+        &self,
+        test: &TestCase,
+        bytes: u64,
+    ) -> Result<Option<(String, Figure)>> {
+        let Some(probe) = self.bound[test.family_index()].probe(&self.shared, test.index(), bytes)
+        else {
+            return Ok(None);
+        };
+        let probe = probe.with_context(|| format!("making {}'s probe", test.name()))?;
+        let clocked = self.clock_counts_clocks();
+        if !clocked && !probe.latency.timestamped {
+            return Ok(None);
+        }
+        let kernel = if clocked {
+            perftest_suites::kernels::get(&probe.latency.kernel)
+                .with_context(|| format!("no kernel {}", probe.latency.kernel))?
+        } else {
+            test.kernel().kernel()
+        };
+        let mut bindings = probe.bindings();
+        bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
+        let pipeline = Pipeline::new(self.gpu, kernel.spirv, &bindings)
+            .with_context(|| format!("building the pipeline of {}", probe.name))?;
+        let steps = VERIFY_ITERATIONS as u64 * probe.latency.ops_per_iteration as u64;
+        for c in 0..probe.next.len() {
+            let start = probe.read_start + c as u32;
+            let mut constants = self.constants(test, 0);
+            constants.read_start = start;
+            constants.elements_mask = VERIFY_ITERATIONS;
+            self.dispatches(&pipeline, &constants, 1, 1, 0)?;
+            let reached = self.output.read_vec4(1)?[0][0];
+            let expected = probe.reached(c, steps);
+            anyhow::ensure!(
+                reached == expected as f32,
+                "{}: chain {} reached line {reached} after {steps} steps, the CPU's walk {expected}",
+                probe.name,
+                c + 1
+            );
+        }
+        let figure = if clocked {
+            self.chains_latency(test, &pipeline, &probe.latency, probe.read_start)?
+        } else {
+            self.latency_by_timestamps(test, &pipeline, &probe.latency, probe.read_start)?
+                .map(|(ns, spread)| Figure::Ns { ns, spread })
+        };
+        Ok(figure.map(|f| (probe.name.clone(), f)))
     }
 
     /// `--verify` of the latency kernel: its lanes' chain results against the CPU reference,

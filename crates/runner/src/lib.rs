@@ -15,6 +15,7 @@ mod clock;
 mod drift;
 mod latency;
 mod measurement;
+mod refine;
 pub mod session;
 mod timing;
 mod trace;
@@ -339,6 +340,7 @@ impl<'g> Runner<'g> {
     fn measure_now(&self, test: &TestCase) -> Measurement {
         let mut m = Measurement {
             test: *test,
+            probe_name: None,
             status: Status::Ok,
             stats: None,
             notes: Vec::new(),

@@ -164,6 +164,9 @@ impl Stats {
 #[derive(Clone, Debug)]
 pub struct Measurement {
     pub test: TestCase,
+    /// The row's name where it is not its test's: a probe of the test's chase at a working
+    /// set of its own (`latency: ByteAddressBuffer 176 KB`; see [`Measurement::name`]).
+    pub probe_name: Option<String>,
     pub status: Status,
     /// Present when timed successfully.
     pub stats: Option<Stats>,
@@ -228,6 +231,11 @@ impl Measurement {
         }
     }
 
+    /// The row's test name: its test's, or a probe's own.
+    pub fn name(&self) -> &str {
+        self.probe_name.as_deref().unwrap_or(self.test.name())
+    }
+
     /// How far the probe's clock was from the driver's while the row was timed, % of the
     /// driver's (where both read one).
     pub fn probe_vs_driver_pct(&self) -> Option<f64> {
@@ -257,6 +265,7 @@ impl Measurement {
     pub fn not_run(test: TestCase, status: Status, notes: Vec<Note>) -> Self {
         Measurement {
             test,
+            probe_name: None,
             status,
             stats: None,
             notes,

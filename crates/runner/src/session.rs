@@ -230,6 +230,15 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
     // Blocks with rows still flagged after their checks: timed once more at the end.
     let mut deferred: Vec<Vec<(usize, Measurement)>> = Vec::new();
     let mut rose = false;
+    // The latency curve's rows as reported, whose edges are refined at the end.
+    let mut curve: Vec<(usize, Measurement)> = Vec::new();
+    let mut keep_curve = |rows: &[(usize, Measurement)]| {
+        curve.extend(
+            rows.iter()
+                .filter(|(_, m)| perftest_results::summary::latency_size(m.name()).is_some())
+                .cloned(),
+        );
+    };
     for (number, block) in blocks(plan.order, plan.shuffled).into_iter().enumerate() {
         runner.inject_disturbance(number);
         let mut rows: Vec<(usize, Measurement)> = Vec::with_capacity(block.len());
@@ -326,6 +335,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         } else {
             baseline.record(&rows);
             sink.block(&rows, &baseline)?;
+            keep_curve(&rows);
         }
     }
     for mut rows in deferred {
@@ -342,6 +352,20 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         }
         baseline.record(&rows);
         sink.block(&rows, &baseline)?;
+        keep_curve(&rows);
+    }
+    // The edges of the latency curve, refined by probes (timed runs only: a verify run has no
+    // curve), as a last block.
+    if plan.mode == Mode::Time && lost.is_none() && sink.interrupted().is_none() {
+        let probes = runner.refine_edges(
+            &curve,
+            |text| sink.note(text),
+            || sink.interrupted().is_some(),
+        );
+        if !probes.is_empty() {
+            baseline.record(&probes);
+            sink.block(&probes, &baseline)?;
+        }
     }
     Ok(Outcome::Done)
 }

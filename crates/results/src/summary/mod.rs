@@ -343,6 +343,57 @@ pub fn devices(sources: &[(&str, &[Row])]) -> Vec<Device> {
     out
 }
 
+pub use curve::size_name;
+pub use derive::LATENCY;
+
+/// An edge of a latency curve as the summary reads it (docs/summary.md): the last size on a
+/// plateau, the first size off it (bytes), and the plateau's median.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Edge {
+    pub on: u64,
+    pub off: u64,
+    pub median: f64,
+}
+
+/// The edges of the curve `points` (working set in bytes, figure), in size order: each
+/// plateau's, by the summary's plateau rules, where a size was measured after it — what the
+/// runner bisects with probes after the sweep.
+pub fn edges(points: &[(u64, f64)]) -> Vec<Edge> {
+    let mut pts: Vec<curve::Point> = points
+        .iter()
+        .filter(|p| p.1 > 0.0)
+        .map(|&(size, value)| curve::Point {
+            size,
+            value,
+            test: String::new(),
+        })
+        .collect();
+    pts.sort_by_key(|p| p.size);
+    curve::plateaus(&pts)
+        .into_iter()
+        .filter_map(|s| {
+            let (on, off) = curve::edge(&pts, s)?;
+            Some(Edge {
+                on,
+                off,
+                median: s.median(&pts),
+            })
+        })
+        .collect()
+}
+
+/// Whether `value` lies on the plateau of median `median`: within the plateau rule's
+/// tolerance of it, either way.
+pub fn on_plateau(median: f64, value: f64) -> bool {
+    (value / median - 1.0).abs() <= curve::TOLERANCE
+}
+
+/// The working set a test of the latency curve (`latency: ByteAddressBuffer 1.25 MB`) ran,
+/// in bytes.
+pub fn latency_size(test: &str) -> Option<u64> {
+    curve::size_after(test, LATENCY)
+}
+
 /// The summary of every GPU in `sources` (see [`devices`]).
 pub fn summarise(sources: &[(&str, &[Row])], catalog: &Catalog) -> Vec<Summary> {
     devices(sources)

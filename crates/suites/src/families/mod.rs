@@ -192,6 +192,41 @@ pub struct Latency {
     pub timestamped: bool,
 }
 
+/// A family's chase at a working set none of its tests has: what the runner verifies and
+/// times, as a latency test's, for its refinement of a curve's edge (see [`Spec::probe`]).
+pub struct Probe<'a, 'g> {
+    /// The row's test name (`latency: ByteAddressBuffer 176 KB`).
+    pub name: String,
+    /// The working set, bytes.
+    pub bytes: u64,
+    /// The probe's own chains, bound at 0 as its test's table is.
+    pub table: Buffer<'g>,
+    /// The family's state buffer, bound at 1 (the probe's chains start at line 0 in it).
+    pub state: &'a Buffer<'g>,
+    /// How its latency is measured, as a test's: its chains' `readStart`s after the first.
+    pub latency: Latency,
+    /// The first chain's `readStart`.
+    pub read_start: u32,
+    /// Each chain's successor of every line (chain `c` has `readStart` `read_start + c`):
+    /// where a walk ends, for the verify run.
+    pub next: Vec<Vec<u32>>,
+}
+
+impl<'g> Probe<'_, 'g> {
+    /// The kernel's bindings (the runner adds its output at 2).
+    pub fn bindings(&self) -> Vec<(u32, Binding<'_, 'g>)> {
+        vec![
+            (0, Binding::StorageBuffer(&self.table, self.table.size)),
+            (1, Binding::StorageBuffer(self.state, self.state.size)),
+        ]
+    }
+
+    /// The line chain `c` reaches after `steps` steps from line 0.
+    pub fn reached(&self, c: usize, steps: u64) -> u32 {
+        (0..steps).fold(0, |line, _| self.next[c][line as usize])
+    }
+}
+
 /// `Some("the device lacks NAME")` when `ok` is false.
 pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
     (!ok).then(|| format!("the device lacks {name}"))
@@ -411,6 +446,18 @@ pub trait Spec: Sync + 'static {
         Vec::new()
     }
     /// Creates the family's resources on a device.
+    /// Test `v`'s chase at `bytes`, a working set none of the family's tests has (a multiple
+    /// of 4 KB), where the family can make one: the runner bisects a latency curve's edge
+    /// with such probes after the sweep. `None` (the default): it cannot.
+    fn probe<'a, 'g>(
+        &self,
+        _res: &'a Self::Resources<'g>,
+        _shared: &Shared<'g>,
+        _v: Self::Variant,
+        _bytes: u64,
+    ) -> Option<Result<Probe<'a, 'g>>> {
+        None
+    }
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Self::Resources<'g>>;
     /// Records the copies that fill the resources from `shared.input` (already uploaded).
     fn record_upload(
@@ -596,6 +643,8 @@ pub trait Bound<'g>: Sync {
     ) -> Result<Vec<f64>>;
     /// `--verify` of a self-timed test (see [`Spec::verify_self`]).
     fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked;
+    /// Test `i`'s chase at another working set (see [`Spec::probe`]).
+    fn probe(&self, shared: &Shared<'g>, i: usize, bytes: u64) -> Option<Result<Probe<'_, 'g>>>;
 }
 
 /// Test `i` of `spec`.
@@ -716,6 +765,10 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
     }
     fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked {
         self.spec.verify_self(&self.res, shared, at(self.spec, i).1)
+    }
+    fn probe(&self, shared: &Shared<'g>, i: usize, bytes: u64) -> Option<Result<Probe<'_, 'g>>> {
+        self.spec
+            .probe(&self.res, shared, at(self.spec, i).1, bytes)
     }
 }
 

@@ -1,13 +1,13 @@
 //! The latency suite: a dependent pointer chase by one lane through each resource that loads data, over working sets from 4 KB to 256 MB, four per octave.
 
 use crate::data::ThreadSum;
-use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::families::{lacks_feature, Columns, Latency, Probe, Shared, Spec, Unit};
 use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
-    record_copy, record_full_barrier, Buffer, BufferView, Image, Memory, Sampler,
+    record_copy, record_full_barrier, record_update, Buffer, BufferView, Image, Memory, Sampler,
 };
 use perftest_gpu::{Gpu, Instance};
 use std::sync::OnceLock;
@@ -53,6 +53,14 @@ const REGISTERS_SLOT: usize = PLACE_SLOTS - 1;
 /// The slot whose address (`zw`) is the pointer table's (the kernel's PTR_SLOT).
 const PTR_SLOT: usize = PLACE_SLOTS - 2;
 const _: () = assert!(CHAINS * SIZES <= PTR_SLOT);
+/// The first of the refinement probe's [`CHAINS`] slots (see [`PointerChase`]'s `probe`),
+/// after the sweep's.
+const PROBE_SLOT: usize = CHAINS * SIZES;
+const _: () = assert!(PROBE_SLOT + CHAINS <= PTR_SLOT);
+/// The kernel's resource number of the storage-buffer chase (its state slots' row).
+const RAW_BUFFER_RESOURCE: usize = 2;
+/// A key for the probe's chains in [`chain`], beside the sweep's size indices.
+const PROBE_KEY: usize = 1 << 20;
 /// Chase states per slot in the state buffer: one per resource number of the kernel (1 to
 /// 12), the raw-buffer chase beside shared memory (13) and the load-to-use chase's address
 /// (14 and 15, its low and high words), after slot 0.
@@ -767,6 +775,25 @@ impl Spec for PointerChase {
         out
     }
 
+    /// The storage-buffer chase (the curve the summary reads the levels from) at `bytes`:
+    /// four chains of their own over `bytes / 128` lines in a table of their own, in words 0
+    /// to 3, started at line 0 in the probe's state slots; warmed and timed as the sweep's.
+    fn probe<'a, 'g>(
+        &self,
+        r: &'a Resources<'g>,
+        _: &Shared<'g>,
+        v: Variant,
+        bytes: u64,
+    ) -> Option<Result<Probe<'a, 'g>>> {
+        if v.resource != Resource::RawBuffer {
+            return None;
+        }
+        let Some(Ok(c)) = r.chain.get() else {
+            return None;
+        };
+        Some(probe(r, c, v, bytes))
+    }
+
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         Ok(Resources {
             gpu: shared.gpu,
@@ -841,6 +868,79 @@ impl Spec for PointerChase {
         let state = Some((1, Binding::StorageBuffer(&c.state, c.state.size)));
         source.map(|s| (0, s)).into_iter().chain(state).collect()
     }
+}
+
+/// See [`PointerChase`]'s `probe`.
+fn probe<'a, 'g>(
+    r: &'a Resources<'g>,
+    c: &'a Chain<'g>,
+    v: Variant,
+    bytes: u64,
+) -> Result<Probe<'a, 'g>> {
+    let align = PLACE_ALIGN_LINES as u64 * LINE_BYTES;
+    anyhow::ensure!(
+        bytes >= align && bytes.is_multiple_of(align) && bytes <= TABLE_BYTES,
+        "a probe's working set is a multiple of {align} bytes up to the table's"
+    );
+    let lines = (bytes / LINE_BYTES) as u32;
+    let next: Vec<Vec<u32>> = (0..CHAINS)
+        .map(|k| chain(r.seed, PROBE_KEY + lines as usize, k, lines))
+        .collect();
+    let mut words = vec![0u8; bytes as usize];
+    for (k, chain) in next.iter().enumerate() {
+        for (line, to) in chain.iter().enumerate() {
+            let at = (line * LINE_WORDS as usize + k) * 4;
+            words[at..at + 4].copy_from_slice(&to.to_le_bytes());
+        }
+    }
+    let gpu = r.gpu;
+    let table = Buffer::new(
+        gpu,
+        "chain probe",
+        bytes,
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+        Memory::DeviceLocal,
+    )?;
+    let mut staging = Buffer::new(
+        gpu,
+        "chain probe staging",
+        bytes,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        Memory::Upload,
+    )?;
+    staging.write(&words)?;
+    drop(words);
+    // Chain k's place (word k from line 0) and its chase at line 0.
+    let places: Vec<u8> = (0..CHAINS as u32)
+        .flat_map(|k| [k, 0, 0, 0])
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    let next_at =
+        16 * PLACE_SLOTS as u64 + 4 * (RAW_BUFFER_RESOURCE * PLACE_SLOTS + PROBE_SLOT) as u64;
+    gpu.submit(|d, cmd| {
+        record_copy(d, cmd, &staging, &table, bytes);
+        record_update(d, cmd, &c.state, 16 * PROBE_SLOT as u64, &places);
+        record_update(d, cmd, &c.state, next_at, &[0u8; 4 * CHAINS]);
+        record_full_barrier(d, cmd);
+    })
+    .context("uploading a probe's chains")?;
+    let latency = PointerChase
+        .latency(v)
+        .expect("the storage-buffer chase has a latency kernel");
+    Ok(Probe {
+        name: format!("latency: {} {}", v.resource.name(), size_name(bytes)),
+        bytes,
+        table,
+        state: &c.state,
+        latency: Latency {
+            warm_ops: (lines as u64).min(WARM_STEPS_MAX),
+            chains: (1..CHAINS).map(|k| (PROBE_SLOT + k) as u32).collect(),
+            warm_iterations: lines.min(WARM_IN_DISPATCH_STEPS) / STEPS_PER_ITERATION,
+            ..latency
+        },
+        read_start: PROBE_SLOT as u32,
+        next,
+    })
 }
 
 #[cfg(test)]
