@@ -13,6 +13,9 @@ const COARSE_GRID: u64 = 256 << 10;
 /// Only an edge between two neighbouring sizes of the whole sweep (a quarter octave apart,
 /// at most ×1.25) is refined: a thinned run (the health profile) keeps its grid.
 const NEIGHBOURS: f64 = 1.25 + 1e-9;
+/// Rounds of bisection at most: each bisects the edges the curve shows with the probes
+/// before it on it.
+const ROUNDS: usize = 3;
 
 impl<'g> Runner<'g> {
     /// Probes of the latency curve's edges, as rows: for each edge the summary reads off
@@ -29,85 +32,100 @@ impl<'g> Runner<'g> {
         note: impl Fn(&str),
         stopped: impl Fn() -> bool,
     ) -> Vec<(usize, Measurement)> {
-        let curve: Vec<(u64, &(usize, Measurement))> = rows
+        let mut curve: Vec<(u64, &(usize, Measurement))> = rows
             .iter()
             .filter(|(_, m)| m.status == Status::Ok && m.probe_name.is_none())
             .filter_map(|r| Some((summary::latency_size(r.1.name())?, r)))
             .collect();
+        curve.sort_by_key(|c| c.0);
         let in_clk = curve.iter().any(|(_, (_, m))| m.latency_clk.is_some());
         let value = |m: &Measurement| if in_clk { m.latency_clk } else { m.latency_ns };
-        let points: Vec<(u64, f64)> = curve
+        let mut points: Vec<(u64, f64)> = curve
             .iter()
             .filter_map(|(size, (_, m))| Some((*size, value(m)?)))
             .collect();
         let mut out = Vec::new();
-        for edge in summary::edges(&points) {
-            if edge.off as f64 > edge.on as f64 * NEIGHBOURS {
-                continue;
-            }
-            let Some((index, source)) = curve
-                .iter()
-                .find(|(size, _)| *size == edge.off)
-                .map(|(_, r)| r)
-            else {
-                continue;
-            };
-            let mut failed = None;
-            let probed = bisect(edge, |mid| {
-                if stopped() {
-                    return None;
+        // The summary reads the plateaus off the curve with the probes on it, and they can
+        // move a plateau's ends (a probe on it lets it hold a sweep size it did not): the
+        // edges it then shows are bisected in turn, a few rounds at most.
+        for _ in 0..ROUNDS {
+            let mut refined = false;
+            for edge in summary::edges(&points) {
+                if edge.off as f64 > edge.on as f64 * NEIGHBOURS {
+                    continue;
                 }
-                let (name, figure) = match self.probe_latency(&source.test, mid) {
-                    Ok(Some(f)) => f,
-                    Ok(None) => return None,
-                    Err(e) => {
-                        failed = Some(e);
+                // The probe's test and clock: the sweep's row at or after the edge's end.
+                let Some((_, (index, source))) = curve
+                    .iter()
+                    .find(|(size, _)| *size >= edge.off)
+                    .or(curve.last())
+                else {
+                    continue;
+                };
+                let mut failed = None;
+                let probed = bisect(edge, |mid| {
+                    if stopped() {
                         return None;
                     }
-                };
-                let mut m = source.clone();
-                m.probe_name = Some(name);
-                m.stats = None;
-                m.conditions = Conditions::Unchecked;
-                m.drift_pct = None;
-                m.notes = vec![Note::EdgeProbe {
-                    on: edge.on,
-                    off: edge.off,
-                    clock_of: source.test.name().to_string(),
-                }];
-                let v = match figure {
-                    Figure::Clk { clk, spread } => {
-                        m.latency_clk = Some(clk);
-                        m.latency_ns = m.clock_mhz.map(|mhz| clk / mhz * 1000.0);
-                        m.latency_spread_pct = spread;
-                        clk
-                    }
-                    Figure::Ns { ns, spread } => {
-                        m.latency_clk = None;
-                        m.latency_ns = Some(ns);
-                        m.latency_spread_pct = spread;
-                        ns
-                    }
-                };
-                out.push((*index, m));
-                Some(v)
-            });
-            if let Some(e) = failed {
-                note(&format!(
-                    "the edge between {} and {} was not refined further: {e:#}",
-                    summary::size_name(edge.on),
-                    summary::size_name(edge.off)
-                ));
+                    let (name, figure) = match self.probe_latency(&source.test, mid) {
+                        Ok(Some(f)) => f,
+                        Ok(None) => return None,
+                        Err(e) => {
+                            failed = Some(e);
+                            return None;
+                        }
+                    };
+                    let mut m = source.clone();
+                    m.probe_name = Some(name);
+                    m.stats = None;
+                    m.conditions = Conditions::Unchecked;
+                    m.drift_pct = None;
+                    m.notes = vec![Note::EdgeProbe {
+                        on: edge.on,
+                        off: edge.off,
+                        clock_of: source.test.name().to_string(),
+                    }];
+                    let v = match figure {
+                        Figure::Clk { clk, spread } => {
+                            m.latency_clk = Some(clk);
+                            m.latency_ns = m.clock_mhz.map(|mhz| clk / mhz * 1000.0);
+                            m.latency_spread_pct = spread;
+                            clk
+                        }
+                        Figure::Ns { ns, spread } => {
+                            m.latency_clk = None;
+                            m.latency_ns = Some(ns);
+                            m.latency_spread_pct = spread;
+                            ns
+                        }
+                    };
+                    out.push((*index, m));
+                    points.push((mid, v));
+                    Some(v)
+                });
+                if let Some(e) = failed {
+                    note(&format!(
+                        "the edge between {} and {} was not refined further: {e:#}",
+                        summary::size_name(edge.on),
+                        summary::size_name(edge.off)
+                    ));
+                    return out;
+                }
+                if let Some((on, off, probes)) = probed {
+                    refined = true;
+                    note(&format!(
+                        "{}: the edge between {} and {} refined to {} – {} ({probes} probe{})",
+                        summary::LATENCY.trim_end(),
+                        summary::size_name(edge.on),
+                        summary::size_name(edge.off),
+                        summary::size_name(on),
+                        summary::size_name(off),
+                        if probes == 1 { "" } else { "s" }
+                    ));
+                }
             }
-            if let Some((on, off, probes)) = probed {
-                note(&format!(
-                    "{}: the edge after {} refined to {} – {} ({probes} probe{})",
-                    summary::LATENCY.trim_end(),
-                    summary::size_name(edge.on),
-                    summary::size_name(on),
-                    summary::size_name(off),
-                    if probes == 1 { "" } else { "s" }
-                ));
+            if !refined || stopped() {
+                break;
             }
         }
         out
@@ -121,7 +139,7 @@ fn bisect(
     edge: summary::Edge,
     mut probe: impl FnMut(u64) -> Option<f64>,
 ) -> Option<(u64, u64, u32)> {
-    let (mut on, mut off, mut probes) = (edge.on, edge.off, 0);
+    let (mut on, mut off, mut probes, mut plateau) = (edge.on, edge.off, 0, edge);
     loop {
         let grid = if on < 1 << 20 { FINE_GRID } else { COARSE_GRID };
         if off - on <= grid.max(on / RESOLUTION) {
@@ -135,7 +153,8 @@ fn bisect(
             break;
         };
         probes += 1;
-        if summary::on_plateau(edge.median, v) {
+        if plateau.holds(v) {
+            plateau = plateau.with(v);
             on = mid;
         } else {
             off = mid;
@@ -161,7 +180,8 @@ mod tests {
         let l1 = summary::Edge {
             on: kb(160),
             off: kb(192),
-            median: 51.1,
+            lo: 50.0,
+            hi: 52.0,
         };
         let mut asked = Vec::new();
         let mut s = step(kb(174));
@@ -175,20 +195,25 @@ mod tests {
         let far = summary::Edge {
             on: mb(48),
             off: mb(56),
-            median: 51.1,
+            lo: 50.0,
+            hi: 52.0,
         };
         let (on, off, probes) = bisect(far, step(mb(50) + kb(100))).unwrap();
         assert_eq!((on, off, probes), (mb(50), mb(51), 3));
         assert!(off - on <= on / 32);
-        // A value within 10 % of the plateau is on it; a failed probe stops the bisection.
+        // A value that keeps the plateau within 10 % is on it (55 with 50 … 52), one that
+        // would stretch it past (56 against 50) is not; a failed probe stops the bisection.
         let (on, _, _) = bisect(l1, |b| Some(if b <= kb(180) { 55.0 } else { 300.0 })).unwrap();
         assert_eq!(on, kb(180));
+        let (on, off, _) = bisect(l1, |b| Some(if b <= kb(168) { 55.0 } else { 56.0 })).unwrap();
+        assert_eq!((on, off), (kb(168), kb(172)));
         assert_eq!(bisect(l1, |_| None), None);
         // Neighbours already within a grid step: nothing to probe.
         let close = summary::Edge {
             on: kb(4),
             off: kb(5),
-            median: 10.0,
+            lo: 10.0,
+            hi: 10.0,
         };
         assert_eq!(bisect(close, step(0)), None);
     }

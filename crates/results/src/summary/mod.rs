@@ -347,12 +347,30 @@ pub use curve::size_name;
 pub use derive::LATENCY;
 
 /// An edge of a latency curve as the summary reads it (docs/summary.md): the last size on a
-/// plateau, the first size off it (bytes), and the plateau's median.
+/// plateau, the first size off it (bytes), and the plateau's lowest and highest values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Edge {
     pub on: u64,
     pub off: u64,
-    pub median: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Edge {
+    /// Whether `value` would lie on the plateau by its rule: all its values, with this one,
+    /// within the plateau tolerance of each other.
+    pub fn holds(&self, value: f64) -> bool {
+        self.hi.max(value) <= (1.0 + curve::TOLERANCE) * self.lo.min(value)
+    }
+
+    /// The plateau with `value` on it.
+    pub fn with(self, value: f64) -> Self {
+        Edge {
+            lo: self.lo.min(value),
+            hi: self.hi.max(value),
+            ..self
+        }
+    }
 }
 
 /// The edges of the curve `points` (working set in bytes, figure), in size order: each
@@ -373,19 +391,15 @@ pub fn edges(points: &[(u64, f64)]) -> Vec<Edge> {
         .into_iter()
         .filter_map(|s| {
             let (on, off) = curve::edge(&pts, s)?;
+            let values = pts[s.first..=s.last].iter().map(|p| p.value);
             Some(Edge {
                 on,
                 off,
-                median: s.median(&pts),
+                lo: values.clone().fold(f64::INFINITY, f64::min),
+                hi: values.fold(0.0, f64::max),
             })
         })
         .collect()
-}
-
-/// Whether `value` lies on the plateau of median `median`: within the plateau rule's
-/// tolerance of it, either way.
-pub fn on_plateau(median: f64, value: f64) -> bool {
-    (value / median - 1.0).abs() <= curve::TOLERANCE
 }
 
 /// The working set a test of the latency curve (`latency: ByteAddressBuffer 1.25 MB`) ran,
