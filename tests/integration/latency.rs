@@ -223,3 +223,67 @@ fn without_a_shader_clock_the_chase_is_timed_in_nanoseconds_and_memory_is_slower
         "a chase through 64 MB ({memory} ns) is not slower than through 4 KB ({cache} ns)"
     );
 }
+
+#[test]
+fn a_timed_sweep_refines_its_edges_with_verified_probes() {
+    // Twelve neighbouring sizes of the sweep, 4 to 28 MB: on this VM's lavapipe a step from
+    // about 45 ns (the host's L3) to 130–150 ns between 8 and 14 MB. The runner bisects the
+    // edges it finds with probes of the same chase (chains of their own, verified first),
+    // each a row named by its size, and the summary's edge lies between probe sizes.
+    let sizes = [4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28];
+    let names: Vec<String> = sizes
+        .iter()
+        .map(|mb| format!("latency: ByteAddressBuffer {mb} MB"))
+        .collect();
+    let dir = tempdir("latency");
+    let csv = dir.join("edges.csv");
+    let mut args = vec!["--device", lavapipe(), "--suite", "latency", "--validation"];
+    for n in &names {
+        args.extend(["--filter", n.as_str()]);
+    }
+    args.extend(["--csv", csv.to_str().unwrap()]);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_no_validation_messages(&o);
+    let err = stderr(&o);
+    assert!(err.contains("probes of the latency curve's edges"), "{err}");
+    assert!(
+        err.contains("latency: ByteAddressBuffer: the edge between"),
+        "{err}"
+    );
+    let rows = csv_rows(&csv);
+    let probes: Vec<_> = rows
+        .iter()
+        .filter(|r| !names.contains(&r["test"]))
+        .collect();
+    assert!(!probes.is_empty(), "no probe: {rows:?}");
+    assert_eq!(rows.len(), names.len() + probes.len());
+    for p in &probes {
+        assert!(
+            p["test"].starts_with("latency: ByteAddressBuffer "),
+            "{p:?}"
+        );
+        assert_eq!(p["status"], "ok", "{p:?}");
+        assert!(
+            p["ms_median"].is_empty(),
+            "a probe times no dispatch: {p:?}"
+        );
+        assert!(p["latency_ns"].parse::<f64>().unwrap() > 0.0, "{p:?}");
+        assert!(
+            p["reason"].starts_with("a probe of the edge between "),
+            "{p:?}"
+        );
+    }
+    // The summary reads them as points of the curve: an edge it shows ends at a probe.
+    let summary = stdout(&run(&["summary", csv.to_str().unwrap()]));
+    let edges: Vec<&str> = summary
+        .lines()
+        .filter(|l| l.contains("edge by latency"))
+        .collect();
+    assert!(
+        edges.iter().any(|l| probes
+            .iter()
+            .any(|p| l.contains(p["test"].trim_start_matches("latency: ByteAddressBuffer ")))),
+        "{summary}"
+    );
+}
