@@ -182,6 +182,15 @@ impl Row {
         self.status == "ok"
     }
 
+    /// Whether the row is a probe of a latency curve's edge (a test's chase at a working set
+    /// of its own, bisected after a timed sweep): a latency and no time of its own, which
+    /// perftest writes for nothing else.
+    pub fn is_probe(&self) -> bool {
+        self.ok()
+            && self.ms_median.is_none()
+            && (self.latency_clk.is_some() || self.latency_ns.is_some())
+    }
+
     /// Nanoseconds per load (operation) of a row that ran: the median dispatch time over
     /// the dispatch's loads, so that rows of different dispatch sizes compare.
     pub fn ns_per_op(&self) -> Option<f64> {

@@ -450,19 +450,22 @@ fn caches(d: &Device) -> Section {
             ));
         }
         if let Some(s) = level.lat {
+            // The level's figure is its sweep rows': an edge's probes crowd its end.
             let rows: Vec<&Row> = lat[s.first..=s.last]
                 .iter()
                 .filter_map(|p| d.get(&p.test))
+                .filter(|r| !r.is_probe())
                 .collect();
+            let level_median = sweep_median(d, &lat, s);
             let mut figures = Vec::new();
             let value = if in_ns {
-                figures.push(Quantity::of(s.median(&lat), Unit::Nanoseconds));
+                figures.push(Quantity::of(level_median, Unit::Nanoseconds));
                 format!(
                     "{} ns (no shader clock: timed with timestamps)",
-                    num(s.median(&lat))
+                    num(level_median)
                 )
             } else {
-                figures.push(Quantity::of(s.median(&lat), Unit::Clocks));
+                figures.push(Quantity::of(level_median, Unit::Clocks));
                 let ns: Vec<f64> = rows
                     .iter()
                     .filter_map(|r| Some(r.latency_clk? / r.clock_mhz? * 1000.0))
@@ -474,7 +477,7 @@ fn caches(d: &Device) -> Section {
                     figures.push(Quantity::of(ns, Unit::Nanoseconds));
                     format!(", {} ns", num(ns))
                 };
-                format!("{} clk{ns}", num(s.median(&lat)))
+                format!("{} clk{ns}", num(level_median))
             };
             items.push(
                 item(
@@ -809,6 +812,21 @@ fn loop_arithmetic(d: &Device, in_ns: bool) -> Option<Item> {
     )
 }
 
+/// The median of plateau `s` of `lat` over the sweep's rows, without the edge probes a timed
+/// run adds near its ends (all of its points where it has only those).
+fn sweep_median(d: &Device, lat: &[Point], s: Span) -> f64 {
+    let sweep: Vec<f64> = lat[s.first..=s.last]
+        .iter()
+        .filter(|p| d.get(&p.test).is_none_or(|r| !r.is_probe()))
+        .map(|p| p.value)
+        .collect();
+    if sweep.is_empty() {
+        s.median(lat)
+    } else {
+        curve::median(sweep)
+    }
+}
+
 /// A level's load-to-use latency: the median of the load-to-use chase's rows over the sizes
 /// of the level's latency plateau (memory: from its first size up), in the curve's unit.
 fn load_to_use_item(
@@ -845,7 +863,7 @@ fn load_to_use_item(
     };
     let median = curve::median(on.iter().map(|p| p.value));
     // What the indexed chase of the same level adds: its index arithmetic, in the curve's unit.
-    let indexed = s.median(lat) - median;
+    let indexed = sweep_median(d, lat, s) - median;
     let unit = if in_ns { "ns" } else { "clk" };
     let under = format!("{} {unit} under the indexed chase", num(indexed));
     let mut figures = Vec::new();

@@ -569,3 +569,30 @@ fn the_h100s_fetch_granularities_are_its_stride_sweeps_knees() {
         .flat_map(|x| &x.items)
         .all(|i| !i.what.contains("fetch granularity")));
 }
+
+#[test]
+fn the_h100s_refined_edges_are_its_probes_and_its_levels_the_sweeps_rows() {
+    // The committed whole run with edge probes (edges-1127): 12 probes bisected four edges.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/edges-1127/all.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let edge = |what: &str| find(&s[0], what).value.clone().unwrap();
+    assert_eq!(edge("L1: edge by latency"), "184 KB – 188 KB");
+    assert_eq!(edge("L2: near part's edge by latency"), "24.5 MB – 25 MB");
+    assert_eq!(edge("L2 far part: edge by latency"), "51 MB – 52 MB");
+    // The far part's figure is its three sweep rows' (32–48 MB), not the two probes' at 50 and
+    // 51 MB near its end (586 and 587 clk): 12.5 clk over the load-to-use chase, as at the
+    // other levels, not 25.
+    let far = find(&s[0], "L2 far part: latency");
+    assert_eq!(far.judged.as_ref().unwrap().tests.len(), 3, "{far:?}");
+    let ltu = find(&s[0], "L2 far part: load-to-use latency");
+    let under = far.quantities[0].value - ltu.quantities[0].value;
+    assert!(
+        (10.0..15.0).contains(&under),
+        "{:?} {:?}",
+        far.value,
+        ltu.value
+    );
+}
