@@ -39,8 +39,9 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     // 11 resources × 5 sizes, the chase beside shared memory at 4, 64 and 128 KB, shared
     // memory at 4 and 64 KB, the registers; and the stride sweep's 64 KB and 256 MB sets at
-    // eight strides each (the 256 MB set beyond lavapipe's maxStorageBufferRange).
-    assert_eq!(rows.len(), 61 + 16, "{}", stdout(&o));
+    // eight strides each (the 256 MB set beyond lavapipe's maxStorageBufferRange) and its
+    // 128 KB set (32 B apart).
+    assert_eq!(rows.len(), 61 + 17, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
         let family = if test.starts_with("latency by stride: ") {
@@ -112,8 +113,8 @@ fn a_corrupted_reference_fails_every_chase() {
     // 13 resources at 4 KB, 10 at 1 MB (a chain placed after another in its word; the uniform
     // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers;
     // the stride sweep's 64 KB and 4 MB sets at eight strides (256 MB: beyond lavapipe's
-    // maxStorageBufferRange).
-    assert_eq!(lines.len(), 24 + 16, "{out}");
+    // maxStorageBufferRange) and its nine sets of 96–384 KB, 32 B apart.
+    assert_eq!(lines.len(), 24 + 16 + 9, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
@@ -121,8 +122,9 @@ fn a_corrupted_reference_fails_every_chase() {
 fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
     // 11 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
-    // 256 KB), shared memory at 5, the registers once; the stride sweep's 3 sets × 8 strides.
-    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1 + 3 * 8);
+    // 256 KB), shared memory at 5, the registers once; the stride sweep's 3 sets × 8 strides
+    // and 9 more sets 32 B apart.
+    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1 + 3 * 8 + 9);
     assert!(latency
         .lines()
         .any(|l| l == "latency by stride: ByteAddressBuffer 4 MB, 32 B apart"));

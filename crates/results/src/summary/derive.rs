@@ -563,6 +563,7 @@ fn caches(d: &Device) -> Section {
         }
     }
     items.extend(fetch_granularities(d, &levels, &lat, in_ns));
+    items.extend(l1_line(d, &levels, &lat, &load_to_use, in_ns));
     for (prefix, what) in [
         (UNIFORM, "uniform buffer: latency"),
         (SHARED, "shared memory: latency"),
@@ -708,6 +709,8 @@ fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool)
     sets.sort_by_key(|s| s.0);
     let unit = if in_ns { "ns" } else { "clk" };
     let mut items = Vec::new();
+    // (A set at one stride only is a point of the line's curve: see `l1_line`.)
+    sets.retain(|s| s.1.len() >= curve::MIN_POINTS);
     for (size, mut rows) in sets {
         rows.sort_by_key(|r| r.0);
         let set = curve::size_name(size);
@@ -764,6 +767,127 @@ fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool)
         });
     }
     items
+}
+
+/// The L1's line (the unit it allocates), where the run has the stride sweep's sets read
+/// 32 bytes apart over the L1's sizes: a set read whole fills its lines, one read a word per
+/// 128-byte line (the chase) fills one line per 128 bytes, so where the L1's lines hold `L` ≤
+/// 128 bytes the chase's edge lies 128 / `L` times the whole set's; and the load-to-use chase
+/// (a word per 256 bytes) ends where the chase does only where `L` ≤ 128. `L` is the power of
+/// two within both edges' ranges.
+fn l1_line(
+    d: &Device,
+    levels: &[Level],
+    lat: &[Point],
+    load_to_use: &[Point],
+    in_ns: bool,
+) -> Option<Item> {
+    let mut whole: Vec<Point> = d
+        .rows
+        .iter()
+        .filter(|r| r.ok())
+        .filter_map(|r| {
+            let (size, stride) = stride_of(&r.test)?;
+            let value = if in_ns { r.latency_ns } else { r.latency_clk };
+            (stride == 32).then_some(Point {
+                size,
+                value: value.filter(|v| *v > 0.0)?,
+                test: r.test.clone(),
+            })
+        })
+        .collect();
+    whole.sort_by_key(|p| p.size);
+    if whole.len() < curve::MIN_POINTS {
+        return None;
+    }
+    let what = "L1: line";
+    let from = format!(
+        "{STRIDE}{} … {}, 32 B apart ({} rows) | {LATENCY}, {LOAD_TO_USE}",
+        curve::size_name(whole[0].size),
+        curve::size_name(whole[whole.len() - 1].size),
+        whole.len()
+    );
+    let fail = |why: String| Some(item(what, Err(why), None, None, from.clone()));
+    let Some((a, b)) = levels
+        .iter()
+        .find(|l| l.index == 0 && !l.memory)
+        .and_then(|l| curve::edge(lat, l.lat?))
+    else {
+        return fail("no L1 edge on the latency curve".into());
+    };
+    let Some((a32, b32)) = curve::plateaus(&whole)
+        .first()
+        .filter(|p| p.first == 0)
+        .and_then(|p| curve::edge(&whole, *p))
+    else {
+        return fail(format!(
+            "no edge of the set read whole within {} … {}",
+            curve::size_name(whole[0].size),
+            curve::size_name(whole[whole.len() - 1].size)
+        ));
+    };
+    let (lo, hi) = (128.0 * a32 as f64 / b as f64, 128.0 * b32 as f64 / a as f64);
+    let lines: Vec<u64> = [16u64, 32, 64, 128]
+        .into_iter()
+        .filter(|l| (lo..=hi).contains(&(*l as f64)))
+        .collect();
+    let ltu_edge = curve::plateaus(load_to_use)
+        .first()
+        .filter(|p| p.first == 0)
+        .and_then(|p| curve::edge(load_to_use, *p));
+    let span = |x: u64, y: u64| format!("{} – {}", curve::size_name(x), curve::size_name(y));
+    let line = match (lines.as_slice(), ltu_edge) {
+        ([128], Some((la, lb))) if la <= b && a <= lb => 128,
+        ([128], Some((la, lb))) => {
+            return fail(format!(
+                "the set read whole ends at {} and the chase at {} (a line of 128 B or \
+                 more), but the load-to-use chase at {}: not where the chase does",
+                span(a32, b32),
+                span(a, b),
+                span(la, lb)
+            ))
+        }
+        ([128], None) => {
+            return fail(format!(
+                "the set read whole ends at {} and the chase at {}: a line of 128 B or more, \
+                 and no load-to-use edge to tell which",
+                span(a32, b32),
+                span(a, b)
+            ))
+        }
+        ([l], _) => *l,
+        _ => {
+            return fail(format!(
+                "the set read whole ends at {} and the chase at {}: no single line fits \
+                 (128 × {:.2} to {:.2})",
+                span(a32, b32),
+                span(a, b),
+                lo / 128.0,
+                hi / 128.0
+            ))
+        }
+    };
+    let ltu = ltu_edge.map_or(String::new(), |(la, lb)| {
+        format!(
+            ", the load-to-use chase (a word per 256 B) at {}",
+            span(la, lb)
+        )
+    });
+    Some(
+        item(
+            what,
+            Ok(format!(
+                "{line} B (a set read whole, 32 B apart, ends at {}; the chase, a word per \
+                 128 B, at {}{ltu})",
+                span(a32, b32),
+                span(a, b)
+            )),
+            None,
+            None,
+            from,
+        )
+        .with([Quantity::of(line as f64, Unit::Bytes)]),
+    )
 }
 
 /// `6–64 KB` (one unit where both sizes have it), else `512 KB–2 MB`.

@@ -13,10 +13,32 @@ use std::sync::OnceLock;
 /// The strides in bytes: 4 (a word) to 512, past every current cache's line (the kernel's
 /// STRIDE values).
 const STRIDES: [u32; 8] = [4, 8, 16, 32, 64, 128, 256, 512];
-/// The working sets in KB: one in the L1 of most GPUs (and past a CPU's L1d), one past every
-/// current GPU's L1 and inside its L2, one past every current last-level cache but the
-/// largest (the memory's).
-const SIZES_KB: [u32; 3] = [64, 4 << 10, 256 << 10];
+/// The working sets in KB. The first [`SWEPT`] run every stride: one in the L1 of most GPUs
+/// (and past a CPU's L1d), one past every current GPU's L1 and inside its L2, one past every
+/// current last-level cache but the largest (the memory's). The others run 32 bytes apart
+/// only ([`LINE_STRIDE`]): with the first, a curve over the L1 sizes of current GPUs,
+/// 64–384 KB, at the chase sweep's quarter-octave points — a set read whole (every 32-byte
+/// sector of its lines) whose edge, held against the chase's (one word per 128-byte line),
+/// tells the L1's line (docs/summary.md).
+const SIZES_KB: [u32; 12] = [
+    64,
+    4 << 10,
+    256 << 10,
+    96,
+    112,
+    128,
+    160,
+    192,
+    224,
+    256,
+    320,
+    384,
+];
+/// The sets that run every stride.
+const SWEPT: usize = 3;
+/// The stride (its index in [`STRIDES`]: 32 bytes) of the other sets.
+const LINE_STRIDE: usize = 3;
+const _: () = assert!(STRIDES[LINE_STRIDE] == 32);
 /// Loads per block (the kernel's 16): one iteration of the kernel's loop.
 const BLOCK_NODES: u32 = 16;
 /// Chains per test, of different seeds and in different words (the kernel's CHAINS): a row
@@ -32,8 +54,8 @@ const WARM_IN_DISPATCH_STEPS: u64 = 16 << 10;
 /// Sets from this size up are the memory's: their chains are not walked first (a walk of 256
 /// MB at 4 bytes apart would take 64 M steps, and leave nothing a cache could keep).
 const UNWARMED_KB: u32 = 64 << 10;
-/// Iterations (blocks) of the verify dispatch: 17, which no size's block count (a power of two
-/// of at least 8) divides, so the walk cannot end where it started.
+/// Iterations (blocks) of the verify dispatch: 17, which no set's block count (8 or more, and
+/// not 17) divides, so the walk cannot end where it started.
 const VERIFY_ITERATIONS: u64 = 17;
 
 /// One test: a working set of `SIZES_KB[size]` KB and loads `STRIDES[stride]` bytes apart.
@@ -207,11 +229,15 @@ impl Spec for StrideChase {
     type Resources<'g> = Resources<'g>;
 
     fn tests(&self) -> Vec<(Suite, Variant, Pattern)> {
-        (0..SIZES_KB.len())
-            .flat_map(|size| {
-                (0..STRIDES.len())
-                    .map(move |stride| (Suite::Latency, Variant { size, stride }, Pattern::Random))
-            })
+        let swept = (0..SWEPT)
+            .flat_map(|size| (0..STRIDES.len()).map(move |stride| Variant { size, stride }));
+        let line = (SWEPT..SIZES_KB.len()).map(|size| Variant {
+            size,
+            stride: LINE_STRIDE,
+        });
+        swept
+            .chain(line)
+            .map(|v| (Suite::Latency, v, Pattern::Random))
             .collect()
     }
 
@@ -363,13 +389,17 @@ mod tests {
     #[test]
     fn names_and_kernels_derive_from_the_enums() {
         let tests = all();
-        assert_eq!(tests.len(), SIZES_KB.len() * STRIDES.len());
+        assert_eq!(tests.len(), SWEPT * STRIDES.len() + SIZES_KB.len() - SWEPT);
+        assert_eq!(
+            StrideChase.name(tests[SWEPT * STRIDES.len() + 3]),
+            "latency by stride: ByteAddressBuffer 160 KB, 32 B apart"
+        );
         assert_eq!(
             StrideChase.name(tests[0]),
             "latency by stride: ByteAddressBuffer 64 KB, 4 B apart"
         );
         assert_eq!(
-            StrideChase.name(tests[tests.len() - 1]),
+            StrideChase.name(tests[SWEPT * STRIDES.len() - 1]),
             "latency by stride: ByteAddressBuffer 256 MB, 512 B apart"
         );
         assert_eq!(
@@ -391,11 +421,8 @@ mod tests {
     fn no_two_chains_share_a_word_and_every_region_holds_its_own() {
         for (size, &kb) in SIZES_KB.iter().enumerate() {
             let bytes = (kb as u64) << 10;
-            assert_eq!(
-                region_offset(size) % bytes,
-                0,
-                "each region on its own size"
-            );
+            // Every region starts on a boundary of the largest block (16 × 512 bytes).
+            assert_eq!(region_offset(size) % (8 << 10), 0, "{kb} KB");
             assert!(region_offset(size) + bytes <= table_bytes());
         }
         // Every pointer word of the 64 KB region, over every stride and chain, is distinct.
@@ -418,8 +445,8 @@ mod tests {
         // As the runner's --fault reference corrupts it.
         let mut corrupted = input.clone();
         corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
-        for v in all().into_iter().filter(|v| v.size < 2) {
-            assert!(v.blocks() >= 8 && v.blocks().is_power_of_two());
+        for v in all().into_iter().filter(|v| v.size != 2) {
+            assert!(v.blocks() >= 8, "{v:?}");
             assert_ne!(VERIFY_ITERATIONS % v.blocks() as u64, 0);
             for c in 0..CHAINS {
                 let next = chain(seed(&input), v, c);
