@@ -23,3 +23,4 @@ if [ -n "${VK_LAYER_PATH:-}" ]; then
   { t "$B" "${X[@]}" --suite formats --validation --verify; echo "exit $?";
     t "$B" "${X[@]}" --suite formats --validation --samples 3; echo "exit $?"; } > "$out/formats-validation.txt" 2>&1
 fi
+# (session of 2026-11-27) the largest JSON file written here is gzipped: the machine the GPU runs are sent to takes 64 MiB of tree.

@@ -51,3 +51,4 @@ if [ -f results/h100/stability/cuda-constant.py ]; then
   echo "cuda-constant: exit $?" >&2
 fi
 fi
+# (session of 2026-11-27) the largest JSON file written here is gzipped: the machine the GPU runs are sent to takes 64 MiB of tree.

@@ -32,3 +32,4 @@ fi
 python3 results/h100/uniform/analysis.py "$out/run1.csv" "$out/run2.csv" --verify "$out/verify.csv" \
   > "$out/analysis.md" 2> "$out/analysis.err"
 tail -n 3 "$out/verify.txt" "$out/run1.txt" "$out/run2.txt"
+# (session of 2026-11-27) the largest JSON file written here is gzipped: the machine the GPU runs are sent to takes 64 MiB of tree.
