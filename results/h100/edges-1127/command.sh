@@ -3,7 +3,7 @@
 # (probes bisecting each edge of `latency: ByteAddressBuffer <size>` after the sweep): a whole
 # run, its summary as text and JSON.
 # Rerun: scripts/reproduce.sh results/h100/edges-1127 OUTDIR
-wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
+wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1   # both gzipped here
 "$B" summary "$out/all.csv" > "$out/summary.txt"
 "$B" summary "$out/all.csv" --json "$out/summary.json"   # gzipped here
 # summary.txt and summary.json here are the final build's, from the same all.csv: a level's

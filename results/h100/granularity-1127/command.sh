@@ -2,7 +2,7 @@
 # nvidia-h100-x1 machine (driver 580.159.04), the build with the stride sweep (the latency
 # suite's `latency by stride:` rows, 24 of them): a whole run, its summary as text and JSON.
 # Rerun: scripts/reproduce.sh results/h100/granularity-1127 OUTDIR
-wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
+wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1   # both gzipped here
 "$B" summary "$out/all.csv" > "$out/summary.txt"
 "$B" summary "$out/all.csv" --json "$out/summary.json"   # gzipped here
 # summary.txt and summary.json here are the final build's (the knee rule: the smallest stride

@@ -802,10 +802,12 @@ fn l1_line(
     }
     let what = "L1: line";
     let from = format!(
-        "{STRIDE}{} … {}, 32 B apart ({} rows) | {LATENCY}, {LOAD_TO_USE}",
+        "{STRIDE}{} … {}, 32 B apart ({} rows) | {}, {}",
         curve::size_name(whole[0].size),
         curve::size_name(whole[whole.len() - 1].size),
-        whole.len()
+        whole.len(),
+        LATENCY.trim_end(),
+        LOAD_TO_USE.trim_end()
     );
     let fail = |why: String| Some(item(what, Err(why), None, None, from.clone()));
     let Some((a, b)) = levels
@@ -868,17 +870,13 @@ fn l1_line(
         }
     };
     let ltu = ltu_edge.map_or(String::new(), |(la, lb)| {
-        format!(
-            ", the load-to-use chase (a word per 256 B) at {}",
-            span(la, lb)
-        )
+        format!("; a word per 256 B: {}", span(la, lb))
     });
     Some(
         item(
             what,
             Ok(format!(
-                "{line} B (a set read whole, 32 B apart, ends at {}; the chase, a word per \
-                 128 B, at {}{ltu})",
+                "{line} B (edges: 32 B apart {}; a word per 128 B {}{ltu})",
                 span(a32, b32),
                 span(a, b)
             )),

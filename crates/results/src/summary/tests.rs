@@ -596,3 +596,40 @@ fn the_h100s_refined_edges_are_its_probes_and_its_levels_the_sweeps_rows() {
         ltu.value
     );
 }
+
+#[test]
+fn the_h100s_l1_line_is_128_bytes() {
+    // The committed whole run with the sets read 32 B apart (line-1127): the set read whole
+    // ends at 160–192 KB, the chase (a word per 128 B) at 184–188 KB (refined), the
+    // load-to-use chase (a word per 256 B) at 160–192 KB.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/line-1127/all.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let line = find(&s[0], "L1: line");
+    assert_eq!(
+        line.value.as_deref(),
+        Ok("128 B (edges: 32 B apart 160 KB – 192 KB; a word per 128 B 184 KB – 188 KB; a word per 256 B: 160 KB – 192 KB)")
+    );
+    assert_eq!(line.quantities, [Quantity::of(128.0, Unit::Bytes)]);
+    // Were the chase (a word per 128 B) to end at twice the set read whole (its L1 plateau
+    // to 320 KB), a line would hold 64 B.
+    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    for r in &mut rows {
+        if let Some(size) = latency_size(&r.test) {
+            r.latency_clk = Some(if size <= 320 << 10 { 51.1 } else { 300.0 });
+        }
+    }
+    let d = Device::new("H100", "driver", rows);
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    assert!(
+        find(&s, "L1: line")
+            .value
+            .as_deref()
+            .unwrap()
+            .starts_with("64 B"),
+        "{:?}",
+        find(&s, "L1: line").value
+    );
+}
