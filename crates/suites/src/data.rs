@@ -44,6 +44,19 @@ fn word_bytes(bytes: &[u8], at: usize) -> [u8; 4] {
     [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]
 }
 
+/// A random cycle through `0..n` (Sattolo's shuffle), from a splitmix64 stream started at
+/// `state`: `next[i]` follows `i`, and walking it from any point visits every element once
+/// before it returns. The chases' chains (each family seeds it from the input, the size and
+/// the chain, so that `--fault reference` changes them).
+pub fn random_cycle(mut state: u64, n: u32) -> Vec<u32> {
+    let mut next: Vec<u32> = (0..n).collect();
+    for i in (1..n as usize).rev() {
+        let j = (splitmix64(&mut state) % i as u64) as usize;
+        next.swap(i, j);
+    }
+    next
+}
+
 /// The 32-bit float at word `index` of `input`.
 pub fn word(input: &[u8], index: usize) -> f32 {
     f32::from_le_bytes(word_bytes(input, 4 * index))

@@ -340,22 +340,10 @@ fn registers_key(seed: u64) -> u32 {
 /// Chain `c` of `lines` lines: `next[L]` follows line L, in one cycle through every line
 /// (Sattolo's shuffle, from a splitmix64 stream seeded by the input, the size and the chain).
 fn chain(seed: u64, size: usize, c: usize, lines: u32) -> Vec<u32> {
-    let mut state = seed
+    let state = seed
         ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (c as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
-    let mut random = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut next: Vec<u32> = (0..lines).collect();
-    for i in (1..lines as usize).rev() {
-        let j = (random() % i as u64) as usize;
-        next.swap(i, j);
-    }
-    next
+    crate::data::random_cycle(state, lines)
 }
 
 /// The line chain `c` of `v` reaches after `steps` steps from line 0 (for the registers, the

@@ -119,21 +119,8 @@ fn seed(input: &[u8]) -> u64 {
 /// Chain `c` of `v`: `next[b]` follows block b, in one cycle through every block (Sattolo's
 /// shuffle, from a splitmix64 stream seeded by the input, the test and the chain).
 fn chain(seed: u64, v: Variant, c: usize) -> Vec<u32> {
-    let mut state = seed ^ (v.slot(c) as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut random = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let blocks = v.blocks();
-    let mut next: Vec<u32> = (0..blocks).collect();
-    for i in (1..blocks as usize).rev() {
-        let j = (random() % i as u64) as usize;
-        next.swap(i, j);
-    }
-    next
+    let state = seed ^ (v.slot(c) as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    crate::data::random_cycle(state, v.blocks())
 }
 
 /// The block chain `c` of `v` reaches after `blocks` blocks from block 0.
