@@ -9,7 +9,7 @@ use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, BufferView, Image};
+use perftest_gpu::resources::{Buffer, BufferView, Image, Memory};
 use perftest_gpu::{Gpu, Instance};
 use std::collections::HashMap;
 
@@ -225,6 +225,28 @@ impl<'g> Probe<'_, 'g> {
     pub fn reached(&self, c: usize, steps: u64) -> u32 {
         (0..steps).fold(0, |line, _| self.next[c][line as usize])
     }
+}
+
+/// Creates a device-local buffer with `usage` holding `bytes`, and its host-visible staging
+/// copy (copied over by `record_copy`, in `record_upload` or a submission of the family's own).
+pub fn upload<'g>(
+    gpu: &'g Gpu<'g>,
+    name: &str,
+    bytes: &[u8],
+    usage: vk::BufferUsageFlags,
+) -> Result<(Buffer<'g>, Buffer<'g>)> {
+    let size = bytes.len() as u64;
+    let mut staging = Buffer::new(
+        gpu,
+        &format!("{name} (staging)"),
+        size,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        Memory::Upload,
+    )?;
+    staging.write(bytes)?;
+    let usage = usage | vk::BufferUsageFlags::TRANSFER_DST;
+    let buffer = Buffer::new(gpu, name, size, usage, Memory::DeviceLocal)?;
+    Ok((staging, buffer))
 }
 
 /// `Some("the device lacks NAME")` when `ok` is false.

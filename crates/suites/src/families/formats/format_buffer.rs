@@ -3,12 +3,12 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::formats::ext_format::{self, ExtFormat};
-use crate::families::{each, Columns, Shared, Spec};
+use crate::families::{each, upload, Columns, Shared, Spec};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{record_copy, Buffer, BufferView, Memory};
+use perftest_gpu::resources::{record_copy, Buffer, BufferView};
 use std::collections::HashMap;
 
 /// Uniform texel buffers of the extended formats over their own 16 KB input
@@ -20,28 +20,6 @@ pub struct Resources<'g> {
     staging: Buffer<'g>,
     input: Buffer<'g>,
     views: HashMap<ExtFormat, BufferView<'g>>,
-}
-
-/// Creates a device-local buffer with `usage` holding `bytes`, and its host-visible staging
-/// copy (copied over by [`record_copy`] in `record_upload`).
-pub fn upload<'g>(
-    shared: &Shared<'g>,
-    name: &str,
-    bytes: &[u8],
-    usage: vk::BufferUsageFlags,
-) -> Result<(Buffer<'g>, Buffer<'g>)> {
-    let size = bytes.len() as u64;
-    let mut staging = Buffer::new(
-        shared.gpu,
-        &format!("{name} (staging)"),
-        size,
-        vk::BufferUsageFlags::TRANSFER_SRC,
-        Memory::Upload,
-    )?;
-    staging.write(bytes)?;
-    let usage = usage | vk::BufferUsageFlags::TRANSFER_DST;
-    let buffer = Buffer::new(shared.gpu, name, size, usage, Memory::DeviceLocal)?;
-    Ok((staging, buffer))
 }
 
 impl Spec for FormatBuffer {
@@ -97,7 +75,7 @@ impl Spec for FormatBuffer {
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         let (staging, input) = upload(
-            shared,
+            shared.gpu,
             "format input",
             &ext_format::input(),
             vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,

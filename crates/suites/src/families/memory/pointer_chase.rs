@@ -1,7 +1,7 @@
 //! The latency suite: a dependent pointer chase by one lane through each resource that loads data, over working sets from 4 KB to 256 MB, four per octave.
 
 use crate::data::ThreadSum;
-use crate::families::{lacks_feature, Columns, Latency, Probe, Shared, Spec, Unit};
+use crate::families::{lacks_feature, upload, Columns, Latency, Probe, Shared, Spec, Unit};
 use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -881,23 +881,14 @@ fn probe<'a, 'g>(
             words[at..at + 4].copy_from_slice(&to.to_le_bytes());
         }
     }
-    let gpu = r.gpu;
-    let table = Buffer::new(
-        gpu,
+    let (staging, table) = upload(
+        r.gpu,
         "chain probe",
-        bytes,
-        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-        Memory::DeviceLocal,
+        &words,
+        vk::BufferUsageFlags::STORAGE_BUFFER,
     )?;
-    let mut staging = Buffer::new(
-        gpu,
-        "chain probe staging",
-        bytes,
-        vk::BufferUsageFlags::TRANSFER_SRC,
-        Memory::Upload,
-    )?;
-    staging.write(&words)?;
     drop(words);
+    let gpu = r.gpu;
     // Chain k's place (word k from line 0) and its chase at line 0.
     let places: Vec<u8> = (0..CHAINS as u32)
         .flat_map(|k| [k, 0, 0, 0])

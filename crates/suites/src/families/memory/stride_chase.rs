@@ -1,12 +1,12 @@
 //! The latency suite's stride sweep: a dependent chase through blocks of 16 loads a stride apart, whose latency per step stops rising where the stride reaches the granularity a cache level is filled in.
 
 use crate::data::ThreadSum;
-use crate::families::{Columns, Latency, Shared, Spec, Unit};
+use crate::families::{upload, Columns, Latency, Shared, Spec, Unit};
 use crate::model::{size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{record_copy, record_full_barrier, Buffer, Memory};
+use perftest_gpu::resources::{record_copy, record_full_barrier, Buffer};
 use perftest_gpu::Gpu;
 use std::sync::OnceLock;
 
@@ -152,40 +152,13 @@ impl<'g> Table<'g> {
                 }
             }
         }
-        let table = Buffer::new(
-            gpu,
-            "stride table",
-            bytes,
-            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            Memory::DeviceLocal,
-        )?;
-        let slots = (SIZES_KB.len() * STRIDES.len() * CHAINS) as u64;
-        let state = Buffer::new(
-            gpu,
-            "stride state",
-            4 * slots,
-            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            Memory::DeviceLocal,
-        )?;
-        let mut staging = Buffer::new(
-            gpu,
-            "stride table staging",
-            bytes,
-            vk::BufferUsageFlags::TRANSFER_SRC,
-            Memory::Upload,
-        )?;
         let le: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         drop(words);
-        staging.write(&le)?;
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let (staging, table) = upload(gpu, "stride table", &le, usage)?;
         drop(le);
-        let mut zeros = Buffer::new(
-            gpu,
-            "stride state staging",
-            4 * slots,
-            vk::BufferUsageFlags::TRANSFER_SRC,
-            Memory::Upload,
-        )?;
-        zeros.write(&vec![0u8; 4 * slots as usize])?;
+        let slots = (SIZES_KB.len() * STRIDES.len() * CHAINS) as u64;
+        let (zeros, state) = upload(gpu, "stride state", &vec![0u8; 4 * slots as usize], usage)?;
         gpu.submit(|d, cmd| {
             record_copy(d, cmd, &staging, &table, bytes);
             record_copy(d, cmd, &zeros, &state, 4 * slots);
