@@ -23,26 +23,7 @@ layout(std430, set = 0, binding = 0) writeonly buffer Ticks {
     uvec2 ticks[];
 };
 
-// Ticks from t0 to t1 of a 64-bit counter read as two words.
-uvec2 ticks_between(uvec2 t0, uvec2 t1) {
-    uint lo = t1.x - t0.x;
-    uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);
-    return uvec2(lo, hi);
-}
-
-#if REALTIME
-// The real-time clock's value right after it next steps (spins until it changes; a clock
-// that never steps ends the spin after 2^16 reads, a few ms at most, rather than hang the
-// GPU: its probe reads no real-time interval, and the clock falls back to timestamps).
-uvec2 real_time_step() {
-    uvec2 start = clockRealtime2x32EXT();
-    uvec2 now = start;
-    for (uint n = 0u; n < 65536u && all(equal(now, start)); ++n) {
-        now = clockRealtime2x32EXT();
-    }
-    return now;
-}
-#endif
+#include "shader_clock.glsl"
 
 void main() {
 #if REALTIME

@@ -17,30 +17,33 @@
 // Latency (coopmat_latency_…): the first subgroup of one 64-invocation group runs one
 // accumulator through pc.elementsMask iterations of UNROLL dependent pairs between two reads
 // of the subgroup clock; lanes write their sums, lane 0 the ticks after them.
-// @kernels coopmat_16x16x16_f16_f16_f16_{LAT}: M=16 N=16 K=16 TA=1 TB=1 TC=1 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x16_f16_f16_f32_{LAT}: M=16 N=16 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x16_f16_f16_f16_{LAT}: M=16 N=8 K=16 TA=1 TB=1 TC=1 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x16_f16_f16_f32_{LAT}: M=16 N=8 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x8_f16_f16_f16_{LAT}: M=16 N=8 K=8 TA=1 TB=1 TC=1 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x8_f16_f16_f32_{LAT}: M=16 N=8 K=8 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_8x8x16_f16_f16_f32_{LAT}: M=8 N=8 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_8x16x16_f16_f16_f32_{LAT}: M=8 N=16 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x16_bf16_bf16_f32_{LAT}: M=16 N=16 K=16 TA=2 TB=2 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x16_bf16_bf16_f32_{LAT}: M=16 N=8 K=16 TA=2 TB=2 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x32_e4m3_e4m3_f32_{LAT}: M=16 N=16 K=32 TA=3 TB=3 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x32_e4m3_e4m3_f16_{LAT}: M=16 N=16 K=32 TA=3 TB=3 TC=1 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x32_e5m2_e5m2_f32_{LAT}: M=16 N=16 K=32 TA=4 TB=4 TC=5 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x32_e5m2_e5m2_f16_{LAT}: M=16 N=16 K=32 TA=4 TB=4 TC=1 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x32_s8_s8_s32_{LAT}: M=16 N=16 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x32_u8_u8_u32_{LAT}: M=16 N=16 K=32 TA=7 TB=7 TC=9 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x32_s8_s8_s32_{LAT}: M=16 N=8 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x8x32_u8_u8_u32_{LAT}: M=16 N=8 K=32 TA=7 TB=7 TC=9 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x16_s8_s8_s32_{LAT}: M=16 N=16 K=16 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x16_u8_u8_u32_{LAT}: M=16 N=16 K=16 TA=7 TB=7 TC=9 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_16x16x16_s8_s8_s32_sat_{LAT}: M=16 N=16 K=16 TA=6 TB=6 TC=8 SAT=1 LAT=t:0,latency:1
-// @kernels coopmat_16x16x16_u8_u8_u32_sat_{LAT}: M=16 N=16 K=16 TA=7 TB=7 TC=9 SAT=1 LAT=t:0,latency:1
-// @kernels coopmat_8x8x32_s8_s8_s32_{LAT}: M=8 N=8 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1
-// @kernels coopmat_8x16x32_s8_s8_s32_{LAT}: M=8 N=16 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1
+// Throughput with its own clock (coopmat_…_tc, what the runner times where the device has a
+// real-time clock in shaders): the throughput kernel, a few of its workgroups reading the clock
+// its multiply-adds run at (kernel_clock.glsl).
+// @kernels coopmat_16x16x16_f16_f16_f16_{LAT}: M=16 N=16 K=16 TA=1 TB=1 TC=1 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x16_f16_f16_f32_{LAT}: M=16 N=16 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x16_f16_f16_f16_{LAT}: M=16 N=8 K=16 TA=1 TB=1 TC=1 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x16_f16_f16_f32_{LAT}: M=16 N=8 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x8_f16_f16_f16_{LAT}: M=16 N=8 K=8 TA=1 TB=1 TC=1 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x8_f16_f16_f32_{LAT}: M=16 N=8 K=8 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_8x8x16_f16_f16_f32_{LAT}: M=8 N=8 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_8x16x16_f16_f16_f32_{LAT}: M=8 N=16 K=16 TA=1 TB=1 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x16_bf16_bf16_f32_{LAT}: M=16 N=16 K=16 TA=2 TB=2 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x16_bf16_bf16_f32_{LAT}: M=16 N=8 K=16 TA=2 TB=2 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x32_e4m3_e4m3_f32_{LAT}: M=16 N=16 K=32 TA=3 TB=3 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x32_e4m3_e4m3_f16_{LAT}: M=16 N=16 K=32 TA=3 TB=3 TC=1 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x32_e5m2_e5m2_f32_{LAT}: M=16 N=16 K=32 TA=4 TB=4 TC=5 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x32_e5m2_e5m2_f16_{LAT}: M=16 N=16 K=32 TA=4 TB=4 TC=1 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x32_s8_s8_s32_{LAT}: M=16 N=16 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x32_u8_u8_u32_{LAT}: M=16 N=16 K=32 TA=7 TB=7 TC=9 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x32_s8_s8_s32_{LAT}: M=16 N=8 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x8x32_u8_u8_u32_{LAT}: M=16 N=8 K=32 TA=7 TB=7 TC=9 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x16_s8_s8_s32_{LAT}: M=16 N=16 K=16 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x16_u8_u8_u32_{LAT}: M=16 N=16 K=16 TA=7 TB=7 TC=9 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x16_s8_s8_s32_sat_{LAT}: M=16 N=16 K=16 TA=6 TB=6 TC=8 SAT=1 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_16x16x16_u8_u8_u32_sat_{LAT}: M=16 N=16 K=16 TA=7 TB=7 TC=9 SAT=1 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_8x8x32_s8_s8_s32_{LAT}: M=8 N=8 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1,tc:2
+// @kernels coopmat_8x16x32_s8_s8_s32_{LAT}: M=8 N=16 K=32 TA=6 TB=6 TC=8 SAT=0 LAT=t:0,latency:1,tc:2
 #version 450
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -58,12 +61,18 @@
 #if LAT
 #extension GL_ARB_shader_clock : require
 #endif
+#if LAT == 2
+#extension GL_EXT_shader_realtime_clock : require
+#endif
 #define WIDTH 4
 #define PATTERN 1
 #include "common.glsl"
 #include "instructions.glsl"
+#if LAT == 2
+#include "kernel_clock.glsl"
+#endif
 
-#if LAT
+#if LAT == 1
 layout(local_size_x = 64) in;
 #else
 layout(local_size_x = 256) in;
@@ -181,7 +190,7 @@ void main() {
     coopMatLoad(b1, sB1, 0, BS, ROW);
     coopMatLoad(b2, sB2, 0, BS, ROW);
     uint sum = 0u, hash = 0u;
-#if LAT
+#if LAT == 1
     if (gl_SubgroupID != 0u) {
         return;
     }
@@ -208,6 +217,9 @@ void main() {
         coopMatLoad(c[j], sC, j * N, N, ROW);
     }
     uint pairs = ITER * gl_SubgroupSize / 32u;
+#if LAT == 2
+    uvec4 clock_begin = kernel_clock_begin();
+#endif
     [[dont_unroll]] for (uint i = 0u; i < pairs; ++i) {
         [[unroll]] for (uint j = 0u; j < ACC; ++j) {
             c[j] = MULADD(a, b1, c[j]);
@@ -216,6 +228,9 @@ void main() {
             c[j] = MULADD(a, b2, c[j]);
         }
     }
+#if LAT == 2
+    kernel_clock_end(clock_begin);
+#endif
     // Subgroups beyond SLOTS take turns with the shared slots.
     uint turns = (gl_NumSubgroups + SLOTS - 1u) / SLOTS;
     for (uint r = 0u; r < turns; ++r) {

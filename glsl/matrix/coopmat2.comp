@@ -5,15 +5,17 @@
 // loads A, B1, B2 once and runs ACC accumulators through ITER pairs of multiply-adds, stores
 // each to shared memory, and slot s (0…255, whatever W) sums and hashes the elements
 // s, s + 256, … of each; invocation t writes slots t, t + W, … .
+// With CLK (coopmat2_…_tc, what the runner times where the device has a real-time clock in
+// shaders), a few workgroups also read the clock their multiply-adds run at (kernel_clock.glsl).
 // GL_NV_cooperative_matrix2 compiles only for SPIR-V 1.6:
 // @target vulkan1.3
-// @kernels coopmat2_64x64x16_f16_f16_f32_w{W}: M=64 N=64 K=16 TA=1 TB=1 TC=5 W=128,256
-// @kernels coopmat2_64x64x32_f16_f16_f32_w{W}: M=64 N=64 K=32 TA=1 TB=1 TC=5 W=128,256
-// @kernels coopmat2_64x128x16_f16_f16_f32_w{W}: M=64 N=128 K=16 TA=1 TB=1 TC=5 W=128,256
-// @kernels coopmat2_64x64x16_f16_f16_f16_w{W}: M=64 N=64 K=16 TA=1 TB=1 TC=1 W=128,256
-// @kernels coopmat2_64x128x16_f16_f16_f16_w{W}: M=64 N=128 K=16 TA=1 TB=1 TC=1 W=128,256
-// @kernels coopmat2_64x64x16_bf16_bf16_f32_w{W}: M=64 N=64 K=16 TA=2 TB=2 TC=5 W=128,256
-// @kernels coopmat2_64x64x32_s8_s8_s32_w{W}: M=64 N=64 K=32 TA=6 TB=6 TC=8 W=128,256
+// @kernels coopmat2_64x64x16_f16_f16_f32_w{W}{CLK}: M=64 N=64 K=16 TA=1 TB=1 TC=5 W=128,256 CLK=:0,_tc:1
+// @kernels coopmat2_64x64x32_f16_f16_f32_w{W}{CLK}: M=64 N=64 K=32 TA=1 TB=1 TC=5 W=128,256 CLK=:0,_tc:1
+// @kernels coopmat2_64x128x16_f16_f16_f32_w{W}{CLK}: M=64 N=128 K=16 TA=1 TB=1 TC=5 W=128,256 CLK=:0,_tc:1
+// @kernels coopmat2_64x64x16_f16_f16_f16_w{W}{CLK}: M=64 N=64 K=16 TA=1 TB=1 TC=1 W=128,256 CLK=:0,_tc:1
+// @kernels coopmat2_64x128x16_f16_f16_f16_w{W}{CLK}: M=64 N=128 K=16 TA=1 TB=1 TC=1 W=128,256 CLK=:0,_tc:1
+// @kernels coopmat2_64x64x16_bf16_bf16_f32_w{W}{CLK}: M=64 N=64 K=16 TA=2 TB=2 TC=5 W=128,256 CLK=:0,_tc:1
+// @kernels coopmat2_64x64x32_s8_s8_s32_w{W}{CLK}: M=64 N=64 K=32 TA=6 TB=6 TC=8 W=128,256 CLK=:0,_tc:1
 #version 450
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
@@ -22,10 +24,18 @@
 #if TA == 2 || TB == 2
 #extension GL_EXT_bfloat16 : require
 #endif
+#if CLK
+#extension GL_ARB_shader_clock : require
+#extension GL_EXT_shader_realtime_clock : require
+#extension GL_KHR_shader_subgroup_basic : require
+#endif
 #define WIDTH 4
 #define PATTERN 1
 #include "common.glsl"
 #include "instructions.glsl"
+#if CLK
+#include "kernel_clock.glsl"
+#endif
 
 layout(local_size_x = W) in;
 layout(std430, set = 0, binding = 0) readonly buffer Source {
@@ -88,6 +98,9 @@ void main() {
     [[unroll]] for (uint j = 0u; j < ACC; ++j) {
         coopMatLoad(c[j], sC, j * N, N, ROW);
     }
+#if CLK
+    uvec4 clock_begin = kernel_clock_begin();
+#endif
     [[dont_unroll]] for (uint i = 0u; i < ITER; ++i) {
         [[unroll]] for (uint j = 0u; j < ACC; ++j) {
             c[j] = coopMatMulAdd(a, b1, c[j]);
@@ -96,6 +109,9 @@ void main() {
             c[j] = coopMatMulAdd(a, b2, c[j]);
         }
     }
+#if CLK
+    kernel_clock_end(clock_begin);
+#endif
     uint sum[256 / W];
     uint hash[256 / W];
     [[unroll]] for (uint q = 0u; q < 256 / W; ++q) {

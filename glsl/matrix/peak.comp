@@ -6,7 +6,9 @@
 // once, and are `precise`; integer chains wrap at their width (m odd).
 // Latency (peak_<op>_latency): chain x0 alone, 256 dependent operations per iteration, between
 // two reads of the subgroup clock, in the first subgroup of one 64-invocation group.
-// @kernels peak_{OP}_{LAT}: OP=fp32x4:1,fp16x4:2,fp64x4:3,int32x4:4,int16:5,int16x4:6,int8:7,int8x4:8 LAT=t:0,latency:1
+// Throughput with its own clock (peak_<op>_tc): a few workgroups also read the clock their
+// chains run at (kernel_clock.glsl).
+// @kernels peak_{OP}_{LAT}: OP=fp32x4:1,fp16x4:2,fp64x4:3,int32x4:4,int16:5,int16x4:6,int8:7,int8x4:8 LAT=t:0,latency:1,tc:2
 #version 450
 #if OP == 2
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -21,12 +23,18 @@
 #extension GL_ARB_shader_clock : require
 #extension GL_KHR_shader_subgroup_basic : require
 #endif
+#if LAT == 2
+#extension GL_EXT_shader_realtime_clock : require
+#endif
 #define WIDTH 4
 #define PATTERN 1
 #include "common.glsl"
 #include "instructions.glsl"
+#if LAT == 2
+#include "kernel_clock.glsl"
+#endif
 
-#if LAT
+#if LAT == 1
 layout(local_size_x = 64) in;
 #else
 layout(local_size_x = 256) in;
@@ -122,7 +130,7 @@ void main() {
 #endif
     DECLARE(0) DECLARE(1) DECLARE(2) DECLARE(3) DECLARE(4) DECLARE(5) DECLARE(6) DECLARE(7)
     DECLARE(8) DECLARE(9) DECLARE(10) DECLARE(11) DECLARE(12) DECLARE(13) DECLARE(14) DECLARE(15)
-#if LAT
+#if LAT == 1
     if (gl_SubgroupID != 0u) {
         return;
     }
@@ -142,10 +150,16 @@ void main() {
         outData[64] = uintBitsToFloat(uvec4(lo, hi, 0u, 0u));
     }
 #else
+#if LAT == 2
+    uvec4 clock_begin = kernel_clock_begin();
+#endif
     [[dont_unroll]] for (uint i = 0u; i < ITER; ++i) {
         ROUND ROUND ROUND ROUND ROUND ROUND ROUND ROUND
         ROUND ROUND ROUND ROUND ROUND ROUND ROUND ROUND
     }
+#if LAT == 2
+    kernel_clock_end(clock_begin);
+#endif
     PRECISE vec4 result = ENCODE();
     writeOut(result);
 #endif

@@ -1524,6 +1524,66 @@ fn matrix_kernels_hold_their_operations() {
         assert_eq!(ops(op), want, "{name}: `{op}` in the timed loop");
         checked += 1;
     }
-    // 24 configurations × 2, 14 workgroup-scope kernels, 10 dot products × 2, 8 peaks × 2.
-    assert_eq!(checked, 48 + 14 + 20 + 16);
+    // 24 configurations and 8 peaks × 3 (throughput, latency, throughput reading its clock),
+    // 14 workgroup-scope kernels × 2 (with and without the clock), 10 dot products × 2.
+    assert_eq!(checked, 72 + 28 + 20 + 24);
+}
+
+#[test]
+fn matrix_clock_kernels_read_the_clock_around_all_their_work() {
+    let mut seen = 0;
+    for k in all().iter().filter(|k| k.name.ends_with("_tc")) {
+        let (name, asm) = (k.name, k.asm);
+        const SUBGROUP: &str = "OpReadClockKHR %v2uint %uint_3";
+        const DEVICE: &str = "OpReadClockKHR %v2uint %uint_1";
+        const MULADD: &str = "OpCooperativeMatrixMulAddKHR";
+        const TIMED: &str = "DontUnroll";
+        // The kernel it stands in for: the same work (its timed loop's operations are
+        // checked by `matrix_kernels_hold_their_operations`), and no clock.
+        let plain_name = match name.strip_prefix("coopmat2_") {
+            Some(_) => name.strip_suffix("_tc").unwrap().to_string(),
+            None => format!("{}_t", name.strip_suffix("_tc").unwrap()),
+        };
+        let plain = all()
+            .iter()
+            .find(|p| p.name == plain_name)
+            .unwrap_or_else(|| panic!("{name}: no {plain_name}"));
+        assert!(!plain.asm.contains("OpReadClockKHR"), "{plain_name}");
+        assert_eq!(
+            asm.matches(MULADD).count(),
+            plain.asm.matches(MULADD).count(),
+            "{name}: the multiply-adds of {plain_name}"
+        );
+        assert_eq!(asm.matches(TIMED).count(), 1, "{name}: one timed loop");
+        // Each end waits for the real-time clock to step, then reads the subgroup clock; the
+        // timed loop, and every multiply-add, lie between the two subgroup reads.
+        assert_eq!(asm.matches(SUBGROUP).count(), 2, "{name}");
+        let first = asm.find(SUBGROUP).unwrap();
+        let second = first + 1 + asm[first + 1..].find(SUBGROUP).unwrap();
+        let timed = asm.find(TIMED).unwrap();
+        assert!(
+            first < timed && timed < second,
+            "{name}: the timed loop between the reads"
+        );
+        assert!(
+            asm[..first].contains(DEVICE),
+            "{name}: no wait before the first read"
+        );
+        assert!(
+            !asm[..first].contains(MULADD),
+            "{name}: a multiply-add before the clock"
+        );
+        assert!(
+            !asm[second..].contains(MULADD),
+            "{name}: a multiply-add after the clock"
+        );
+        let last_wait = asm[..second].rfind("OpLoopMerge").unwrap();
+        assert!(
+            asm[last_wait..second].contains(DEVICE) && !asm[last_wait..second].contains(TIMED),
+            "{name}: the second read right after the wait, past the timed loop"
+        );
+        seen += 1;
+    }
+    // Every subgroup configuration and every workgroup one (each of two sizes), every peak.
+    assert_eq!(seen, 24 + 14 + 8, "clock kernels");
 }

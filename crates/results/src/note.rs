@@ -71,6 +71,16 @@ pub enum Note {
         off_pct: f64,
         driver_mhz: f64,
     },
+    /// The row's clock, `mhz`, is what its kernel read over its own work (`groups`
+    /// workgroups' intervals of the subgroup clock over the real-time clock, in the last
+    /// dispatch of each of `batches` submissions); the probes around the dispatches read
+    /// `probe_mhz`.
+    KernelClock {
+        mhz: f64,
+        groups: u32,
+        batches: u32,
+        probe_mhz: f64,
+    },
     /// The driver gave reasons for holding the clock down while the row ran, named.
     DriverReasons { names: String },
     /// The latency figure failed, with the error's chain.
@@ -234,6 +244,18 @@ impl fmt::Display for Note {
                  ran and back after a wait: the block's own after-effect on the device, not \
                  another process"
             ),
+            Note::KernelClock {
+                mhz,
+                groups,
+                batches,
+                probe_mhz,
+            } => write!(
+                f,
+                "clock {mhz:.0} MHz read inside the kernel over its own work ({groups} \
+                 workgroups in the last dispatch of {batches} submission(s)); the probe around \
+                 it read {probe_mhz:.0} MHz ({:+.2} %)",
+                (probe_mhz / mhz - 1.0) * 100.0
+            ),
             Note::EdgeProbe { on, off, clock_of } => write!(
                 f,
                 "a probe of the edge between {} (the last size of the sweep on the plateau) \
@@ -376,6 +398,17 @@ mod tests {
                     driver_mhz: 345.0,
                 },
                 "the probe's clock 1978 MHz is +473.3 % off the driver's 345 MHz",
+            ),
+            (
+                Note::KernelClock {
+                    mhz: 1980.2,
+                    groups: 16,
+                    batches: 2,
+                    probe_mhz: 1995.0,
+                },
+                "clock 1980 MHz read inside the kernel over its own work (16 workgroups in \
+                 the last dispatch of 2 submission(s)); the probe around it read 1995 MHz \
+                 (+0.75 %)",
             ),
             (
                 Note::DriverReasons {

@@ -211,6 +211,20 @@ impl<'g> Probe<'g> {
         };
         Ok(ticks as f64 / (busy * 1e3))
     }
+
+    /// The clock (MHz) of `ticks` subgroup-clock ticks over `realtime` ticks of the real-time
+    /// clock, read inside a kernel: `None` without a real-time interval or its known rate.
+    pub(super) fn realtime_mhz(&self, ticks: u64, realtime: u64) -> Option<f64> {
+        let per_ms = f64::from_bits(self.realtime_per_ms.load(Ordering::Relaxed));
+        (self.realtime && per_ms > 0.0 && ticks > 0 && realtime > 0)
+            .then(|| ticks as f64 / (realtime as f64 / per_ms * 1e3))
+    }
+
+    /// Whether kernels can read the clock their own work runs at (the probe's kernel reads
+    /// the real-time clock, so the device has one in shaders).
+    pub(super) fn reads_realtime(&self) -> bool {
+        self.realtime
+    }
 }
 
 impl Probe<'_> {
@@ -439,7 +453,9 @@ impl Runner<'_> {
 
     /// One probe in a submission of its own; its timestamp duration in ms.
     fn probe_alone(&self) -> Result<f64> {
-        Ok(self.submit_dispatches(None, 0, 0, true, None)?.probe_ms[0])
+        Ok(self
+            .submit_dispatches(None, 0, 0, true, None, false)?
+            .probe_ms[0])
     }
 
     /// Keeps the GPU busy with the reference kernel in windows of about `window_ms`, each
@@ -459,6 +475,7 @@ impl Runner<'_> {
                 batch,
                 true,
                 None,
+                false,
             )?;
             if let Some(Fault::SlowStart) = self.settings.fault {
                 // As an H100 after idling: flat at a third of its clock for 0.4 s of work (flat

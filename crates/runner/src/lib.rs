@@ -524,13 +524,27 @@ impl<'g> Runner<'g> {
             if let Some(cold) = test.cold().then(|| self.cold_note()).flatten() {
                 m.notes.push(cold);
             }
-            m.clock_mhz = timing::mean(&clocks);
+            m.clock_mhz = timing::mean(&clocks.row());
+            if let (Some(own), Some(probes)) = (m.clock_mhz, timing::mean(&clocks.probes)) {
+                if !clocks.kernel.is_empty() {
+                    m.notes.push(Note::KernelClock {
+                        mhz: own,
+                        groups: clocks.kernel.iter().map(|k| k.groups).sum(),
+                        batches: clocks.kernel.len() as u32,
+                        probe_mhz: probes,
+                    });
+                }
+            }
             if m.stats.is_none() {
                 m.status = Status::Error;
                 m.notes = vec![Note::NoDuration];
                 return Ok(());
             }
-            let (Some(steady), Some(clock)) = (steady, m.clock_mhz) else {
+            // The probes say whether the GPU was at its steady state around the dispatches
+            // (the floor and ceiling): a kernel that reads its own clock reads what its work
+            // runs at, which may be below the steady clock by its own doing (tensor-core
+            // work on an H100: 1815–1831 MHz between probes at 1979–2025).
+            let (Some(steady), Some(clock)) = (steady, timing::mean(&clocks.probes)) else {
                 return Ok(());
             };
             let floor_pct = 100.0 * clock::CLOCK_FLOOR;
@@ -683,8 +697,18 @@ impl<'g> Runner<'g> {
         })
     }
 
+    /// Whether `test` runs its clock kernel here (see [`perftest_suites::families::Spec::clock_kernel`]):
+    /// where it has one and the device's shaders read a real-time clock.
+    pub(crate) fn reads_kernel_clock(&self, test: &TestCase) -> bool {
+        test.clock_kernel().is_some() && self.probe.as_ref().is_some_and(|p| p.reads_realtime())
+    }
+
     pub(crate) fn pipeline(&self, test: &TestCase) -> Result<Pipeline<'g>> {
-        let kernel = test.kernel().kernel();
+        let kernel = match test.clock_kernel() {
+            Some(id) if self.reads_kernel_clock(test) => id,
+            _ => test.kernel(),
+        }
+        .kernel();
         let mut bindings = self.bound[test.family_index()].bindings(&self.shared, test.index());
         bindings.push((2, Binding::StorageBuffer(&self.output, self.output.size)));
         Pipeline::new(self.gpu, kernel.spirv, &bindings)
@@ -724,7 +748,7 @@ fn driver_notes(m: &mut Measurement) {
     use perftest_gpu::mgmt::{reason_names, THROTTLE};
     let Some(driver) = m.driver else { return };
     if let (Some(off), Some(probe), Some(sm)) =
-        (m.probe_vs_driver_pct(), m.clock_mhz, driver.sm_mhz)
+        (m.probe_vs_driver_pct(), m.probe_mhz(), driver.sm_mhz)
     {
         if off.abs() > measurement::CLOCK_AGREEMENT_PCT {
             m.notes.push(Note::ProbeOffDriver {

@@ -182,8 +182,9 @@ pub struct Measurement {
     pub device_lost: bool,
     /// Whether the baseline held steady around this test (time mode).
     pub conditions: Conditions,
-    /// The shader clock while the row was timed (mean of the probes around its timed
-    /// dispatches), MHz; `None` where the device has no clock.
+    /// The shader clock while the row was timed, MHz: the mean of the probes around its timed
+    /// dispatches, or of what its kernel read over its own work where it reads its clock
+    /// ([`Note::KernelClock`]); `None` where the device has no clock.
     pub clock_mhz: Option<f64>,
     /// The baseline's deviation from its start-of-run time at the check after this test, %.
     pub drift_pct: Option<f64>,
@@ -240,7 +241,19 @@ impl Measurement {
     /// driver's (where both read one).
     pub fn probe_vs_driver_pct(&self) -> Option<f64> {
         let driver = self.driver?.sm_mhz.filter(|c| *c > 0.0)?;
-        Some(100.0 * (self.clock_mhz? / driver - 1.0))
+        Some(100.0 * (self.probe_mhz()? / driver - 1.0))
+    }
+
+    /// The clock the probes around the timed dispatches read, MHz: the row's clock, unless
+    /// its kernel read its own (then [`Note::KernelClock`] holds the probes').
+    pub fn probe_mhz(&self) -> Option<f64> {
+        self.notes
+            .iter()
+            .find_map(|n| match n {
+                Note::KernelClock { probe_mhz, .. } => Some(*probe_mhz),
+                _ => None,
+            })
+            .or(self.clock_mhz)
     }
 
     /// Loads (the test's unit) per second, in billions, when timed.

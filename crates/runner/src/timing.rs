@@ -7,7 +7,7 @@ use perftest_gpu::pipeline::{
     record_compute_barrier, record_invalid_barrier, Pipeline, PushConstants,
 };
 use perftest_gpu::resources::{
-    device_local_heap_bytes, record_fill, record_memory_barrier, Buffer, Memory,
+    device_local_heap_bytes, record_fill, record_fill_start, record_memory_barrier, Buffer, Memory,
 };
 use perftest_gpu::timer::Timer;
 use perftest_results::Note;
@@ -42,6 +42,9 @@ const EVICT_BYTES: u64 = 512 << 20;
 /// Dispatches per submission: ≤ 50 ms each, so a submission stays far below the 20 s
 /// after which a submission counts as hung.
 const DISPATCHES_PER_SUBMIT: u32 = 256;
+/// The output's slots a clock kernel writes its workgroups' intervals to: eight vec4
+/// (`KERNEL_CLOCK_SLOTS` in glsl/matrix/kernel_clock.glsl).
+const KERNEL_CLOCK_BYTES: u64 = 8 * 16;
 /// GPU time spent on the baseline before the first test, to bring the clocks up.
 const GLOBAL_WARMUP_MS: f64 = 200.0;
 /// The global warm-up stops after this much GPU time even if timings still drift.
@@ -99,6 +102,59 @@ pub(super) struct Batch {
     pub probe_ms: Vec<f64>,
     /// The clock probes' readings, MHz (before, after).
     pub clocks: Vec<f64>,
+    /// The clock the kernel read over its own work (see [`KernelClock`]), where it reads one.
+    pub kernel_clock: Option<KernelClock>,
+}
+
+/// The clock a kernel read inside its last timed dispatch of a batch
+/// (glsl/matrix/kernel_clock.glsl): subgroup-clock ticks over the real-time clock's interval,
+/// summed over the workgroups that recorded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct KernelClock {
+    /// MHz.
+    pub mhz: f64,
+    /// How many workgroups' intervals it sums.
+    pub groups: u32,
+}
+
+/// The subgroup-clock ticks and real-time ticks summed over the clock slots `words` (four
+/// words a slot: two of each, low first) that hold an interval of both, and how many do.
+fn clock_slots(words: &[u32]) -> (u64, u64, u32) {
+    let (mut ticks, mut realtime, mut groups) = (0u64, 0u64, 0u32);
+    for slot in words.chunks_exact(4) {
+        let t = slot[0] as u64 | (slot[1] as u64) << 32;
+        let r = slot[2] as u64 | (slot[3] as u64) << 32;
+        if t > 0 && r > 0 {
+            (ticks, realtime, groups) = (ticks + t, realtime + r, groups + 1);
+        }
+    }
+    (ticks, realtime, groups)
+}
+
+/// The clocks around and inside the timed dispatches of a test.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Clocks {
+    /// The probes' readings, MHz.
+    pub probes: Vec<f64>,
+    /// The kernel's own readings, one a batch (empty where it reads none).
+    pub kernel: Vec<KernelClock>,
+}
+
+impl Clocks {
+    /// The clocks the row's clock is the mean of: the kernel's own where it read them (the
+    /// clock its work ran at), else the probes'.
+    pub fn row(&self) -> Vec<f64> {
+        if self.kernel.is_empty() {
+            self.probes.clone()
+        } else {
+            self.kernel.iter().map(|k| k.mhz).collect()
+        }
+    }
+
+    fn extend(&mut self, batch: &Batch) {
+        self.probes.extend(&batch.clocks);
+        self.kernel.extend(batch.kernel_clock);
+    }
 }
 
 impl Batch {
@@ -190,6 +246,8 @@ fn fastest_of(times: &[f64]) -> f64 {
 pub(super) struct Around {
     pub probe: bool,
     pub cold: bool,
+    /// Whether the kernel reads the clock its own work runs at (a test's clock kernel).
+    pub kernel_clock: bool,
 }
 
 impl<'g> Runner<'g> {
@@ -237,15 +295,19 @@ impl<'g> Runner<'g> {
         warmup: u32,
         samples: u32,
         around: Around,
-    ) -> Result<(Vec<f64>, Vec<f64>)> {
-        let Around { probe, cold } = around;
+    ) -> Result<(Vec<f64>, Clocks)> {
+        let Around {
+            probe,
+            cold,
+            kernel_clock,
+        } = around;
         let evict = if cold {
             Some(self.evict_buffer()?)
         } else {
             None
         };
         let mut times = Vec::with_capacity(samples as usize);
-        let mut clocks = Vec::new();
+        let mut clocks = Clocks::default();
         let (mut warm_left, mut left) = (warmup, samples);
         loop {
             let warm = warm_left.min(DISPATCHES_PER_SUBMIT);
@@ -256,9 +318,10 @@ impl<'g> Runner<'g> {
                 timed,
                 probe && timed > 0,
                 evict,
+                kernel_clock && timed > 0,
             )?;
+            clocks.extend(&batch);
             times.extend(batch.times);
-            clocks.extend(batch.clocks);
             warm_left -= warm;
             left -= timed;
             if warm_left == 0 && left == 0 {
@@ -325,6 +388,7 @@ impl<'g> Runner<'g> {
         samples: u32,
         probe: bool,
         evict: Option<&Buffer<'g>>,
+        kernel_clock: bool,
     ) -> Result<Batch> {
         let probe = self.probe.as_ref().filter(|_| probe);
         let probes = match probe {
@@ -358,6 +422,10 @@ impl<'g> Runner<'g> {
                     pipeline.record_dispatch(d, cmd, constants, groups);
                     record_compute_barrier(d, cmd);
                 }
+            }
+            if kernel_clock {
+                // No slot keeps a reading of an earlier dispatch or test.
+                record_fill_start(d, cmd, &self.output, KERNEL_CLOCK_BYTES, 0);
             }
             let probe_at = |which: usize, pair: u32| {
                 if let (Some(p), Some(t)) = (probe, &timer) {
@@ -406,6 +474,11 @@ impl<'g> Runner<'g> {
                 .collect::<Result<Vec<f64>>>()?,
             None => Vec::new(),
         };
+        let kernel_clock = if kernel_clock {
+            self.kernel_clock()?
+        } else {
+            None
+        };
         self.simulate(&mut times, &mut clocks);
         self.simulate(&mut span, &mut []);
         self.disturb(&mut times);
@@ -415,7 +488,21 @@ impl<'g> Runner<'g> {
             span: span[0],
             probe_ms,
             clocks,
+            kernel_clock,
         })
+    }
+
+    /// What the timed dispatches' kernel read of its clock (in the output's first slots,
+    /// after the batch): `None` where no workgroup read a real-time interval, or the
+    /// real-time clock's rate is not known.
+    fn kernel_clock(&self) -> Result<Option<KernelClock>> {
+        let words = self.output.read_u32(KERNEL_CLOCK_BYTES as usize / 4)?;
+        let (ticks, realtime, groups) = clock_slots(&words);
+        let mhz = self
+            .probe
+            .as_ref()
+            .and_then(|p| p.realtime_mhz(ticks, realtime));
+        Ok(mhz.map(|mhz| KernelClock { mhz, groups }))
     }
 
     /// The kernel that calibration and the drift check time: the baseline (a mandatory
@@ -596,8 +683,9 @@ impl<'g> Runner<'g> {
         pipeline: &Pipeline<'g>,
         groups: u32,
         estimate_ms: f64,
-    ) -> Result<(Option<Stats>, Vec<f64>)> {
+    ) -> Result<(Option<Stats>, Clocks)> {
         let s = self.settings;
+        let kernel_clock = self.reads_kernel_clock(test);
         let constants = self.constants(test, PushConstants::NO_WRITE);
         let cold = test.cold();
         let samples = s.samples.unwrap_or_else(|| {
@@ -611,7 +699,11 @@ impl<'g> Runner<'g> {
             groups,
             s.warmup,
             samples,
-            Around { probe: true, cold },
+            Around {
+                probe: true,
+                cold,
+                kernel_clock,
+            },
         )?;
         if s.fault == Some(Fault::NoisyBaseline)
             && *test == catalog::baseline()
@@ -635,10 +727,15 @@ impl<'g> Runner<'g> {
                         groups,
                         1,
                         extra,
-                        Around { probe: true, cold },
+                        Around {
+                            probe: true,
+                            cold,
+                            kernel_clock,
+                        },
                     )?;
                     times.extend(more);
-                    clocks.extend(more_clocks);
+                    clocks.probes.extend(more_clocks.probes);
+                    clocks.kernel.extend(more_clocks.kernel);
                 }
             }
         }
@@ -711,6 +808,34 @@ impl<'g> Runner<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clock_slots_sum_the_workgroups_that_read_both_clocks() {
+        // Two workgroups' intervals (one of them past 2^32 ticks), one slot never written
+        // (cleared to 0), one whose real-time clock never stepped.
+        let words = [
+            100_000, 0, 50_000, 0, //
+            5, 1, 60_000, 0, //
+            0, 0, 0, 0, //
+            70_000, 0, 0, 0,
+        ];
+        assert_eq!(clock_slots(&words), (100_000 + (1 << 32) + 5, 110_000, 2));
+        assert_eq!(clock_slots(&[0; 32]), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_rows_clock_is_its_kernels_where_it_read_one() {
+        let mut clocks = Clocks {
+            probes: vec![1995.0, 1995.0],
+            kernel: Vec::new(),
+        };
+        assert_eq!(clocks.row(), vec![1995.0, 1995.0]);
+        clocks.kernel.push(KernelClock {
+            mhz: 1980.0,
+            groups: 8,
+        });
+        assert_eq!(clocks.row(), vec![1980.0]);
+    }
 
     /// A simulated device: a dispatch of g groups takes `fixed + per_group · g` ms; the first
     /// probe also carries `stall` ms (a stall that hit all its samples).

@@ -72,6 +72,11 @@ impl TestCase {
         self.info().kernel
     }
 
+    /// The same kernel reading the clock its own work runs at, where the family has one.
+    pub fn clock_kernel(&self) -> Option<KernelId> {
+        self.info().clock_kernel
+    }
+
     /// Bytes each load brings into the shader; `None` for kernels that read nothing.
     pub fn bytes_per_load(&self) -> Option<u32> {
         self.info().bytes_per_load

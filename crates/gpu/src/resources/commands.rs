@@ -78,6 +78,28 @@ pub fn record_fill(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>,
     );
 }
 
+/// Records filling the first `bytes` of `buffer` (a multiple of 4) with the 32-bit `value`,
+/// and a barrier that makes the fill visible to compute shaders.
+pub fn record_fill_start(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    buffer: &Buffer<'_>,
+    bytes: u64,
+    value: u32,
+) {
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
+    let bytes = bytes.min(buffer.size) & !3;
+    // SAFETY: the buffer was created with TRANSFER_DST; the range lies within it and is a
+    // multiple of 4 bytes from offset 0.
+    unsafe { d.cmd_fill_buffer(cmd, buffer.handle, 0, bytes, value) };
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::TRANSFER, A::TRANSFER_WRITE),
+        (S::COMPUTE_SHADER, A::SHADER_WRITE | A::SHADER_READ),
+    );
+}
+
 /// Records a buffer-to-buffer copy of `size` bytes followed by a barrier that makes it
 /// visible to compute shaders (and to later transfers).
 pub fn record_copy(

@@ -371,6 +371,13 @@ pub trait Spec: Sync + 'static {
     fn bytes_per_load(&self, v: Self::Variant) -> Option<u32>;
     /// The name of the kernel that runs the test (declared by the family's GLSL template).
     fn kernel(&self, v: Self::Variant, p: Pattern) -> String;
+    /// The same kernel reading the clock its own work runs at (glsl/matrix/kernel_clock.glsl),
+    /// where the family has one: the runner builds it instead of [`Spec::kernel`] on a device
+    /// with a real-time clock in shaders, and the row's clock is what it read (for work whose
+    /// clock the probe around it does not see: a batch of tensor-core multiply-adds).
+    fn clock_kernel(&self, _v: Self::Variant, _p: Pattern) -> Option<String> {
+        None
+    }
     /// The `readStart` push constant: byte offset of the first read.
     fn read_start(&self, _v: Self::Variant) -> u32 {
         0
@@ -583,6 +590,8 @@ pub struct TestInfo {
     pub columns: Columns,
     /// The kernel that runs it (a self-timed test's names the kernel it dispatches, if any).
     pub kernel: KernelId,
+    /// The same kernel reading the clock its work runs at, if any (see [`Spec::clock_kernel`]).
+    pub clock_kernel: Option<KernelId>,
     /// Bytes each load brings into the shader; `None` for kernels that read nothing.
     pub bytes_per_load: Option<u32>,
     /// The `readStart` push constant.
@@ -690,6 +699,7 @@ impl<S: Spec> Family for S {
                 pattern: p,
                 columns: self.columns(v),
                 kernel: kernel_id(&self.kernel(v, p)),
+                clock_kernel: self.clock_kernel(v, p).map(|k| kernel_id(&k)),
                 bytes_per_load: self.bytes_per_load(v),
                 read_start: self.read_start(v),
                 is_baseline: self.is_baseline(v, p),

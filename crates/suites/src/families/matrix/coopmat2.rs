@@ -131,6 +131,10 @@ impl Spec for Coopmat2 {
         )
     }
 
+    fn clock_kernel(&self, v: Variant, p: Pattern) -> Option<String> {
+        v.config().map(|_| format!("{}_tc", self.kernel(v, p)))
+    }
+
     fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
         let Some((c, _)) = v.config() else {
             return Vec::new();

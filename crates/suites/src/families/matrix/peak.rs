@@ -173,6 +173,12 @@ impl Spec for Peak {
         format!("peak_{}_t", op.info().0)
     }
 
+    fn clock_kernel(&self, op: Op, _: Pattern) -> Option<String> {
+        // ALU work, whose time follows the probe's clock (docs/timing.md): the same reading
+        // here holds the in-kernel clock to the probe's where the two should agree.
+        Some(format!("peak_{}_tc", op.info().0))
+    }
+
     fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
         (0..256).map(|l| op.thread(input, l, ITER, false)).collect()
     }

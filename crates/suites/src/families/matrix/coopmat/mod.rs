@@ -106,6 +106,13 @@ impl Spec for Coopmat {
         format!("coopmat_{}_t", CONFIGS[i].label())
     }
 
+    fn clock_kernel(&self, v: Variant, _: Pattern) -> Option<String> {
+        match v {
+            Variant::Config(i) => Some(format!("coopmat_{}_tc", CONFIGS[i].label())),
+            Variant::Unlisted => None,
+        }
+    }
+
     fn reference(&self, v: Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
         self.reference_for(v, p, input, 32)
     }
