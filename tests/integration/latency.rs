@@ -113,8 +113,9 @@ fn a_corrupted_reference_fails_every_chase() {
     // 13 resources at 4 KB, 10 at 1 MB (a chain placed after another in its word; the uniform
     // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers;
     // the stride sweep's 64 KB and 4 MB sets at eight strides (256 MB: beyond lavapipe's
-    // maxStorageBufferRange) and its nine sets of 96–384 KB, 32 B apart.
-    assert_eq!(lines.len(), 24 + 16 + 9, "{out}");
+    // maxStorageBufferRange) and its nine sets of 96–384 KB and thirteen of 8–64 MB, 32 B
+    // apart.
+    assert_eq!(lines.len(), 24 + 16 + 9 + 13, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
@@ -123,8 +124,8 @@ fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
     // 11 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
     // 256 KB), shared memory at 5, the registers once; the stride sweep's 3 sets × 8 strides
-    // and 9 more sets 32 B apart.
-    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1 + 3 * 8 + 9);
+    // and 22 more sets 32 B apart.
+    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1 + 3 * 8 + 22);
     assert!(latency
         .lines()
         .any(|l| l == "latency by stride: ByteAddressBuffer 4 MB, 32 B apart"));

@@ -563,7 +563,7 @@ fn caches(d: &Device) -> Section {
         }
     }
     items.extend(fetch_granularities(d, &levels, &lat, in_ns));
-    items.extend(l1_line(d, &levels, &lat, &load_to_use, in_ns));
+    items.extend(lines(d, &levels, &lat, &load_to_use, in_ns));
     for (prefix, what) in [
         (UNIFORM, "uniform buffer: latency"),
         (SHARED, "shared memory: latency"),
@@ -709,7 +709,7 @@ fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool)
     sets.sort_by_key(|s| s.0);
     let unit = if in_ns { "ns" } else { "clk" };
     let mut items = Vec::new();
-    // (A set at one stride only is a point of the line's curve: see `l1_line`.)
+    // (A set at one stride only is a point of the line's curve: see `lines`.)
     sets.retain(|s| s.1.len() >= curve::MIN_POINTS);
     for (size, mut rows) in sets {
         rows.sort_by_key(|r| r.0);
@@ -769,19 +769,21 @@ fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool)
     items
 }
 
-/// The L1's line (the unit it allocates), where the run has the stride sweep's sets read
-/// 32 bytes apart over the L1's sizes: a set read whole fills its lines, one read a word per
-/// 128-byte line (the chase) fills one line per 128 bytes, so where the L1's lines hold `L` ≤
+/// Each cache's line (the unit it allocates), where the run has the stride sweep's sets read
+/// 32 bytes apart over the cache's sizes: a set read whole fills its lines, one read a word
+/// per 128-byte line (the chase) fills one line per 128 bytes, so where the lines hold `L` ≤
 /// 128 bytes the chase's edge lies 128 / `L` times the whole set's; and the load-to-use chase
 /// (a word per 256 bytes) ends where the chase does only where `L` ≤ 128. `L` is the power of
-/// two within both edges' ranges.
-fn l1_line(
+/// two within both edges' ranges. For L1 always (an item saying what is missing where the
+/// run cannot tell); for a later level (not a far part: the near part's line is the cache's)
+/// where a set read whole lies on its plateau.
+fn lines(
     d: &Device,
     levels: &[Level],
     lat: &[Point],
     load_to_use: &[Point],
     in_ns: bool,
-) -> Option<Item> {
+) -> Vec<Item> {
     let mut whole: Vec<Point> = d
         .rows
         .iter()
@@ -798,9 +800,10 @@ fn l1_line(
         .collect();
     whole.sort_by_key(|p| p.size);
     if whole.len() < curve::MIN_POINTS {
-        return None;
+        return Vec::new();
     }
-    let what = "L1: line";
+    let whole_plateaus = curve::plateaus(&whole);
+    let ltu_plateaus = curve::plateaus(load_to_use);
     let from = format!(
         "{STRIDE}{} … {}, 32 B apart ({} rows) | {}, {}",
         curve::size_name(whole[0].size),
@@ -809,39 +812,78 @@ fn l1_line(
         LATENCY.trim_end(),
         LOAD_TO_USE.trim_end()
     );
-    let fail = |why: String| Some(item(what, Err(why), None, None, from.clone()));
-    let Some((a, b)) = levels
+    let mut items = Vec::new();
+    for level in levels
         .iter()
-        .find(|l| l.index == 0 && !l.memory)
-        .and_then(|l| curve::edge(lat, l.lat?))
-    else {
-        return fail("no L1 edge on the latency curve".into());
-    };
-    let Some((a32, b32)) = curve::plateaus(&whole)
-        .first()
-        .filter(|p| p.first == 0)
-        .and_then(|p| curve::edge(&whole, *p))
-    else {
-        return fail(format!(
-            "no edge of the set read whole within {} … {}",
-            curve::size_name(whole[0].size),
-            curve::size_name(whole[whole.len() - 1].size)
-        ));
-    };
+        .filter(|l| !l.memory && !matches!(l.subsystem, Subsystem::FarPart(_)))
+    {
+        let span = level.lat.map(|s| (lat[s.first].size, lat[s.last].size));
+        let on_level =
+            span.is_some_and(|(lo, hi)| whole.iter().any(|p| (lo..=hi).contains(&p.size)));
+        if level.index > 0 && !on_level {
+            continue;
+        }
+        let what = format!("{}: line", level.name);
+        let result = line_of(
+            level,
+            lat,
+            &whole,
+            &whole_plateaus,
+            load_to_use,
+            &ltu_plateaus,
+        );
+        items.push(match result {
+            Ok((line, words)) => item(what, Ok(words), None, None, from.clone())
+                .with([Quantity::of(line as f64, Unit::Bytes)]),
+            Err(why) => item(what, Err(why), None, None, from.clone()),
+        });
+    }
+    items
+}
+
+/// The line of `level` by the rule of [`lines`], with the edges it came from in words, or why
+/// there is none.
+fn line_of(
+    level: &Level,
+    lat: &[Point],
+    whole: &[Point],
+    whole_plateaus: &[curve::Span],
+    load_to_use: &[Point],
+    ltu_plateaus: &[curve::Span],
+) -> Result<(u64, String), String> {
+    let span = |x: u64, y: u64| format!("{} – {}", curve::size_name(x), curve::size_name(y));
+    let (s, (a, b)) = level
+        .lat
+        .and_then(|s| Some((s, curve::edge(lat, s)?)))
+        .ok_or_else(|| format!("no {} edge on the latency curve", level.name))?;
+    let (lo, hi) = (lat[s.first].size, lat[s.last].size);
+    let (a32, b32) = curve::matching(whole, whole_plateaus, lo, hi)
+        .and_then(|p| curve::edge(whole, p))
+        .ok_or_else(|| {
+            format!(
+                "no edge of the set read whole within {} … {}",
+                curve::size_name(whole[0].size),
+                curve::size_name(whole[whole.len() - 1].size)
+            )
+        })?;
     let (lo, hi) = (128.0 * a32 as f64 / b as f64, 128.0 * b32 as f64 / a as f64);
-    let lines: Vec<u64> = [16u64, 32, 64, 128]
+    let fits: Vec<u64> = [16u64, 32, 64, 128]
         .into_iter()
         .filter(|l| (lo..=hi).contains(&(*l as f64)))
         .collect();
-    let ltu_edge = curve::plateaus(load_to_use)
-        .first()
-        .filter(|p| p.first == 0)
-        .and_then(|p| curve::edge(load_to_use, *p));
-    let span = |x: u64, y: u64| format!("{} – {}", curve::size_name(x), curve::size_name(y));
-    let line = match (lines.as_slice(), ltu_edge) {
+    let ltu_edge = level.lat.and_then(|s| {
+        let p = curve::matching(
+            load_to_use,
+            ltu_plateaus,
+            lat[s.first].size,
+            lat[s.last].size,
+        )?;
+        curve::edge(load_to_use, p)
+    });
+    let line = match (fits.as_slice(), ltu_edge) {
         ([128], Some((la, lb))) if la <= b && a <= lb => 128,
         ([128], Some((la, lb))) => {
-            return fail(format!(
+            return Err(format!(
                 "the set read whole ends at {} and the chase at {} (a line of 128 B or \
                  more), but the load-to-use chase at {}: not where the chase does",
                 span(a32, b32),
@@ -850,7 +892,7 @@ fn l1_line(
             ))
         }
         ([128], None) => {
-            return fail(format!(
+            return Err(format!(
                 "the set read whole ends at {} and the chase at {}: a line of 128 B or more, \
                  and no load-to-use edge to tell which",
                 span(a32, b32),
@@ -859,7 +901,7 @@ fn l1_line(
         }
         ([l], _) => *l,
         _ => {
-            return fail(format!(
+            return Err(format!(
                 "the set read whole ends at {} and the chase at {}: no single line fits \
                  (128 × {:.2} to {:.2})",
                 span(a32, b32),
@@ -872,20 +914,14 @@ fn l1_line(
     let ltu = ltu_edge.map_or(String::new(), |(la, lb)| {
         format!("; a word per 256 B: {}", span(la, lb))
     });
-    Some(
-        item(
-            what,
-            Ok(format!(
-                "{line} B (edges: 32 B apart {}; a word per 128 B {}{ltu})",
-                span(a32, b32),
-                span(a, b)
-            )),
-            None,
-            None,
-            from,
-        )
-        .with([Quantity::of(line as f64, Unit::Bytes)]),
-    )
+    Ok((
+        line,
+        format!(
+            "{line} B (edges: 32 B apart {}; a word per 128 B {}{ltu})",
+            span(a32, b32),
+            span(a, b)
+        ),
+    ))
 }
 
 /// `6–64 KB` (one unit where both sizes have it), else `512 KB–2 MB`.

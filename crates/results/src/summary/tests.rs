@@ -633,3 +633,58 @@ fn the_h100s_l1_line_is_128_bytes() {
         find(&s, "L1: line").value
     );
 }
+
+#[test]
+fn the_h100s_l2_line_is_left_out_where_its_edges_fit_no_line() {
+    // The committed whole run with the sets read 32 B apart over 4–64 MB (l2-line-1127): the
+    // set read whole leaves the L2's near part at 20–24 MB, the chase at 24.5–25 MB (refined):
+    // 128 × 0.80 to 0.98, no power of two. Its L1 line is still 128 B.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/l2-line-1127/all.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let l2 = find(&s[0], "L2: line");
+    assert_eq!(
+        l2.value.as_ref().unwrap_err(),
+        "the set read whole ends at 20 MB – 24 MB and the chase at 24.5 MB – 25 MB: no single \
+         line fits (128 × 0.80 to 0.98)"
+    );
+    assert!(l2.quantities.is_empty());
+    assert!(find(&s[0], "L1: line")
+        .value
+        .as_deref()
+        .unwrap()
+        .starts_with("128 B"));
+    // No line item for the far part (a cache's line is its near part's) nor the memory.
+    let items = || s[0].sections.iter().flat_map(|x| &x.items);
+    assert!(items().all(|i| !i.what.contains("far part: line")));
+    assert!(items().all(|i| i.what != "memory: line"));
+    // Were the set read whole and the load-to-use chase to end where the chase does (their
+    // near plateaus to 24 MB, and 24 MB off the load-to-use one there), the L2's line would
+    // be 128 B.
+    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    let near = 4 << 20..=24 << 20;
+    for r in &mut rows {
+        if let Some((size, 32)) = derive::stride_of(&r.test) {
+            if near.contains(&size) {
+                r.latency_clk = Some(299.0);
+            }
+        }
+        if let Some(size) =
+            curve::size_after(&r.test, "latency: BufferReference<uint2> load-to-use ")
+        {
+            if near.contains(&size) {
+                r.latency_clk = Some(285.0);
+            }
+        }
+    }
+    let d = Device::new("H100", "driver", rows);
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    let l2 = find(&s, "L2: line");
+    assert!(
+        l2.value.as_deref().unwrap_or("").starts_with("128 B"),
+        "{:?}",
+        l2.value
+    );
+}

@@ -17,10 +17,11 @@ const STRIDES: [u32; 8] = [4, 8, 16, 32, 64, 128, 256, 512];
 /// (and past a CPU's L1d), one past every current GPU's L1 and inside its L2, one past every
 /// current last-level cache but the largest (the memory's). The others run 32 bytes apart
 /// only ([`LINE_STRIDE`]): with the first, a curve over the L1 sizes of current GPUs,
-/// 64–384 KB, at the chase sweep's quarter-octave points — a set read whole (every 32-byte
-/// sector of its lines) whose edge, held against the chase's (one word per 128-byte line),
-/// tells the L1's line (docs/summary.md).
-const SIZES_KB: [u32; 12] = [
+/// 64–384 KB, and with the second one over their L2 sizes, 4–64 MB, at the chase sweep's
+/// quarter-octave points — a set read whole (every 32-byte sector of its lines) whose edge,
+/// held against the chase's (one word per 128-byte line), tells the cache's line
+/// (docs/summary.md).
+const SIZES_KB: [u32; 25] = [
     64,
     4 << 10,
     256 << 10,
@@ -33,6 +34,19 @@ const SIZES_KB: [u32; 12] = [
     256,
     320,
     384,
+    8 << 10,
+    10 << 10,
+    12 << 10,
+    14 << 10,
+    16 << 10,
+    20 << 10,
+    24 << 10,
+    28 << 10,
+    32 << 10,
+    40 << 10,
+    48 << 10,
+    56 << 10,
+    64 << 10,
 ];
 /// The sets that run every stride.
 const SWEPT: usize = 3;
@@ -140,20 +154,18 @@ pub struct Table<'g> {
 impl<'g> Table<'g> {
     fn new(gpu: &'g Gpu<'g>, seed: u64) -> Result<Self> {
         let bytes = table_bytes();
-        let mut words = vec![0u32; (bytes / 4) as usize];
-        for (size, _) in SIZES_KB.iter().enumerate() {
-            let base = region_offset(size) / 4;
-            for stride in 0..STRIDES.len() {
-                let v = Variant { size, stride };
-                for c in 0..CHAINS {
-                    for (block, next) in chain(seed, v, c).into_iter().enumerate() {
-                        words[(base + v.pointer_word(c, block as u32)) as usize] = next;
-                    }
+        // Little-endian words, written in place (the table is 634 MB: one copy of it only).
+        let mut le = vec![0u8; bytes as usize];
+        // The chains of the tests there are (a set read only 32 bytes apart has no others).
+        for (_, v, _) in StrideChase.tests() {
+            let base = region_offset(v.size) / 4;
+            for c in 0..CHAINS {
+                for (block, next) in chain(seed, v, c).into_iter().enumerate() {
+                    let at = 4 * (base + v.pointer_word(c, block as u32)) as usize;
+                    le[at..at + 4].copy_from_slice(&next.to_le_bytes());
                 }
             }
         }
-        let le: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        drop(words);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let (staging, table) = upload(gpu, "stride table", &le, usage)?;
         drop(le);
@@ -262,7 +274,7 @@ impl Spec for StrideChase {
             kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
             ops_per_iteration: BLOCK_NODES,
             // Each chain walks its whole cycle first, so that a set that fits a cache is in it
-            // (at most 1 M steps: the 4 MB set at 4 bytes apart), except the memory's.
+            // (at most 1.75 M steps: the 56 MB set 32 bytes apart), except the memory's.
             warm_ops: if SIZES_KB[v.size] >= UNWARMED_KB {
                 0
             } else {
