@@ -249,7 +249,15 @@ fn a_timed_sweep_refines_its_edges_with_verified_probes() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_no_validation_messages(&o);
     let err = stderr(&o);
-    assert!(err.contains("probes of the latency curve's edges"), "{err}");
+    // On failure, the curve the runner found no edge in.
+    let curve: Vec<String> = csv_rows(&csv)
+        .iter()
+        .map(|r| format!("{} {} ns", r["test"], r["latency_ns"]))
+        .collect();
+    assert!(
+        err.contains("probes of the latency curve's edges"),
+        "{err}\n{curve:#?}"
+    );
     assert!(
         err.contains("latency: ByteAddressBuffer: the edge between"),
         "{err}"
@@ -289,4 +297,20 @@ fn a_timed_sweep_refines_its_edges_with_verified_probes() {
             .any(|p| l.contains(p["test"].trim_start_matches("latency: ByteAddressBuffer ")))),
         "{summary}"
     );
+    // stderr's last word on the edges is the summary's: each edge it shows, in that line.
+    let last = err
+        .lines()
+        .find(|l| l.contains("the curve's edges with its"))
+        .unwrap_or_else(|| panic!("{err}"));
+    for l in &edges {
+        let range = l
+            .split("edge by latency")
+            .nth(1)
+            .unwrap()
+            .trim_start()
+            .split("  ")
+            .next()
+            .unwrap();
+        assert!(last.contains(range), "{range} not in {last}\n{summary}");
+    }
 }

@@ -128,6 +128,28 @@ impl<'g> Runner<'g> {
                 break;
             }
         }
+        if !out.is_empty() {
+            // A bisection ends an edge by the plateau as it stood; the summary reads the
+            // plateaus again with every probe on the curve and can end one a probe later: its
+            // reading is the one to say last.
+            let edges: Vec<String> = summary::edges(&points)
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} – {}",
+                        summary::size_name(e.on),
+                        summary::size_name(e.off)
+                    )
+                })
+                .collect();
+            note(&format!(
+                "{}: the curve's edges with its {} probe{} on it, as the summary reads them: {}",
+                summary::LATENCY.trim_end(),
+                out.len(),
+                if out.len() == 1 { "" } else { "s" },
+                edges.join(", ")
+            ));
+        }
         out
     }
 }

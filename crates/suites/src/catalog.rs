@@ -336,7 +336,11 @@ mod tests {
         // Describing every test resolves each kernel name a family composes (or panics).
         let used: std::collections::HashSet<&str> = all_tests()
             .iter()
-            .flat_map(|t| std::iter::once(t.kernel()).chain(t.latency_kernel()))
+            .flat_map(|t| {
+                std::iter::once(t.kernel())
+                    .chain(t.latency_kernel())
+                    .chain(t.clock_kernel())
+            })
             .map(KernelId::name)
             .collect();
         for k in crate::kernels::all() {
