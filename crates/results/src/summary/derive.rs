@@ -564,6 +564,7 @@ fn caches(d: &Device) -> Section {
     }
     items.extend(fetch_granularities(d, &levels, &lat, in_ns));
     items.extend(lines(d, &levels, &lat, &load_to_use, in_ns));
+    items.extend(beside_shared(d, &levels, &lat, in_ns));
     for (prefix, what) in [
         (UNIFORM, "uniform buffer: latency"),
         (SHARED, "shared memory: latency"),
@@ -931,6 +932,103 @@ fn short_range(a: u64, b: u64) -> String {
         (Some((x, u)), Some((y, v))) if u == v => format!("{x}–{y} {u}"),
         _ => format!("{a}–{b}"),
     }
+}
+
+/// The raw-buffer chase in a pipeline that also declares and uses shared memory, and how
+/// much it declares.
+pub const BESIDE_SHARED: &str = "latency: ByteAddressBuffer beside groupshared{uint[8192]} ";
+const BESIDE_SHARED_BYTES: u64 = 32 << 10;
+
+/// Whether the L1 the chase sees shrinks when the pipeline uses shared memory (where the two
+/// share an SM's storage and the driver splits it by what the pipeline declares): the L1 edge
+/// of the chase beside 32 KB of shared memory against the chase's own. Lower by at least the
+/// 32 KB: the split follows the pipeline; the same (ranges that meet): it does not, and
+/// whether the two share storage is not seen; lower by less: said as it is. Only where the
+/// run has the rows.
+fn beside_shared(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Option<Item> {
+    let beside = points(d, BESIDE_SHARED, |r| {
+        if in_ns {
+            r.latency_ns
+        } else {
+            r.latency_clk
+        }
+    });
+    if beside.len() < curve::MIN_POINTS {
+        return None;
+    }
+    let what = "L1 beside 32 KB of shared memory";
+    let from = format!(
+        "{} | {}",
+        rows_text(BESIDE_SHARED, &beside),
+        LATENCY.trim_end()
+    );
+    let span = |x: u64, y: u64| format!("{} – {}", curve::size_name(x), curve::size_name(y));
+    let Some((a, b)) = levels
+        .iter()
+        .find(|l| l.index == 0 && !l.memory)
+        .and_then(|l| curve::edge(lat, l.lat?))
+    else {
+        return Some(item(
+            what,
+            Err("no L1 edge on the latency curve".into()),
+            None,
+            None,
+            from,
+        ));
+    };
+    let Some((c, e)) = curve::matching(&beside, &curve::plateaus(&beside), 0, b)
+        .and_then(|p| curve::edge(&beside, p))
+    else {
+        return Some(item(
+            what,
+            Err(format!(
+                "no edge of the chase beside shared memory within {} … {}",
+                curve::size_name(beside[0].size),
+                curve::size_name(beside[beside.len() - 1].size)
+            )),
+            None,
+            None,
+            from,
+        ));
+    };
+    let kb = |x: u64| x >> 10;
+    let value = if c <= b && a <= e {
+        format!(
+            "{} (alone {}): the same edge; the split of L1 and shared memory does not follow \
+             the pipeline, and whether they share storage is not seen",
+            span(c, e),
+            span(a, b)
+        )
+    } else if e < a {
+        // The drop lies between the nearest and the farthest ends of the two ranges.
+        let (least, most) = (a - e, b - c);
+        let follows = (least..=most).contains(&BESIDE_SHARED_BYTES);
+        format!(
+            "{} (alone {}): {}–{} KB lower, {}",
+            span(c, e),
+            span(a, b),
+            kb(least),
+            kb(most),
+            if follows {
+                "the 32 KB the pipeline declares: the L1 gives way to shared memory"
+            } else {
+                "not the 32 KB the pipeline declares"
+            }
+        )
+    } else {
+        format!(
+            "{} (alone {}): above the chase's alone",
+            span(c, e),
+            span(a, b)
+        )
+    };
+    Some(
+        item(what, Ok(value), None, None, from).with([Quantity::range(
+            c as f64,
+            e as f64,
+            Unit::Bytes,
+        )]),
+    )
 }
 
 /// The latency suite's chase through registers (the same index arithmetic, a multiply and a

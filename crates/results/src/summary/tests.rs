@@ -688,3 +688,45 @@ fn the_h100s_l2_line_is_left_out_where_its_edges_fit_no_line() {
         l2.value
     );
 }
+
+#[test]
+fn the_h100s_l1_keeps_its_edge_beside_shared_memory() {
+    // The committed whole run (l2-line-1127): the chase beside 32 KB of shared memory ends
+    // its L1 plateau at 160–192 KB, the chase alone at 184–188 KB (refined): the same edge.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/l2-line-1127/all.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let beside = find(&s[0], "L1 beside 32 KB of shared memory");
+    assert_eq!(
+        beside.value.as_deref(),
+        Ok(
+            "160 KB – 192 KB (alone 184 KB – 188 KB): the same edge; the split of L1 and shared \
+            memory does not follow the pipeline, and whether they share storage is not seen"
+        )
+    );
+    assert_eq!(
+        beside.quantities,
+        [Quantity::range(160.0 * 1024.0, 192.0 * 1024.0, Unit::Bytes)]
+    );
+    // Were the chase beside shared memory off its L1 plateau from 160 KB (its 128 KB last
+    // on it), it would have given way by 24–60 KB: the 32 KB declared.
+    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    for r in &mut rows {
+        if let Some(size) = curve::size_after(&r.test, derive::BESIDE_SHARED) {
+            r.latency_clk = Some(if size <= 128 << 10 { 51.1 } else { 290.0 });
+        }
+    }
+    let d = Device::new("H100", "driver", rows);
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    assert_eq!(
+        find(&s, "L1 beside 32 KB of shared memory")
+            .value
+            .as_deref(),
+        Ok(
+            "128 KB – 160 KB (alone 184 KB – 188 KB): 24–60 KB lower, the 32 KB the pipeline \
+            declares: the L1 gives way to shared memory"
+        )
+    );
+}
