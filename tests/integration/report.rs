@@ -352,3 +352,26 @@ fn the_drivers_clock_and_power_stand_beside_the_probes_where_a_run_has_them() {
     assert!(!page.contains("driver MHz"));
     assert!(!page.contains("Clocks and power, row by row"));
 }
+
+#[test]
+fn an_edge_probe_is_a_point_of_the_latency_section() {
+    // The committed whole run whose 9 edge probes come after the stride rows
+    // (l2-line-1127): one latency section (one anchor, one link), which holds them.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempdir("report");
+    let out = dir.join("probes.html");
+    let (o, html) = report(
+        &[format!("{root}/results/h100/l2-line-1127/all.csv.gz")],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = html.unwrap();
+    assert_eq!(html.matches("<section id=\"suite-latency\">").count(), 1);
+    assert_eq!(html.matches("href=\"#suite-latency\"").count(), 1);
+    let section = &html[html.find("<section id=\"suite-latency\">").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(
+        section.contains("latency: ByteAddressBuffer 188 KB"),
+        "no probe"
+    );
+}

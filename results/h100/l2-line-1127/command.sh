@@ -7,3 +7,5 @@
 wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1   # both gzipped here
 "$B" summary "$out/all.csv" > "$out/summary.txt"
 "$B" summary "$out/all.csv" --json "$out/summary.json"   # gzipped here
+# summary.txt and summary.json here are the final build's, from the same all.csv (the item
+# `L1 beside 32 KB of shared memory` came after the run).

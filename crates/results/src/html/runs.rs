@@ -38,6 +38,14 @@ pub fn suite_of(row: &Row, catalog: &Catalog) -> SuiteKey {
         _ if !row.family.is_empty() => &row.family,
         _ => "other",
     };
+    // An edge probe of the latency curve (`latency: ByteAddressBuffer 176 KB`, a size the
+    // catalog does not list) is a point of its suite's curve: a section of its own would
+    // repeat the suite's name and anchor.
+    if row.is_probe() {
+        if let Ok(s) = <Suite as clap::ValueEnum>::from_str(name, true) {
+            return SuiteKey::Known(s);
+        }
+    }
     SuiteKey::Other(name.to_lowercase())
 }
 

@@ -992,36 +992,23 @@ fn beside_shared(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Op
         ));
     };
     let kb = |x: u64| x >> 10;
-    let value = if c <= b && a <= e {
-        format!(
-            "{} (alone {}): the same edge; the split of L1 and shared memory does not follow \
-             the pipeline, and whether they share storage is not seen",
-            span(c, e),
-            span(a, b)
-        )
+    let how = if c <= b && a <= e {
+        "the same edge".to_string()
     } else if e < a {
         // The drop lies between the nearest and the farthest ends of the two ranges.
         let (least, most) = (a - e, b - c);
         let follows = (least..=most).contains(&BESIDE_SHARED_BYTES);
         format!(
-            "{} (alone {}): {}–{} KB lower, {}",
-            span(c, e),
-            span(a, b),
+            "{}–{} KB lower: {}",
             kb(least),
             kb(most),
-            if follows {
-                "the 32 KB the pipeline declares: the L1 gives way to shared memory"
-            } else {
-                "not the 32 KB the pipeline declares"
-            }
+            if follows { "gives way" } else { "not 32 KB" }
         )
     } else {
-        format!(
-            "{} (alone {}): above the chase's alone",
-            span(c, e),
-            span(a, b)
-        )
+        "above it alone".to_string()
     };
+    let value = format!("{} ({how})", span(c, e));
+    let from = format!("{from} {} (its L1 edge alone)", span(a, b));
     Some(
         item(what, Ok(value), None, None, from).with([Quantity::range(
             c as f64,

@@ -701,10 +701,12 @@ fn the_h100s_l1_keeps_its_edge_beside_shared_memory() {
     let beside = find(&s[0], "L1 beside 32 KB of shared memory");
     assert_eq!(
         beside.value.as_deref(),
-        Ok(
-            "160 KB – 192 KB (alone 184 KB – 188 KB): the same edge; the split of L1 and shared \
-            memory does not follow the pipeline, and whether they share storage is not seen"
-        )
+        Ok("160 KB – 192 KB (the same edge)")
+    );
+    assert!(
+        beside.from.ends_with("184 KB – 188 KB (its L1 edge alone)"),
+        "{}",
+        beside.from
     );
     assert_eq!(
         beside.quantities,
@@ -724,9 +726,6 @@ fn the_h100s_l1_keeps_its_edge_beside_shared_memory() {
         find(&s, "L1 beside 32 KB of shared memory")
             .value
             .as_deref(),
-        Ok(
-            "128 KB – 160 KB (alone 184 KB – 188 KB): 24–60 KB lower, the 32 KB the pipeline \
-            declares: the L1 gives way to shared memory"
-        )
+        Ok("128 KB – 160 KB (24–60 KB lower: gives way)")
     );
 }
