@@ -67,19 +67,12 @@ pub fn record_clear(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>
 /// Records filling `buffer` with the 32-bit `value`, then a barrier that orders the fill
 /// before compute shaders write it.
 pub fn record_fill(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>, value: u32) {
-    use vk::{AccessFlags as A, PipelineStageFlags as S};
-    // SAFETY: the buffer was created with TRANSFER_DST; the whole range is filled.
-    unsafe { d.cmd_fill_buffer(cmd, buffer.handle, 0, vk::WHOLE_SIZE, value) };
-    record_memory_barrier(
-        d,
-        cmd,
-        (S::TRANSFER, A::TRANSFER_WRITE),
-        (S::COMPUTE_SHADER, A::SHADER_WRITE | A::SHADER_READ),
-    );
+    record_fill_start(d, cmd, buffer, buffer.size, value);
 }
 
-/// Records filling the first `bytes` of `buffer` (a multiple of 4) with the 32-bit `value`,
-/// and a barrier that makes the fill visible to compute shaders.
+/// Records filling the first `bytes` of `buffer` (rounded down to a multiple of 4; at most
+/// the whole buffer) with the 32-bit `value`, and a barrier that makes the fill visible to
+/// compute shaders.
 pub fn record_fill_start(
     d: &ash::Device,
     cmd: vk::CommandBuffer,

@@ -157,6 +157,20 @@ fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<
     out
 }
 
+/// A latency row's figure in the curve's unit: ns where the run has no shader clock, else clk.
+fn latency_of(r: &Row, in_ns: bool) -> Option<f64> {
+    if in_ns {
+        r.latency_ns
+    } else {
+        r.latency_clk
+    }
+}
+
+/// The `prefix <size>` rows' latencies, in the curve's unit (see [`latency_of`]).
+fn latency_points(d: &Device, prefix: &str, in_ns: bool) -> Vec<Point> {
+    points(d, prefix, |r| latency_of(r, in_ns))
+}
+
 /// `PREFIX 4 KB … 160 KB (22 rows)`.
 fn range_text(prefix: &str, points: &[Point], s: Span) -> String {
     rows_text(prefix, &points[s.first..=s.last])
@@ -297,13 +311,7 @@ fn caches(d: &Device) -> Section {
     });
     let (lat_plateaus, bw_plateaus) = (curve::plateaus(&lat), curve::plateaus(&bw));
     // The load-to-use chase over the same sizes, in the curve's unit.
-    let load_to_use = points(d, LOAD_TO_USE, |r| {
-        if in_ns {
-            r.latency_ns
-        } else {
-            r.latency_clk
-        }
-    });
+    let load_to_use = latency_points(d, LOAD_TO_USE, in_ns);
     let no_bw = || {
         if d.rows
             .iter()
@@ -589,17 +597,7 @@ fn caches(d: &Device) -> Section {
 /// level too small for three sizes of the sweep (`≤ 4 KB: 47.4, 6–64 KB: 112 clk`). Only
 /// where the run has the rows.
 fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Item> {
-    let pts = points(
-        d,
-        prefix,
-        |r| {
-            if in_ns {
-                r.latency_ns
-            } else {
-                r.latency_clk
-            }
-        },
-    );
+    let pts = latency_points(d, prefix, in_ns);
     let first = pts.first()?;
     let (unit, typed) = if in_ns {
         ("ns", Unit::Nanoseconds)
@@ -698,8 +696,7 @@ fn fetch_granularities(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool)
         let Some((size, stride)) = stride_of(&r.test) else {
             continue;
         };
-        let Some(v) = (if in_ns { r.latency_ns } else { r.latency_clk }).filter(|v| *v > 0.0)
-        else {
+        let Some(v) = latency_of(r, in_ns).filter(|v| *v > 0.0) else {
             continue;
         };
         match sets.iter_mut().find(|s| s.0 == size) {
@@ -791,7 +788,7 @@ fn lines(
         .filter(|r| r.ok())
         .filter_map(|r| {
             let (size, stride) = stride_of(&r.test)?;
-            let value = if in_ns { r.latency_ns } else { r.latency_clk };
+            let value = latency_of(r, in_ns);
             (stride == 32).then_some(Point {
                 size,
                 value: value.filter(|v| *v > 0.0)?,
@@ -946,13 +943,7 @@ const BESIDE_SHARED_BYTES: u64 = 32 << 10;
 /// whether the two share storage is not seen; lower by less: said as it is. Only where the
 /// run has the rows.
 fn beside_shared(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Option<Item> {
-    let beside = points(d, BESIDE_SHARED, |r| {
-        if in_ns {
-            r.latency_ns
-        } else {
-            r.latency_clk
-        }
-    });
+    let beside = latency_points(d, BESIDE_SHARED, in_ns);
     if beside.len() < curve::MIN_POINTS {
         return None;
     }
