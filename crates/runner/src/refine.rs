@@ -147,7 +147,12 @@ impl<'g> Runner<'g> {
                 summary::LATENCY.trim_end(),
                 out.len(),
                 if out.len() == 1 { "" } else { "s" },
-                edges.join(", ")
+                if edges.is_empty() {
+                    // The probes can fill a step the sweep showed: the plateaus then join.
+                    "none (with the probes on it the curve is one plateau)".to_string()
+                } else {
+                    edges.join(", ")
+                }
             ));
         }
         out
