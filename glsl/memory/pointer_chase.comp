@@ -43,6 +43,14 @@
 // the chase never reads, to show whether the driver's split of the SM's L1 and shared memory
 // (and so the L1 the chase sees) depends on the pipeline's shared memory.
 // @kernels pointer_chase_raw_buffer_pad{PAD_KB}k{CLOCK}: RESOURCE=2 PAD_KB=32 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// BESIDE_KB (with RESOURCE 7): each step of the texture chase is paired with a step of the
+// storage-buffer chase of BESIDE_KB KB (chain 0 of sweep size BESIDE_SIZE, bound at binding 3
+// from its first line), each load's address waiting for the other's value through an AND with
+// pc.unused (always zero): the pair's time is the two loads' latencies, and where the L1 and
+// the texture cache are one storage, the texture's lines evict the buffer's (and so the pair
+// steps up earlier than the texture alone). The clock kernel walks the buffer's whole cycle
+// first, untimed, so that it starts in the L1.
+// @kernels pointer_chase_texel_fetch_beside{BESIDE_KB}k{CLOCK}: RESOURCE=7 BESIDE_KB=128 BESIDE_SIZE=20 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 #if CLOCK
@@ -124,6 +132,15 @@ uint lineOf(uvec2 end, uvec2 start) {
 }
 #endif
 
+#ifndef BESIDE_KB
+#define BESIDE_KB 0
+#endif
+#if BESIDE_KB
+layout(std430, set = 0, binding = 3) readonly buffer Beside {
+    uint besideWords[];
+};
+#endif
+
 #if RESOURCE == 11
 shared uint chain[SHARED_KB * 256];
 #endif
@@ -139,7 +156,9 @@ void main() {
     // Line L's word is at index (L << 5) + k.
     uint k = place.x;
     // The chase beside shared memory has slots of its own, after the 12 resources'.
-    uint slot = (PAD_KB != 0 ? 13u : RESOURCE) * MAX_SIZES + pc.readStart;
+    // The texture chase beside a buffer's has slots of its own too (16: after the
+    // load-to-use chase's two).
+    uint slot = (PAD_KB != 0 ? 13u : (BESIDE_KB != 0 ? 16u : RESOURCE)) * MAX_SIZES + pc.readStart;
     bool verifyStart = pc.writeIndex != 0xFFFFFFFFu && pc.elementsMask == 0u;
     uint iterations = pc.elementsMask != 0u ? pc.elementsMask : (verifyStart ? 17u : 16u);
 #if CLOCK
@@ -195,6 +214,16 @@ void main() {
 #else
 #define NEXT(cur) LOAD(((cur) << 5u) + k)
 #endif
+#if BESIDE_KB
+    // The buffer's chain: its word and where it stands (line 0 at every dispatch).
+    uint besideK = state.place[BESIDE_SIZE].x;
+    uint beside = 0u;
+    uint zero = pc.unused;
+#define STEP(cur) beside = besideWords[((beside + ((cur) & zero)) << 5u) + besideK]; \
+    cur = NEXT((cur) + (beside & zero))
+#else
+#define STEP(cur) cur = NEXT(cur)
+#endif
     if (gl_LocalInvocationIndex == 0u) {
 #if RESOURCE == 13
         // The chain's node of line 0 (256-byte lines, 8-byte slots); a chase not yet started
@@ -209,16 +238,22 @@ void main() {
         uint cur = verifyStart ? 0u : state.next[slot];
 #endif
 #if CLOCK
+#if BESIDE_KB
+        // The buffer's whole cycle (BESIDE_KB KB of 128-byte lines), into the L1.
+        [[dont_unroll]] for (uint i = 0u; i < BESIDE_KB * 8u; ++i) {
+            beside = besideWords[(beside << 5u) + besideK];
+        }
+#endif
         [[dont_unroll]] for (uint i = 0u; i < warmIterations; ++i) {
             [[unroll]] for (uint s = 0u; s < 16u; ++s) {
-                cur = NEXT(cur);
+                STEP(cur);
             }
         }
         uvec2 t0 = clock2x32ARB();
 #endif
         [[dont_unroll]] for (uint i = 0u; i < iterations; ++i) {
             [[unroll]] for (uint s = 0u; s < 16u; ++s) {
-                cur = NEXT(cur);
+                STEP(cur);
             }
         }
 #if CLOCK
@@ -226,6 +261,10 @@ void main() {
 #endif
 #if PAD_KB
         cur += pad[(cur & 255u) * PAD_KB];
+#endif
+#if BESIDE_KB
+        // The buffer's chase stays live (and adds nothing).
+        cur += beside & zero;
 #endif
         // Keeps the chase alive, and where the next dispatch of this test continues.
 #if RESOURCE == 13

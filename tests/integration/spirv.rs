@@ -673,9 +673,9 @@ fn between_steps<'a>(body: &[&'a str], from: &str, to: &str) -> Vec<&'a str> {
 #[test]
 fn pointer_chase_loops_hold_one_dependent_load_per_step() {
     let chase: Vec<&Kernel> = kernels("pointer_chase_").collect();
-    // 11 resources, the raw buffer beside shared memory, 5 shared-memory sizes and the
-    // registers, each with and without the clock.
-    assert_eq!(chase.len(), 36);
+    // 11 resources, the raw buffer beside shared memory, the texel fetch beside a buffer's
+    // chase, 5 shared-memory sizes and the registers, each with and without the clock.
+    assert_eq!(chase.len(), 38);
     for k in chase {
         let (name, asm) = (k.name, k.asm);
         let body = innermost_loop(asm);
@@ -691,16 +691,34 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
         } else {
             loads
         };
+        let beside = name.contains("_beside");
         assert_eq!(
             steps.len(),
-            CHASE_STEPS,
+            CHASE_STEPS * (1 + beside as usize),
             "{name}: steps per iteration: {steps:?}"
         );
         // The first step's address comes from the chase's phi, each next one's from exactly
-        // the step before it: one dependent load per step, none hoisted or overlapped.
+        // the step before it: one dependent load per step, none hoisted or overlapped. The
+        // texture chase beside a buffer's alternates a buffer load and a texel fetch, each
+        // waiting for the other and for its own chase's load before.
         assert!(steps[0].1.is_empty(), "{name}: {steps:?}");
-        for pair in steps.windows(2) {
-            assert_eq!(pair[1].1, vec![pair[0].0], "{name}: {steps:?}");
+        for (i, pair) in steps.windows(2).enumerate() {
+            let mut expected = vec![pair[0].0];
+            if beside && i >= 1 {
+                expected.push(steps[i - 1].0);
+                expected.sort();
+            }
+            assert_eq!(pair[1].1, expected, "{name}: {steps:?}");
+        }
+        if beside {
+            for (i, (step, _)) in steps.iter().enumerate() {
+                let line = body
+                    .iter()
+                    .find(|l| l.starts_with(&format!("{step} ")))
+                    .unwrap();
+                let fetch = line.contains("OpImageFetch");
+                assert_eq!(fetch, i % 2 == 1, "{name}: step {i}: {line}");
+            }
         }
         if name.contains("_load_to_use") {
             // p = *p: the next address is the loaded value, converted to a reference (and
@@ -727,9 +745,12 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
         // the timed loop lies between the two reads.
         let clocked = name.ends_with("_clock");
         let loops = asm.matches("OpLoopMerge").count();
+        // The texture chase beside a buffer's walks the buffer's cycle alone first.
         assert_eq!(
             loops,
-            1 + name.contains("_shared_") as usize + clocked as usize,
+            1 + name.contains("_shared_") as usize
+                + clocked as usize
+                + (clocked && name.contains("_beside")) as usize,
             "{name}"
         );
         if clocked {

@@ -573,6 +573,7 @@ fn caches(d: &Device) -> Section {
     items.extend(fetch_granularities(d, &levels, &lat, in_ns));
     items.extend(lines(d, &levels, &lat, &load_to_use, in_ns));
     items.extend(beside_shared(d, &levels, &lat, in_ns));
+    items.extend(beside_texture(d, &levels, &lat, in_ns));
     for (prefix, what) in [
         (UNIFORM, "uniform buffer: latency"),
         (SHARED, "shared memory: latency"),
@@ -1007,6 +1008,116 @@ fn beside_shared(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Op
             Unit::Bytes,
         )]),
     )
+}
+
+/// The texel-fetch chase with each step paired with a step of the raw-buffer chase over a set
+/// of its own, and that set's size.
+pub const BESIDE_TEXTURE: &str =
+    "latency: Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]} ";
+const BESIDE_TEXTURE_BYTES: u64 = 128 << 10;
+/// The texel-fetch chase alone.
+pub const TEXTURE_LOAD: &str = "latency: Texture2D<float>.Load ";
+
+/// Whether the L1 and the texture path are one storage: the pair's time less the texture
+/// chase's alone, at each size where the texture alone stays on its first plateau, against
+/// that difference at the smallest size (the buffer set in the L1). A rise of at least half
+/// the buffer chase's step from L1 to the next level means the texture's lines, hitting in
+/// their own cache, evict the buffer's: one storage (said with the pair's first edge, where
+/// the rise begins); less, up to the texture's edge: separate. Only where the run has the
+/// rows, and where the buffer set lies on the L1's plateau.
+fn beside_texture(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Option<Item> {
+    let pair = latency_points(d, BESIDE_TEXTURE, in_ns);
+    if pair.len() < curve::MIN_POINTS {
+        return None;
+    }
+    let kb = BESIDE_TEXTURE_BYTES >> 10;
+    let what = "L1 shared with the texture path";
+    let tex = latency_points(d, TEXTURE_LOAD, in_ns);
+    let from = format!(
+        "{} | {} | {}{kb} KB",
+        rows_text(BESIDE_TEXTURE, &pair),
+        if tex.is_empty() {
+            TEXTURE_LOAD.trim_end().to_string()
+        } else {
+            rows_text(TEXTURE_LOAD, &tex)
+        },
+        LATENCY
+    );
+    let left_out = |why: String| Some(item(what, Err(why), None, None, from.clone()));
+    let unit = if in_ns { "ns" } else { "clk" };
+    // The buffer chase's step from its L1 to the next level.
+    let l1 = levels.iter().find(|l| l.index == 0 && !l.memory);
+    let next = levels.iter().find(|l| l.index == 1);
+    let (Some(l1), Some(next)) = (l1.and_then(|l| l.lat), next.and_then(|l| l.lat)) else {
+        return left_out("no L1 and next level on the latency curve".into());
+    };
+    let on_l1 = lat[l1.first..=l1.last]
+        .iter()
+        .any(|p| p.size == BESIDE_TEXTURE_BYTES);
+    if !on_l1 {
+        return left_out(format!(
+            "the {kb} KB buffer set is not on the L1's plateau ({} … {})",
+            curve::size_name(lat[l1.first].size),
+            curve::size_name(lat[l1.last].size)
+        ));
+    }
+    let step = next.median(lat) - l1.median(lat);
+    let Some(t) = curve::plateaus(&tex).first().copied() else {
+        return left_out("no plateau on the texel-fetch chase alone".into());
+    };
+    let tex_end = tex[t.last].size;
+    // The pair less the texture alone, at each size both have on the texture's plateau.
+    let rises: Vec<(u64, f64)> = pair
+        .iter()
+        .filter(|p| p.size <= tex_end)
+        .filter_map(|p| {
+            let alone = tex[t.first..=t.last].iter().find(|q| q.size == p.size)?;
+            Some((p.size, p.value - alone.value))
+        })
+        .collect();
+    let Some(&(_, base)) = rises.first() else {
+        return left_out("no size of the pair on the texture's first plateau".into());
+    };
+    let most = rises
+        .iter()
+        .map(|&(_, v)| v - base)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let figures = [Quantity::of(
+        most,
+        if in_ns {
+            Unit::Nanoseconds
+        } else {
+            Unit::Clocks
+        },
+    )];
+    let of = format!(
+        "+{} of {} {unit} at {}",
+        num(most),
+        num(step),
+        curve::size_name(tex_end)
+    );
+    let from = format!("{from} (the step from L1: {} {unit})", num(step));
+    if most >= step / 2.0 {
+        let edge = curve::plateaus(&pair)
+            .first()
+            .and_then(|&p| curve::edge(&pair, p));
+        let Some((a, b)) = edge else {
+            return left_out("the pair rises with no edge of its own".into());
+        };
+        let value = format!(
+            "one storage (past {} of texture the {kb} KB buffer set misses: {of})",
+            short_range(a, b)
+        );
+        return Some(
+            item(what, Ok(value), None, None, from).with(
+                [Quantity::range(a as f64, b as f64, Unit::Bytes)]
+                    .into_iter()
+                    .chain(figures),
+            ),
+        );
+    }
+    let value = format!("separate (the {kb} KB buffer set stays: {of})");
+    Some(item(what, Ok(value), None, None, from).with(figures))
 }
 
 /// The latency suite's chase through registers (the same index arithmetic, a multiply and a

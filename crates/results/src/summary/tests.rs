@@ -729,3 +729,48 @@ fn the_h100s_l1_keeps_its_edge_beside_shared_memory() {
         Ok("128 KB – 160 KB (24–60 KB lower: gives way)")
     );
 }
+
+#[test]
+fn the_h100s_texture_path_evicts_the_l1s_buffer_lines() {
+    // The committed whole run (texture-l1-1127): the texel-fetch chase alone stays at 118 clk
+    // to 512 KB; paired with a 128 KB buffer chase, the pair less the texture rises from 69
+    // clk (the buffer in the L1) by 248 clk (the buffer's step to the L2: 245) by 512 KB,
+    // leaving its plateau at 16–20 KB.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/h100/texture-l1-1127/all.csv.gz"
+    );
+    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let shared = find(&s[0], "L1 shared with the texture path");
+    assert_eq!(
+        shared.value.as_deref(),
+        Ok("one storage (past 16–20 KB of texture the 128 KB buffer set misses: +248 of 245 clk at 512 KB)")
+    );
+    assert_eq!(
+        shared.quantities[0],
+        Quantity::range(16.0 * 1024.0, 20.0 * 1024.0, Unit::Bytes)
+    );
+    // Were the pair only the texture plus the buffer in the L1 (as two storages would keep
+    // it), the same rule says separate.
+    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    let alone: std::collections::HashMap<u64, f64> = rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                curve::size_after(&r.test, derive::TEXTURE_LOAD)?,
+                r.latency_clk?,
+            ))
+        })
+        .collect();
+    for r in &mut rows {
+        if let Some(size) = curve::size_after(&r.test, derive::BESIDE_TEXTURE) {
+            r.latency_clk = Some(alone[&size] + 69.0 + ((size >> 12) % 3) as f64);
+        }
+    }
+    let d = Device::new("H100", "driver", rows);
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    assert_eq!(
+        find(&s, "L1 shared with the texture path").value.as_deref(),
+        Ok("separate (the 128 KB buffer set stays: +1.00 of 245 clk at 512 KB)")
+    );
+}

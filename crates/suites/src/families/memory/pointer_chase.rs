@@ -63,8 +63,9 @@ const RAW_BUFFER_RESOURCE: usize = 2;
 const PROBE_KEY: usize = 1 << 20;
 /// Chase states per slot in the state buffer: one per resource number of the kernel (1 to
 /// 12), the raw-buffer chase beside shared memory (13) and the load-to-use chase's address
-/// (14 and 15, its low and high words), after slot 0.
-const STATE_SLOTS: usize = 16;
+/// (14 and 15, its low and high words) and the texture chase beside a buffer's (16), after
+/// slot 0.
+const STATE_SLOTS: usize = 17;
 /// Bytes of one line of the load-to-use chase's pointer table: the index table's 32 words
 /// as 8-byte addresses.
 const PTR_LINE_BYTES: u64 = LINE_BYTES * 2;
@@ -79,6 +80,16 @@ const _: () = assert!(
     "the resource's name says 8192 words"
 );
 const BESIDE_SHARED_MAX_KB: u32 = 256;
+/// The storage-buffer chase paired with the texture chase (its kernel's BESIDE_KB and
+/// BESIDE_SIZE: chain 0 of that sweep size), and the largest texture working set beside it
+/// (past the texture's L1 region of current GPUs).
+const BESIDE_BUFFER_KB: u32 = 128;
+const BESIDE_BUFFER_SIZE: usize = 20;
+const _: () = assert!(
+    SIZES_KB[BESIDE_BUFFER_SIZE] == BESIDE_BUFFER_KB && BESIDE_BUFFER_KB * 256 == 32768,
+    "the kernel's BESIDE_SIZE and the resource's name say 128 KB, 32768 words"
+);
+const BESIDE_BUFFER_MAX_KB: u32 = 2048;
 /// Chase steps per loop iteration of the kernel (unrolled), and iterations of a timed dispatch.
 const STEPS_PER_ITERATION: u32 = 16;
 const DISPATCH_ITERATIONS: u32 = 16;
@@ -109,6 +120,9 @@ pub enum Resource {
     RawBuffer,
     /// The raw-buffer chase in a pipeline that also uses [`BESIDE_SHARED_KB`] of shared memory.
     RawBufferBesideShared,
+    /// The texel-fetch chase, each step paired with a step of the storage-buffer chase over
+    /// [`BESIDE_BUFFER_KB`]: whether the two share the L1.
+    TexelFetchBesideBuffer,
     StructuredBuffer,
     UniformBuffer,
     StorageTexelBuffer,
@@ -126,7 +140,7 @@ pub enum Resource {
 
 impl Resource {
     /// Every resource, in run order.
-    const ALL: [Resource; 14] = [
+    const ALL: [Resource; 15] = [
         Resource::TexelBuffer,
         Resource::RawBuffer,
         Resource::RawBufferBesideShared,
@@ -137,6 +151,7 @@ impl Resource {
         Resource::TexelFetch,
         Resource::SampleNearest,
         Resource::SampleBilinear,
+        Resource::TexelFetchBesideBuffer,
         Resource::DeviceAddress,
         Resource::LoadToUse,
         Resource::Shared,
@@ -157,6 +172,10 @@ impl Resource {
             Resource::TexelFetch => "Texture2D<float>.Load",
             Resource::SampleNearest => "Texture2D<float>.Sample(nearest)",
             Resource::SampleBilinear => "Texture2D<float>.Sample(bilinear)",
+            // 32768 words: BESIDE_BUFFER_KB.
+            Resource::TexelFetchBesideBuffer => {
+                "Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]}"
+            }
             Resource::DeviceAddress => "BufferReference<uint>",
             Resource::LoadToUse => "BufferReference<uint2> load-to-use",
             Resource::Shared => "groupshared{uint}",
@@ -177,6 +196,7 @@ impl Resource {
             Resource::TexelFetch => "texel_fetch",
             Resource::SampleNearest => "sample_nearest",
             Resource::SampleBilinear => "sample_bilinear",
+            Resource::TexelFetchBesideBuffer => "texel_fetch_beside128k",
             Resource::DeviceAddress => "device_address",
             Resource::LoadToUse => "load_to_use",
             Resource::Shared => "shared",
@@ -194,9 +214,10 @@ impl Resource {
             Resource::UniformBuffer => "UNIFORM_BUFFER",
             Resource::StorageTexelBuffer => "STORAGE_TEXEL_BUFFER",
             Resource::StorageImage => "STORAGE_IMAGE",
-            Resource::TexelFetch | Resource::SampleNearest | Resource::SampleBilinear => {
-                "COMBINED_IMAGE_SAMPLER"
-            }
+            Resource::TexelFetch
+            | Resource::TexelFetchBesideBuffer
+            | Resource::SampleNearest
+            | Resource::SampleBilinear => "COMBINED_IMAGE_SAMPLER",
             Resource::DeviceAddress | Resource::LoadToUse => "device address",
             Resource::Shared => "shared memory",
             Resource::Registers => "none",
@@ -209,6 +230,7 @@ impl Resource {
             self,
             Resource::StorageImage
                 | Resource::TexelFetch
+                | Resource::TexelFetchBesideBuffer
                 | Resource::SampleNearest
                 | Resource::SampleBilinear
         )
@@ -224,6 +246,9 @@ impl Resource {
             Resource::Registers => vec![0],
             Resource::RawBufferBesideShared => (0..SIZES)
                 .filter(|&s| SIZES_KB[s] <= BESIDE_SHARED_MAX_KB)
+                .collect(),
+            Resource::TexelFetchBesideBuffer => (0..SIZES)
+                .filter(|&s| SIZES_KB[s] <= BESIDE_BUFFER_MAX_KB)
                 .collect(),
             _ => (0..SIZES).collect(),
         }
@@ -587,6 +612,7 @@ impl PointerChase {
             Resource::Registers => None,
             Resource::StorageImage
             | Resource::TexelFetch
+            | Resource::TexelFetchBesideBuffer
             | Resource::SampleNearest
             | Resource::SampleBilinear => {
                 // The image holds the table from line 0: the size's chain must end inside it.
@@ -841,11 +867,13 @@ impl Spec for PointerChase {
             | Resource::Shared => Some(Binding::StorageBufferSlice(&c.table, offset, bytes)),
             Resource::UniformBuffer => Some(Binding::UniformBufferSlice(&c.table, offset, bytes)),
             Resource::StorageImage => Some(Binding::StorageImage(&c.image)),
-            Resource::TexelFetch | Resource::SampleNearest => Some(Binding::CombinedImageSampler {
-                image: &c.image,
-                sampler: &c.nearest,
-                immutable: false,
-            }),
+            Resource::TexelFetch | Resource::TexelFetchBesideBuffer | Resource::SampleNearest => {
+                Some(Binding::CombinedImageSampler {
+                    image: &c.image,
+                    sampler: &c.nearest,
+                    immutable: false,
+                })
+            }
             Resource::SampleBilinear => Some(Binding::CombinedImageSampler {
                 image: &c.image,
                 sampler: &c.linear,
@@ -854,7 +882,18 @@ impl Spec for PointerChase {
             Resource::DeviceAddress | Resource::LoadToUse | Resource::Registers => None,
         };
         let state = Some((1, Binding::StorageBuffer(&c.state, c.state.size)));
-        source.map(|s| (0, s)).into_iter().chain(state).collect()
+        // The buffer chase paired with the texture's, bound from its size's first line.
+        let beside = (v.resource == Resource::TexelFetchBesideBuffer).then(|| {
+            let offset = c.places[BESIDE_BUFFER_SIZE].base as u64 * LINE_BYTES;
+            let bytes = size_bytes(BESIDE_BUFFER_SIZE);
+            (3, Binding::StorageBufferSlice(&c.table, offset, bytes))
+        });
+        source
+            .map(|s| (0, s))
+            .into_iter()
+            .chain(state)
+            .chain(beside)
+            .collect()
     }
 }
 
@@ -930,8 +969,9 @@ mod tests {
     fn names_sizes_and_kernels_derive_from_the_enums() {
         let tests = PointerChase.tests();
         // 11 resources at every size, the chase beside shared memory up to 256 KB (25 sizes),
-        // shared memory at 5, the registers once.
-        assert_eq!(tests.len(), 11 * SIZES + 25 + SHARED_KB.len() + 1);
+        // the texture chase beside a buffer's up to 2 MB (37), shared memory at 5, the
+        // registers once.
+        assert_eq!(tests.len(), 11 * SIZES + 25 + 37 + SHARED_KB.len() + 1);
         let name = |i: usize| PointerChase.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "latency: Buffer<uint> 4 KB");
         assert_eq!(name(1), "latency: Buffer<uint> 5 KB");
@@ -948,6 +988,22 @@ mod tests {
             PointerChase.kernel(tests[2 * SIZES].1, Pattern::Random),
             "pointer_chase_raw_buffer_pad32k"
         );
+        // After the seven resources that follow the raw buffer's two.
+        let pair = 9 * SIZES + 25;
+        assert_eq!(
+            name(pair),
+            "latency: Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]} 4 KB"
+        );
+        assert_eq!(
+            name(pair + 36),
+            "latency: Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]} 2 MB"
+        );
+        assert_eq!(
+            PointerChase.kernel(tests[pair].1, Pattern::Random),
+            "pointer_chase_texel_fetch_beside128k"
+        );
+        // The kernel's buffer set is the resource's: chain 0 of that sweep size.
+        assert_eq!(SIZES_KB[BESIDE_BUFFER_SIZE], 128);
         assert_eq!(name(tests.len() - 2), "latency: groupshared{uint} 64 KB");
         assert_eq!(name(tests.len() - 1), "latency: registers{uint}, no load");
         assert_eq!(
