@@ -37,11 +37,12 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     let header = reader.headers().unwrap().clone();
     let col = |n: &str| header.iter().position(|h| h == n).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    // 11 resources × 5 sizes, the chase beside shared memory at 4, 64 and 128 KB, shared
-    // memory at 4 and 64 KB, the registers; and the stride sweep's 64 KB and 256 MB sets at
+    // 11 resources × 5 sizes, the chase beside shared memory at 4, 64 and 128 KB, the texture
+    // chase beside a buffer's at 4, 64, 128 KB and 1 MB, shared memory at 4 and 64 KB, the
+    // registers; and the stride sweep's 64 KB and 256 MB sets at
     // eight strides each (the 256 MB set beyond lavapipe's maxStorageBufferRange) and its
     // 128 KB set (32 B apart).
-    assert_eq!(rows.len(), 61 + 17, "{}", stdout(&o));
+    assert_eq!(rows.len(), 61 + 4 + 17, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
         let family = if test.starts_with("latency by stride: ") {
@@ -110,12 +111,12 @@ fn a_corrupted_reference_fails_every_chase() {
         .lines()
         .filter(|l| l.starts_with("latency") && !l.contains("unsupported"))
         .collect();
-    // 13 resources at 4 KB, 10 at 1 MB (a chain placed after another in its word; the uniform
+    // 14 resources at 4 KB, 11 at 1 MB (a chain placed after another in its word; the uniform
     // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers;
     // the stride sweep's 64 KB and 4 MB sets at eight strides (256 MB: beyond lavapipe's
     // maxStorageBufferRange) and its nine sets of 96–384 KB and thirteen of 8–64 MB, 32 B
     // apart.
-    assert_eq!(lines.len(), 24 + 16 + 9 + 13, "{out}");
+    assert_eq!(lines.len(), 26 + 16 + 9 + 13, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
@@ -123,9 +124,12 @@ fn a_corrupted_reference_fails_every_chase() {
 fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
     // 11 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
-    // 256 KB), shared memory at 5, the registers once; the stride sweep's 3 sets × 8 strides
-    // and 22 more sets 32 B apart.
-    assert_eq!(latency.lines().count(), 11 * 65 + 25 + 5 + 1 + 3 * 8 + 22);
+    // 256 KB), the texture chase beside a buffer's at 37 (to 2 MB), shared memory at 5, the
+    // registers once; the stride sweep's 3 sets × 8 strides and 22 more sets 32 B apart.
+    assert_eq!(
+        latency.lines().count(),
+        11 * 65 + 25 + 37 + 5 + 1 + 3 * 8 + 22
+    );
     assert!(latency
         .lines()
         .any(|l| l == "latency by stride: ByteAddressBuffer 4 MB, 32 B apart"));

@@ -19,7 +19,8 @@ const ROUNDS: usize = 3;
 
 impl<'g> Runner<'g> {
     /// Probes of the latency curve's edges, as rows: for each edge the summary reads off
-    /// the `rows` of the curve (`latency: ByteAddressBuffer <size>`, its plateau rules), the
+    /// the `rows` of the curve (those with a [`TestCase::curve_size`], by its plateau
+    /// rules), the
     /// working set halfway between the last size on the plateau and the first off it, on
     /// the plateau or off it by the plateau's tolerance, and so on until the two lie within
     /// 1/32 of the size (or a grid step) of each other. Each probe's row is the `off` row's,
@@ -35,7 +36,7 @@ impl<'g> Runner<'g> {
         let mut curve: Vec<(u64, &(usize, Measurement))> = rows
             .iter()
             .filter(|(_, m)| m.status == Status::Ok && m.probe_name.is_none())
-            .filter_map(|r| Some((summary::latency_size(r.1.name())?, r)))
+            .filter_map(|r| Some((r.1.test.curve_size()?, r)))
             .collect();
         curve.sort_by_key(|c| c.0);
         let in_clk = curve.iter().any(|(_, (_, m))| m.latency_clk.is_some());

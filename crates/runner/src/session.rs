@@ -235,7 +235,7 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
     let mut keep_curve = |rows: &[(usize, Measurement)]| {
         curve.extend(
             rows.iter()
-                .filter(|(_, m)| perftest_results::summary::latency_size(m.name()).is_some())
+                .filter(|(_, m)| m.probe_name.is_none() && m.test.curve_size().is_some())
                 .cloned(),
         );
     };

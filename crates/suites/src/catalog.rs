@@ -87,6 +87,11 @@ impl TestCase {
         self.info().read_start
     }
 
+    /// Its working set where it is a point of the curve whose edges the runner refines.
+    pub fn curve_size(&self) -> Option<u64> {
+        self.info().curve_size
+    }
+
     /// What each thread of a workgroup sums, computed on the CPU from `input`.
     pub fn reference(&self, input: &[u8]) -> Vec<ThreadSum> {
         self.family().reference(self.index(), input)

@@ -382,6 +382,12 @@ pub trait Spec: Sync + 'static {
     fn read_start(&self, _v: Self::Variant) -> u32 {
         0
     }
+    /// The working set (bytes) where the test is a point of the curve whose edges the runner
+    /// refines with [`Spec::probe`] (the storage-buffer chase's sweep); `None` for every other
+    /// test.
+    fn curve_size(&self, _v: Self::Variant) -> Option<u64> {
+        None
+    }
     /// Whether this is the test every ratio is relative to (exactly one in the registry).
     fn is_baseline(&self, _v: Self::Variant, _p: Pattern) -> bool {
         false
@@ -596,6 +602,8 @@ pub struct TestInfo {
     pub bytes_per_load: Option<u32>,
     /// The `readStart` push constant.
     pub read_start: u32,
+    /// Its working set where it is a point of the refined curve (see [`Spec::curve_size`]).
+    pub curve_size: Option<u64>,
     /// Whether it is the baseline every ratio is relative to.
     pub is_baseline: bool,
     /// Relative tolerance of the sums, as a fraction of Σ|term|.
@@ -702,6 +710,7 @@ impl<S: Spec> Family for S {
                 clock_kernel: self.clock_kernel(v, p).map(|k| kernel_id(&k)),
                 bytes_per_load: self.bytes_per_load(v),
                 read_start: self.read_start(v),
+                curve_size: self.curve_size(v),
                 is_baseline: self.is_baseline(v, p),
                 tolerance: self.tolerance(v),
                 unit: self.unit(v),

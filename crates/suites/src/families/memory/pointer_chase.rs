@@ -714,6 +714,11 @@ impl Spec for PointerChase {
         }
     }
 
+    /// The storage-buffer chase's sweep: the curve whose edges its probes refine.
+    fn curve_size(&self, v: Variant) -> Option<u64> {
+        (v.resource == Resource::RawBuffer).then(|| v.bytes())
+    }
+
     /// Invocation 0 of each group writes the line its chase of the verify dispatch's steps
     /// ends at, from line 0; the others write zeros.
     fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
