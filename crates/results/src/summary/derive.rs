@@ -1062,6 +1062,15 @@ fn beside_texture(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> O
         ));
     }
     let step = next.median(lat) - l1.median(lat);
+    if step <= l1.median(lat) * curve::TOLERANCE {
+        // A CPU's curve can read its next level below its L1 (its timing's slow and fast
+        // spells): no miss to look for.
+        return left_out(format!(
+            "the chase's next level is not slower than its L1 ({} against {} {unit})",
+            num(next.median(lat)),
+            num(l1.median(lat))
+        ));
+    }
     let Some(t) = curve::plateaus(&tex).first().copied() else {
         return left_out("no plateau on the texel-fetch chase alone".into());
     };
