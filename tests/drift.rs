@@ -238,8 +238,14 @@ fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
         // Never judged within the spell: its -75 % is nowhere.
         assert!(pct > -60.0, "{name}: drift {pct}\n{err}");
     }
+    // The block timed in the spell is timed again: at once when the spell has passed, or,
+    // where the CPU was busy then too (CI once saw the baseline +30 % off after the spell),
+    // once more at the end of the run.
     assert!(
-        err.contains("timing 3 test(s) from cbuffer{float4} load uniform on again"),
+        err.contains("timing 3 test(s) from cbuffer{float4} load uniform on again")
+            || err.contains(
+                "3 test(s) from cbuffer{float4} load uniform stayed flagged: trying them once more"
+            ),
         "{err}"
     );
 }
