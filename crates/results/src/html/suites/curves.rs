@@ -114,8 +114,9 @@ pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<Strin
         }
         Curve::Latency => {
             "Each line is one resource's dependent pointer chase: the clocks (time) per load \
-             step up where the working set outgrows a cache. A gap is a size that did not \
-             run (its reason is in the table)."
+             step up where the working set outgrows a cache (the texture chase beside a \
+             buffer's: per step of both chases, two loads). A gap is a size that did not run \
+             (its reason is in the table)."
         }
     };
     Some(figure(chart::line_chart(title, &x, &y, &lines), caption))
