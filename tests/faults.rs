@@ -18,6 +18,20 @@ fn sigterm_and_sighup_stop_the_run_as_ctrl_c_does() {
 /// Sends `signal` to a run once a few rows are on disk: it must stop after the current test
 /// with exit code `code`, every finished row in the CSV and the JSON, and say why.
 fn interrupt_with(signal: &str, code: i32) {
+    // On a busy host every block can be held back for a second timing at the end of the run,
+    // so that no row reaches the CSV until the run has finished: the signal then comes after
+    // the last test. Tried again then, three times at most.
+    for _ in 0..3 {
+        if interrupt_once(signal, code) {
+            return;
+        }
+    }
+    panic!("the original suite finished before SIG{signal} in three runs");
+}
+
+/// One run cut by `signal`: its checks, or `false` where the run had finished every test
+/// before the signal came.
+fn interrupt_once(signal: &str, code: i32) -> bool {
     let dir = tempdir("signal");
     let csv = dir.join("partial.csv");
     let json = dir.join("partial.json");
@@ -81,6 +95,9 @@ fn interrupt_with(signal: &str, code: i32) {
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.len() >= 3, "{rows:?}");
     let (last, done) = rows.split_last().unwrap();
+    if rows.len() == 138 && &last[status] == "ok" {
+        return false;
+    }
     assert_eq!(&last[status], "interrupted", "{last:?}");
     assert!(done.iter().all(|r| &r[status] == "ok"), "{done:?}");
     // The terminal lines match the finished rows (a cut one ends with its note).
@@ -101,6 +118,7 @@ fn interrupt_with(signal: &str, code: i32) {
             "{name}"
         );
     }
+    true
 }
 
 /// A child process that is killed if the test fails before waiting for it, so a failing
