@@ -354,3 +354,16 @@ fn a_timed_sweep_refines_its_edges_with_verified_probes() {
         assert!(last.contains(range), "{range} not in {last}\n{summary}");
     }
 }
+
+#[test]
+fn every_latency_curve_the_summary_reads_is_a_listed_test_name() {
+    // The summary finds its curves by the names' prefixes (results crate), the suites spell
+    // the names (suites crate): a renamed resource would leave an item silently empty.
+    let listed = stdout(&run(&["--list-tests", "--suite", "latency"]));
+    for prefix in perftest_results::summary::LATENCY_CURVES {
+        let n = listed.lines().filter(|l| l.starts_with(prefix)).count();
+        // The registers' row is one test; every other curve has sizes.
+        let least = if prefix.ends_with(' ') { 3 } else { 1 };
+        assert!(n >= least, "{prefix:?}: {n} listed tests");
+    }
+}

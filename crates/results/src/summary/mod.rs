@@ -346,6 +346,20 @@ pub fn devices(sources: &[(&str, &[Row])]) -> Vec<Device> {
 pub use curve::size_name;
 pub use derive::LATENCY;
 
+/// Every curve of the latency suite the summary reads by its name's prefix (each followed
+/// by a working set): the suites spell these names, and a test holds the two together.
+pub const LATENCY_CURVES: [&str; 9] = [
+    derive::LATENCY,
+    derive::UNIFORM,
+    derive::SHARED,
+    derive::LOAD_TO_USE,
+    derive::STRIDE,
+    derive::BESIDE_SHARED,
+    derive::BESIDE_TEXTURE,
+    derive::TEXTURE_LOAD,
+    derive::REGISTERS,
+];
+
 /// An edge of a latency curve as the summary reads it (docs/summary.md): the last size on a
 /// plateau, the first size off it (bytes), and the plateau's lowest and highest values.
 #[derive(Clone, Copy, Debug, PartialEq)]

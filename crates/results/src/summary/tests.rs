@@ -133,11 +133,8 @@ fn sizes_parse_and_print_as_the_suites_name_them() {
 
 /// The committed H100 `--suite all` run (driver columns, commit b61aad8), gzipped.
 fn h100() -> Summary {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/driver/b61aad8/all.csv.gz"
-    );
-    let mut s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/driver/b61aad8/all.csv.gz";
+    let mut s = summary_of(run);
     assert_eq!(s.len(), 1, "one GPU");
     s.remove(0)
 }
@@ -148,6 +145,18 @@ fn find<'a>(s: &'a Summary, what: &str) -> &'a Item {
         .flat_map(|x| &x.items)
         .find(|i| i.what == what)
         .unwrap_or_else(|| panic!("no item {what}"))
+}
+
+/// A committed run under results/ (`h100/l2-line-1127/all.csv.gz`).
+fn committed(run: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../results")
+        .join(run)
+}
+
+/// The summary of a committed run.
+fn summary_of(run: &str) -> Vec<Summary> {
+    summarise_files(&[committed(run)], &crate::suite::test_catalog()).unwrap()
 }
 
 #[test]
@@ -351,11 +360,8 @@ fn a_published_gpu_sets_its_ratio_beside_the_same_test() {
 #[test]
 fn every_gpu_of_the_committed_results_finds_its_figures() {
     // H200: `NVIDIA H200` as its driver names it (results/h200/whole-run).
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h200/whole-run/all-run1.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h200/whole-run/all-run1.csv.gz";
+    let s = summary_of(run);
     assert_eq!(s[0].device, "NVIDIA H200");
     let mem = find(&s[0], "memory: bandwidth");
     assert_eq!(mem.vendor.as_ref().unwrap().value, 4.8);
@@ -531,11 +537,8 @@ fn the_stride_curves_knee_is_where_it_stops_rising() {
 #[test]
 fn the_h100s_fetch_granularities_are_its_stride_sweeps_knees() {
     // The committed H100 run of the stride sweep beside the storage buffer's latency curve.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/stride-1127/stride-1.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/stride-1127/stride-1.csv.gz";
+    let s = summary_of(run);
     let l2 = find(&s[0], "L2: fetch granularity");
     assert_eq!(
         l2.value.as_deref(),
@@ -573,11 +576,8 @@ fn the_h100s_fetch_granularities_are_its_stride_sweeps_knees() {
 #[test]
 fn the_h100s_refined_edges_are_its_probes_and_its_levels_the_sweeps_rows() {
     // The committed whole run with edge probes (edges-1127): 12 probes bisected four edges.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/edges-1127/all.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/edges-1127/all.csv.gz";
+    let s = summary_of(run);
     let edge = |what: &str| find(&s[0], what).value.clone().unwrap();
     assert_eq!(edge("L1: edge by latency"), "184 KB – 188 KB");
     assert_eq!(edge("L2: near part's edge by latency"), "24.5 MB – 25 MB");
@@ -602,11 +602,8 @@ fn the_h100s_l1_line_is_128_bytes() {
     // The committed whole run with the sets read 32 B apart (line-1127): the set read whole
     // ends at 160–192 KB, the chase (a word per 128 B) at 184–188 KB (refined), the
     // load-to-use chase (a word per 256 B) at 160–192 KB.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/line-1127/all.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/line-1127/all.csv.gz";
+    let s = summary_of(run);
     let line = find(&s[0], "L1: line");
     assert_eq!(
         line.value.as_deref(),
@@ -615,7 +612,7 @@ fn the_h100s_l1_line_is_128_bytes() {
     assert_eq!(line.quantities, [Quantity::of(128.0, Unit::Bytes)]);
     // Were the chase (a word per 128 B) to end at twice the set read whole (its L1 plateau
     // to 320 KB), a line would hold 64 B.
-    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    let mut rows: Vec<Row> = read::read_path(&committed(run)).unwrap().rows;
     for r in &mut rows {
         if let Some(size) = latency_size(&r.test) {
             r.latency_clk = Some(if size <= 320 << 10 { 51.1 } else { 300.0 });
@@ -639,11 +636,8 @@ fn the_h100s_l2_line_is_left_out_where_its_edges_fit_no_line() {
     // The committed whole run with the sets read 32 B apart over 4–64 MB (l2-line-1127): the
     // set read whole leaves the L2's near part at 20–24 MB, the chase at 24.5–25 MB (refined):
     // 128 × 0.80 to 0.98, no power of two. Its L1 line is still 128 B.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/l2-line-1127/all.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/l2-line-1127/all.csv.gz";
+    let s = summary_of(run);
     let l2 = find(&s[0], "L2: line");
     assert_eq!(
         l2.value.as_ref().unwrap_err(),
@@ -663,7 +657,7 @@ fn the_h100s_l2_line_is_left_out_where_its_edges_fit_no_line() {
     // Were the set read whole and the load-to-use chase to end where the chase does (their
     // near plateaus to 24 MB, and 24 MB off the load-to-use one there), the L2's line would
     // be 128 B.
-    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    let mut rows: Vec<Row> = read::read_path(&committed(run)).unwrap().rows;
     let near = 4 << 20..=24 << 20;
     for r in &mut rows {
         if let Some((size, 32)) = derive::stride_of(&r.test) {
@@ -693,11 +687,8 @@ fn the_h100s_l2_line_is_left_out_where_its_edges_fit_no_line() {
 fn the_h100s_l1_keeps_its_edge_beside_shared_memory() {
     // The committed whole run (l2-line-1127): the chase beside 32 KB of shared memory ends
     // its L1 plateau at 160–192 KB, the chase alone at 184–188 KB (refined): the same edge.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/l2-line-1127/all.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/l2-line-1127/all.csv.gz";
+    let s = summary_of(run);
     let beside = find(&s[0], "L1 beside 32 KB of shared memory");
     assert_eq!(
         beside.value.as_deref(),
@@ -714,7 +705,7 @@ fn the_h100s_l1_keeps_its_edge_beside_shared_memory() {
     );
     // Were the chase beside shared memory off its L1 plateau from 160 KB (its 128 KB last
     // on it), it would have given way by 24–60 KB: the 32 KB declared.
-    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    let mut rows: Vec<Row> = read::read_path(&committed(run)).unwrap().rows;
     for r in &mut rows {
         if let Some(size) = curve::size_after(&r.test, derive::BESIDE_SHARED) {
             r.latency_clk = Some(if size <= 128 << 10 { 51.1 } else { 290.0 });
@@ -736,11 +727,8 @@ fn the_h100s_texture_path_evicts_the_l1s_buffer_lines() {
     // to 512 KB; paired with a 128 KB buffer chase, the pair less the texture rises from 69
     // clk (the buffer in the L1) by 248 clk (the buffer's step to the L2: 245) by 512 KB,
     // leaving its plateau at 16–20 KB.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../results/h100/texture-l1-1127/all.csv.gz"
-    );
-    let s = summarise_files(&[path.into()], &crate::suite::test_catalog()).unwrap();
+    let run = "h100/texture-l1-1127/all.csv.gz";
+    let s = summary_of(run);
     let shared = find(&s[0], "L1 shared with the texture path");
     assert_eq!(
         shared.value.as_deref(),
@@ -752,7 +740,7 @@ fn the_h100s_texture_path_evicts_the_l1s_buffer_lines() {
     );
     // Were the pair only the texture plus the buffer in the L1 (as two storages would keep
     // it), the same rule says separate.
-    let mut rows: Vec<Row> = read::read_path(std::path::Path::new(path)).unwrap().rows;
+    let mut rows: Vec<Row> = read::read_path(&committed(run)).unwrap().rows;
     let alone: std::collections::HashMap<u64, f64> = rows
         .iter()
         .filter_map(|r| {
