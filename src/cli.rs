@@ -291,7 +291,8 @@ pub enum Command {
     /// figure where the tool knows it. One table per GPU. See docs/summary.md.
     Summary {
         /// Result files written by `perftest --csv` or `--json` (gzipped or not); the files
-        /// of one GPU and driver are read as one run (a test's first row counts).
+        /// of one GPU and driver are read as one run (a test's first row counts; of a latency row, the
+        /// fastest: several passes of a CPU device's curve read as one).
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
         /// Write the summary as JSON to OUT instead of the table (`-`: stdout): every item's

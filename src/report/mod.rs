@@ -33,6 +33,18 @@ fn host_name() -> String {
     gethostname::gethostname().into_string().unwrap_or_default()
 }
 
+/// The host CPU's data caches as the kernel reports them (read once): what a CPU device's
+/// rows carry in `host_caches`, since that device is the host CPU.
+fn host_caches() -> &'static str {
+    static CACHES: OnceLock<String> = OnceLock::new();
+    CACHES.get_or_init(|| {
+        let caches = perftest_results::cpu_caches::read_sysfs(std::path::Path::new(
+            perftest_results::cpu_caches::SYSFS,
+        ));
+        perftest_results::cpu_caches::cell(&caches)
+    })
+}
+
 /// One finished test, ready to report.
 pub struct Row<'a> {
     pub device: &'a DeviceInfo,
@@ -262,6 +274,10 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         host: host().to_string(),
         device_uuid: d.uuid_string(),
         latency_ns: m.latency_ns,
+        host_caches: match d.device_type {
+            crate::gpu::DeviceType::Cpu => host_caches().to_string(),
+            _ => String::new(),
+        },
     }
 }
 

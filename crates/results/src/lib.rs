@@ -1,6 +1,7 @@
 //! perftest's results layer: what a run's rows mean and every reader of them (compare, summary, HTML report), without Vulkan.
 
 pub mod compare;
+pub mod cpu_caches;
 pub mod error;
 pub mod fleet;
 pub mod gzip;

@@ -106,6 +106,11 @@ pub struct Row {
     /// device has no shader-core clock (a CPU device); empty in files older than the column.
     #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
     pub latency_ns: Option<f64>,
+    /// The host CPU's data caches as the kernel reports them, in a CPU device's rows
+    /// (lavapipe's device is the host CPU): `L1d 48 KB 12-way 64 B lines; L2 2 MB …`
+    /// ([`crate::cpu_caches::cell`]); empty for a GPU, off Linux, and in files older than
+    /// the column.
+    pub host_caches: String,
 }
 
 /// How a column's cells are typed where the format has types (JSON).
@@ -174,6 +179,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("host", Text),
     ("device_uuid", Text),
     ("latency_ns", Number),
+    ("host_caches", Text),
 ];
 
 impl Row {

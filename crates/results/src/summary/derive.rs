@@ -36,18 +36,22 @@ pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
         device: d.name.clone(),
         files: d.files.clone(),
         rows: d.rows.len(),
-        sections: vec![
-            device_section(d),
-            caches(d),
-            host(d),
-            arithmetic(d),
-            dispatch(d),
-            loads(d, catalog),
-        ],
+        sections: [
+            Some(device_section(d)),
+            Some(caches(d)),
+            super::host_cpu::section(d),
+            Some(host(d)),
+            Some(arithmetic(d)),
+            Some(dispatch(d)),
+            Some(loads(d, catalog)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
     }
 }
 
-fn item(
+pub(super) fn item(
     what: impl Into<String>,
     value: Result<String, String>,
     measured: Option<(f64, f64)>,
@@ -140,7 +144,7 @@ fn device_section(d: &Device) -> Section {
 }
 
 /// The ok rows of a sweep (`PREFIX <size>`) with a figure, in size order.
-fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<Point> {
+pub(super) fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<Point> {
     let mut out: Vec<Point> = d
         .rows
         .iter()

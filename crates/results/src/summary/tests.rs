@@ -762,3 +762,131 @@ fn the_h100s_texture_path_evicts_the_l1s_buffer_lines() {
         Ok("separate (the 128 KB buffer set stays: +1.00 of 245 clk at 512 KB)")
     );
 }
+
+/// The three passes of the committed lavapipe run of tests/host_caches.rs (this session's
+/// KVM Xeon: L1d 48 KB, L2 2 MB, L3 300 MB), each pass's rows.
+fn host_cache_passes() -> Vec<Vec<Row>> {
+    (1..=3)
+        .map(|i| {
+            let path = committed(&format!("lavapipe/host-caches-1127/pass{i}.csv.gz"));
+            crate::compare::read::read_path(&path).unwrap().rows
+        })
+        .collect()
+}
+
+/// The summary of `passes` read together, as `perftest summary pass1 pass2 pass3` does.
+fn summary_of_passes(passes: &[Vec<Row>]) -> Summary {
+    let sources: Vec<(&str, &[Row])> = passes
+        .iter()
+        .enumerate()
+        .map(|(i, rows)| (["pass1", "pass2", "pass3"][i], rows.as_slice()))
+        .collect();
+    let mut s = summarise(&sources, &crate::suite::test_catalog());
+    assert_eq!(s.len(), 1, "one device");
+    s.remove(0)
+}
+
+#[test]
+fn lavapipes_curve_holds_the_host_cpus_caches_and_a_wrong_size_does_not() {
+    let passes = host_cache_passes();
+    let s = summary_of_passes(&passes);
+    // The L1d's step is sharp (7.79 ns to 48 KB, 9.55 at 56 KB); the L2's is gradual (10.9 ns
+    // to 1 MB, 20.2 at 2 MB, 30.5 at 2.5 MB, 40.3 from 4 MB): half-way lies at 2–2.5 MB.
+    let l1 = find(&s, "L1d (48 KB)");
+    assert_eq!(
+        l1.value.as_deref(),
+        Ok("48 KB – 56 KB: holds (the step from 7.79 to 9.68 ns)")
+    );
+    assert_eq!(
+        l1.quantities,
+        [Quantity::range(
+            (48 << 10) as f64,
+            (56 << 10) as f64,
+            Unit::Bytes
+        )]
+    );
+    let l2 = find(&s, "L2 (2 MB)");
+    assert!(
+        l2.value
+            .as_deref()
+            .unwrap()
+            .starts_with("2 MB – 2.5 MB: holds (half-way from 10.9 to 40.3 ns"),
+        "{:?}",
+        l2.value
+    );
+    assert_eq!(l2.ratio_text(), "1.00–1.25×");
+    let l3 = find(&s, "L3 (300 MB)");
+    assert_eq!(
+        l3.value.as_ref().unwrap_err(),
+        "past the curve's sizes (4 KB … 16 MB)"
+    );
+    // The first pass alone, which had slow spells (12.7 ns at 48 KB, 13.8 at 10 KB), shows no
+    // L1d step: the fastest of the passes is what finds it.
+    let alone = summary_of_passes(&passes[..1]);
+    assert!(find(&alone, "L1d (48 KB)")
+        .value
+        .as_deref()
+        .unwrap()
+        .starts_with("does not hold"));
+    // The same curve against a host that claimed other sizes: a 32 KB L1d and a 4 MB L2 lie
+    // on plateaus, on no step.
+    let claimed: Vec<Vec<Row>> = passes
+        .iter()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| Row {
+                    host_caches: "L1d 32 KB 64 B lines; L2 4 MB".into(),
+                    ..r.clone()
+                })
+                .collect()
+        })
+        .collect();
+    let s = summary_of_passes(&claimed);
+    for what in ["L1d (32 KB)", "L2 (4 MB)"] {
+        let v = find(&s, what).value.as_deref().unwrap();
+        assert!(
+            v.starts_with("does not hold: no step of the curve is half done"),
+            "{v}"
+        );
+        assert!(find(&s, what).quantities.is_empty());
+    }
+    // A GPU's rows have no such section.
+    assert!(!h100()
+        .sections
+        .iter()
+        .any(|x| x.title.starts_with("The host CPU's caches")));
+}
+
+#[test]
+fn repeated_latency_rows_keep_the_fastest_and_other_rows_the_first() {
+    let row = |test: &str, ns: Option<f64>, gbs: Option<f64>| Row {
+        test: test.into(),
+        status: "ok".into(),
+        latency_ns: ns,
+        gbytes_per_s: gbs,
+        ..Default::default()
+    };
+    let a = [
+        row("latency: ByteAddressBuffer 4 KB", Some(12.0), None),
+        row("bandwidth: ByteAddressBuffer.Load4 4 KB", None, Some(10.0)),
+    ];
+    let b = [
+        row("latency: ByteAddressBuffer 4 KB", Some(8.0), None),
+        row("bandwidth: ByteAddressBuffer.Load4 4 KB", None, Some(20.0)),
+        Row {
+            status: "failed".into(),
+            ..row("latency: ByteAddressBuffer 4 KB", Some(1.0), None)
+        },
+    ];
+    let d = &devices(&[("a", &a), ("b", &b)])[0];
+    assert_eq!(
+        d.get("latency: ByteAddressBuffer 4 KB").unwrap().latency_ns,
+        Some(8.0)
+    );
+    assert_eq!(
+        d.get("bandwidth: ByteAddressBuffer.Load4 4 KB")
+            .unwrap()
+            .gbytes_per_s,
+        Some(10.0)
+    );
+}
