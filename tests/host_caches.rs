@@ -94,7 +94,7 @@ fn lavapipe_finds_the_host_cpus_caches_where_the_kernel_lists_them() {
     for record in reader.records() {
         let cell = record.unwrap()[column].to_string();
         for (name, bytes) in &caches {
-            let size = perftest_size(*bytes);
+            let size = perftest_results::summary::size_name(*bytes);
             assert!(
                 cell.contains(&format!("{name} {size}")),
                 "{cell} lacks {name} {size}"
@@ -155,17 +155,4 @@ fn lavapipe_finds_the_host_cpus_caches_where_the_kernel_lists_them() {
     }
     // At least the L1d and one more level lie within 16 MB on any CPU lavapipe runs on.
     assert!(held >= 2, "{held} of {caches:?} held\n{}", stdout(&text));
-}
-
-/// A size as perftest names it (`48 KB`, `2 MB`, `1.25 MB`).
-fn perftest_size(bytes: u64) -> String {
-    let (v, unit) = if bytes >= 1 << 30 {
-        (bytes as f64 / (1u64 << 30) as f64, "GB")
-    } else if bytes >= 1 << 20 {
-        (bytes as f64 / (1u64 << 20) as f64, "MB")
-    } else {
-        (bytes as f64 / 1024.0, "KB")
-    };
-    let t = format!("{v:.2}");
-    format!("{} {unit}", t.trim_end_matches('0').trim_end_matches('.'))
 }

@@ -14,5 +14,5 @@ while read -r name; do F+=(--filter "$name"); done < <("$B" --list-tests --suite
 for i in 1 2 3; do
   wall "$B" --device cpu "${X[@]}" --suite latency --shuffle --seed "$i" "${F[@]}" --csv "$out/pass$i.csv" > "$out/pass$i.txt" 2>&1
 done
-"$B" summary "$out"/pass[123].csv > "$out/summary.txt"
-"$B" summary --json "$out/summary.json" "$out"/pass[123].csv
+"$B" summary "$out/pass1.csv" "$out/pass2.csv" "$out/pass3.csv" > "$out/summary.txt"
+"$B" summary --json "$out/summary.json" "$out/pass1.csv" "$out/pass2.csv" "$out/pass3.csv"
