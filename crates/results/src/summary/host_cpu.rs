@@ -120,6 +120,16 @@ pub fn section(d: &Device) -> Option<Section> {
                 );
                 return item(what, Err(why), None, Some(figure), "");
             }
+            if steps.is_empty() {
+                let why = format!(
+                    "the curve has no step to hold it against (no two plateaus of {} sizes \
+                     within {} %, in {} rows)",
+                    curve::MIN_POINTS,
+                    (curve::TOLERANCE * 100.0).round(),
+                    lat.len()
+                );
+                return item(what, Err(why), None, Some(figure), curve_rows.clone());
+            }
             let scale = figure_scale(c.bytes);
             let (value, r) = match held(c.bytes, &steps) {
                 Some(s) => {
@@ -138,11 +148,10 @@ pub fn section(d: &Device) -> Option<Section> {
                 }
                 None => {
                     let all: Vec<String> = steps.iter().map(|s| range(s.half)).collect();
-                    let v =
-                        format!(
+                    let v = format!(
                         "does not hold: no step of the curve is half done at {} (its steps: {})",
                         curve::size_name(c.bytes),
-                        if all.is_empty() { "none".into() } else { all.join(", ") }
+                        all.join(", ")
                     );
                     (v, None)
                 }

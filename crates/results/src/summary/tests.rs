@@ -850,6 +850,34 @@ fn lavapipes_curve_holds_the_host_cpus_caches_and_a_wrong_size_does_not() {
         );
         assert!(find(&s, what).quantities.is_empty());
     }
+    // Three sizes make no plateau, so no step: left out, not `does not hold`.
+    let sparse: Vec<Row> = passes[1]
+        .iter()
+        .filter(|r| {
+            r.test.ends_with(" 4 KB") || r.test.ends_with(" 64 KB") || r.test.ends_with(" 8 MB")
+        })
+        .cloned()
+        .collect();
+    let s = summary_of_passes(std::slice::from_ref(&sparse));
+    let why = find(&s, "L1d (48 KB)").value.as_ref().unwrap_err();
+    assert!(
+        why.starts_with("the curve has no step to hold it against"),
+        "{why}"
+    );
+    // A cell perftest did not write is named, and nothing is held against it.
+    let garbled: Vec<Row> = sparse
+        .iter()
+        .map(|r| Row {
+            host_caches: "L1d 48 parsecs".into(),
+            ..r.clone()
+        })
+        .collect();
+    let s = summary_of_passes(&[garbled]);
+    let why = find(&s, "host caches").value.as_ref().unwrap_err();
+    assert!(
+        why.contains("not one perftest writes: `L1d 48 parsecs`"),
+        "{why}"
+    );
     // A GPU's rows have no such section.
     assert!(!h100()
         .sections
