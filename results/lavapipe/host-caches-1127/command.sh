@@ -1,7 +1,7 @@
 # results/lavapipe/host-caches-1127/ (session of 2026-11-27, issue 48): lavapipe's device is
 # this session's host CPU (a two-core KVM Xeon; sysfs.txt: L1d 48 KB, L2 2 MB, L3 300 MB):
 # the storage-buffer chase's sweep to 16 MB in three passes, each in an order of its own, as
-# tests/host_caches.rs runs it; summary.txt reads the three together (each size's fastest
+# tests/host_caches.rs runs it (which adds a fourth); summary.txt reads the three together (each size's fastest
 # pass) and holds the curve's steps against the caches the rows' host_caches column names.
 # Run here, not on a GPU machine; CSVs gzipped afterwards.
 # Rerun: scripts/reproduce.sh results/lavapipe/host-caches-1127 OUTDIR
