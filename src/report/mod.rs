@@ -35,13 +35,12 @@ fn host_name() -> String {
 
 /// The host CPU's data caches as the kernel reports them (read once): what a CPU device's
 /// rows carry in `host_caches`, since that device is the host CPU.
-fn host_caches() -> &'static str {
-    static CACHES: OnceLock<String> = OnceLock::new();
+fn host_caches() -> &'static [perftest_results::cpu_caches::CpuCache] {
+    static CACHES: OnceLock<Vec<perftest_results::cpu_caches::CpuCache>> = OnceLock::new();
     CACHES.get_or_init(|| {
-        let caches = perftest_results::cpu_caches::read_sysfs(std::path::Path::new(
+        perftest_results::cpu_caches::read_sysfs(std::path::Path::new(
             perftest_results::cpu_caches::SYSFS,
-        ));
-        perftest_results::cpu_caches::cell(&caches)
+        ))
     })
 }
 
@@ -275,8 +274,8 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         device_uuid: d.uuid_string(),
         latency_ns: m.latency_ns,
         host_caches: match d.device_type {
-            crate::gpu::DeviceType::Cpu => host_caches().to_string(),
-            _ => String::new(),
+            crate::gpu::DeviceType::Cpu => host_caches().to_vec(),
+            _ => Vec::new(),
         },
     }
 }

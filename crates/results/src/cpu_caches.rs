@@ -137,6 +137,24 @@ pub fn parse_cell(text: &str) -> Option<Vec<CpuCache>> {
         .collect()
 }
 
+/// Writes the `host_caches` cell of a row's caches (empty for none): `#[serde(with)]`.
+pub fn serialize<S: serde::Serializer>(caches: &[CpuCache], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&cell(caches))
+}
+
+/// Reads a `host_caches` cell (empty, or a JSON `null`: none); one perftest did not write
+/// is an error that quotes it, as a bad number is.
+pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<CpuCache>, D::Error> {
+    let text: Option<String> = serde::Deserialize::deserialize(d)?;
+    let text = text.unwrap_or_default();
+    parse_cell(&text).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "`{text}` is not a list of caches as perftest writes it \
+             (`L1d 48 KB 12-way 64 B lines; L2 2 MB …`)"
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -110,7 +110,8 @@ pub struct Row {
     /// (lavapipe's device is the host CPU): `L1d 48 KB 12-way 64 B lines; L2 2 MB …`
     /// ([`crate::cpu_caches::cell`]); empty for a GPU, off Linux, and in files older than
     /// the column.
-    pub host_caches: String,
+    #[serde(with = "crate::cpu_caches")]
+    pub host_caches: Vec<crate::cpu_caches::CpuCache>,
 }
 
 /// How a column's cells are typed where the format has types (JSON).

@@ -72,24 +72,14 @@ pub fn section(d: &Device) -> Option<Section> {
     let title = "The host CPU's caches (the device is the CPU: the kernel's sizes against the \
                  curve of `latency: ByteAddressBuffer`)"
         .to_string();
-    let cell = d
+    let Some(caches) = d
         .rows
         .iter()
-        .map(|r| r.host_caches.as_str())
-        .find(|c| !c.is_empty());
-    let caches = match cell.map(cpu_caches::parse_cell) {
-        Some(Some(c)) if !c.is_empty() => c,
-        Some(_) => {
-            let why = format!(
-                "the rows' host_caches is not one perftest writes: `{}`",
-                cell?
-            );
-            return Some(left_out(title, why));
-        }
-        None => {
-            let why = "no host_caches in the rows (not Linux, or a file older than the column)";
-            return Some(left_out(title, why.into()));
-        }
+        .map(|r| &r.host_caches)
+        .find(|c| !c.is_empty())
+    else {
+        let why = "no host_caches in the rows (not Linux, or a file older than the column)";
+        return Some(left_out(title, why.into()));
     };
     // The sweep's rows only: each ran in every pass, so its fastest is the CPU's own; a
     // probe's size is its pass's own, read once, in whatever spell that pass was in.

@@ -835,7 +835,8 @@ fn lavapipes_curve_holds_the_host_cpus_caches_and_a_wrong_size_does_not() {
         .map(|rows| {
             rows.iter()
                 .map(|r| Row {
-                    host_caches: "L1d 32 KB 64 B lines; L2 4 MB".into(),
+                    host_caches: crate::cpu_caches::parse_cell("L1d 32 KB 64 B lines; L2 4 MB")
+                        .unwrap(),
                     ..r.clone()
                 })
                 .collect()
@@ -864,19 +865,20 @@ fn lavapipes_curve_holds_the_host_cpus_caches_and_a_wrong_size_does_not() {
         why.starts_with("the curve has no step to hold it against"),
         "{why}"
     );
-    // A cell perftest did not write is named, and nothing is held against it.
-    let garbled: Vec<Row> = sparse
-        .iter()
-        .map(|r| Row {
-            host_caches: "L1d 48 parsecs".into(),
-            ..r.clone()
-        })
-        .collect();
-    let s = summary_of_passes(&[garbled]);
-    let why = find(&s, "host caches").value.as_ref().unwrap_err();
+    // A file whose cell perftest did not write is refused, naming the cell (as a bad
+    // number is), not summarised against a guess.
+    let gz = std::fs::read(committed("lavapipe/host-caches-1127/pass2.csv.gz")).unwrap();
+    let text = String::from_utf8(crate::gzip::decompress(&gz).unwrap().bytes).unwrap();
+    assert!(text.contains("L1d 48 KB 12-way 64 B lines;"));
+    let bad = text.replacen("L1d 48 KB 12-way 64 B lines;", "L1d 48 parsecs;", 1);
+    let Err(err) = crate::compare::read::read_text("pass2", &bad) else {
+        panic!("a garbled host_caches cell read");
+    };
+    let err = format!("{err:#}");
+    assert!(err.starts_with("pass2"), "{err}");
     assert!(
-        why.contains("not one perftest writes: `L1d 48 parsecs`"),
-        "{why}"
+        err.contains("line 2: host_caches `L1d 48 parsecs; L2 2 MB"),
+        "{err}"
     );
     // A GPU's rows have no such section.
     assert!(!h100()
