@@ -10,6 +10,7 @@ use crate::{compare, gpu, report, select};
 use anyhow::{Context as _, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use perftest_results::note::{self, Note};
+use perftest_results::output::OutFile;
 use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -146,21 +147,25 @@ pub fn run(args: cli::Args) -> Result<i32> {
     }
     if let Some(cli::Command::Summary { files, json }) = &args.command {
         let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        if let Some(path) = json {
-            cli::check_json_out(path, true)?;
-        }
+        // The output is checked before any input is read (`-`: stdout).
+        let out = match json {
+            Some(path) => {
+                cli::check_json_out(path, true)?;
+                (path.as_os_str() != "-")
+                    .then(|| OutFile::open("--json", path, files))
+                    .transpose()?
+            }
+            None => None,
+        };
         let summaries =
             crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
-        match json {
-            None => stdout(&crate::summary::text(&summaries)),
-            Some(path) => {
+        match (json, out) {
+            (None, _) => stdout(&crate::summary::text(&summaries)),
+            (Some(_), out) => {
                 let text = crate::summary::json(&summaries).context("the summary as JSON")? + "\n";
-                if path.as_os_str() == "-" {
-                    stdout(&text);
-                } else {
-                    std::fs::write(path, text).map_err(|e| {
-                        Failure::Usage(format!("cannot write --json {}: {e}", path.display()))
-                    })?;
+                match out {
+                    None => stdout(&text),
+                    Some(out) => out.write(text.as_bytes()).map_err(usage)?,
                 }
             }
         }
@@ -420,15 +425,12 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
         let out: Box<dyn Write> = if csv_to_stdout {
             Box::new(std::io::stdout())
         } else {
-            // The null device is opened as it is (Windows' NUL cannot be created or truncated).
-            let file = if report::path::is_null_device(path) {
-                std::fs::OpenOptions::new().write(true).open(path)
-            } else {
-                std::fs::File::create(path)
-            };
-            Box::new(file.map_err(|e| {
-                Failure::Usage(format!("cannot write --csv {}: {e}", path.display()))
-            })?)
+            // Opened as every output is (a device in place, a symlink followed, a read-only
+            // file refused), and streamed: the rows are in the file as they come.
+            let file = OutFile::open("--csv", path, &[])?
+                .stream()
+                .map_err(|e| Failure::Usage(format!("{e:#}")))?;
+            Box::new(file)
         };
         // A file that opens but takes no bytes (a full disk, /dev/full) fails on its header:
         // a usage error naming it, before the first test, as a path that cannot be opened.
@@ -439,16 +441,10 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
         reporters.push(format!("--csv {}", path.display()), Box::new(csv));
     }
     if let Some(path) = &args.json {
-        if path.is_dir() {
-            return Err(Failure::Usage(format!(
-                "cannot write --json {}: it is a directory",
-                path.display()
-            ))
-            .into());
-        }
-        let json = Json::create(path)
-            .map_err(|e| Failure::Usage(format!("cannot write --json {}: {e}", path.display())))?;
-        reporters.push(format!("--json {}", path.display()), Box::new(json));
+        reporters.push(
+            format!("--json {}", path.display()),
+            Box::new(Json::create(path)?),
+        );
     }
     Ok(reporters)
 }

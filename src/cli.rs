@@ -231,10 +231,11 @@ pub fn subcommand_hint(word: &str) -> Option<String> {
     }
 }
 
-/// `--host`: a name, on one line (it is a CSV cell and a line of the fleet's verdict).
+/// `--host`: a name, one word (it is a CSV cell, a word of the fleet's verdict lines that
+/// the Slurm health check picks out by it, and a folder's name there).
 fn parse_host(s: &str) -> Result<String, String> {
     let name = s.trim();
-    if name.is_empty() || name.contains(['\n', '\r']) {
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c.is_control()) {
         return Err(format!(
             "{s:?} is not a machine name: give one word on one line (leave --host out for \
              the host name)"

@@ -1,109 +1,44 @@
 //! The JSON result file: every row plus the full context (devices, limits, features,
-//! calibration, provenance), written atomically when the run ends.
+//! calibration, provenance), written when the run ends (a regular file atomically).
 
 use super::{result_row, Reporter, Row};
+use crate::error::Failure;
 use crate::gpu::{version_string, DeviceInfo};
 use crate::kernels;
 use crate::provenance;
 use crate::runner::Calibration;
 use anyhow::{Context as _, Result};
 use perftest_results::gzip::Output;
+use perftest_results::output::OutFile;
 use serde_json::{json, Map, Value};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Collects rows and writes them at the end. A regular file (or one not there yet) is
-/// written through a temporary file beside it, renamed into place, so an existing file is
-/// replaced whole or not at all; anything else (`/dev/null`, `/dev/full`, a FIFO, a
-/// terminal) is opened and written in place, never replaced. Symlinks are followed: the
-/// file they point to is written, the link stays.
+/// Collects rows and writes them at the end, to an output opened as every output is
+/// ([`OutFile`]): a regular file (or one not there yet) through a temporary file beside it,
+/// renamed into place, so an existing file is replaced whole or not at all; anything else
+/// (`/dev/null`, `/dev/full`, a FIFO, a terminal) opened now and written in place, never
+/// replaced. Symlinks are followed: the file they point to is written, the link stays.
 pub struct Json {
-    /// The path as given, for messages.
-    path: PathBuf,
-    /// Where the document goes.
-    target: Target,
+    /// Where the document goes (`None` once written).
+    out: Option<OutFile>,
     /// Gzip-compressed (a path ending in `.gz`).
     gzip: bool,
-    file: Option<std::fs::File>,
     devices: Vec<Value>,
     rows: Vec<Value>,
-    /// The temporary file exists and is not yet renamed into place.
-    pending: bool,
-}
-
-/// How the document reaches its path.
-enum Target {
-    /// Written to `tmp` at the end, then renamed onto `path` (a regular file); `tmp` keeps
-    /// the permissions of the file it replaces.
-    Replace {
-        path: PathBuf,
-        tmp: PathBuf,
-        permissions: Option<std::fs::Permissions>,
-    },
-    /// Written straight into the file already open (a device, a FIFO, a terminal).
-    InPlace,
 }
 
 impl Json {
-    /// Opens the output at once where it is written in place (a device or FIFO: opening a
-    /// FIFO waits for its reader); for a regular file, creates and removes the temporary
-    /// file beside it, so an unwritable path fails before any test runs and a killed run
-    /// leaves nothing behind (the temporary file exists only while the document is written).
-    pub fn create(path: &Path) -> std::io::Result<Self> {
-        let target = super::path::final_target(path)?;
-        let existing = std::fs::metadata(&target).ok();
-        if super::path::is_null_device(path) {
-            // Windows' NUL has no metadata and cannot be renamed onto: written in place.
-            let file = std::fs::OpenOptions::new().write(true).open(&target)?;
-            return Ok(Json {
-                path: path.to_path_buf(),
-                target: Target::InPlace,
-                gzip: false,
-                file: Some(file),
-                devices: Vec::new(),
-                rows: Vec::new(),
-                pending: false,
-            });
-        }
-        let (target, file) = match existing {
-            Some(m) if !m.is_file() => {
-                let file = std::fs::OpenOptions::new().write(true).open(&target)?;
-                (Target::InPlace, Some(file))
-            }
-            _ => {
-                let name = target
-                    .file_name()
-                    .map_or("perftest.json".into(), |n| n.to_string_lossy().into_owned());
-                let tmp = target.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-                std::fs::File::create(&tmp)?;
-                std::fs::remove_file(&tmp)?;
-                let permissions = existing.map(|m| m.permissions());
-                let target = Target::Replace {
-                    path: target,
-                    tmp,
-                    permissions,
-                };
-                (target, None)
-            }
-        };
+    /// Checks and opens the output now (a device or FIFO is opened at once: opening a FIFO
+    /// waits for its reader), so that an unwritable, read-only or folder path fails before
+    /// any test runs.
+    pub fn create(path: &Path) -> Result<Self, Failure> {
         Ok(Json {
-            path: path.to_path_buf(),
-            target,
+            out: Some(OutFile::open("--json", path, &[])?),
             gzip: perftest_results::gzip::is_gzip_path(path),
-            file,
             devices: Vec::new(),
             rows: Vec::new(),
-            pending: false,
         })
-    }
-}
-
-impl Drop for Json {
-    fn drop(&mut self) {
-        // Not committed (an error while it was written): leave no temporary file behind.
-        if let (true, Target::Replace { tmp, .. }) = (self.pending, &self.target) {
-            let _ = std::fs::remove_file(tmp);
-        }
     }
 }
 
@@ -231,47 +166,16 @@ impl Reporter for Json {
             "kernel_spirv_hashes": kernels,
             "results": self.rows,
         });
-        let file = match &self.target {
-            Target::InPlace => self.file.take().context("JSON already written")?,
-            Target::Replace {
-                tmp, permissions, ..
-            } => {
-                let file = std::fs::File::create(tmp)
-                    .with_context(|| format!("writing {}", self.path.display()))?;
-                // Removed by `drop` unless renamed into place below.
-                self.file = None;
-                self.pending = true;
-                if let Some(p) = permissions {
-                    let _ = file.set_permissions(p.clone());
-                }
-                file
-            }
-        };
-        let mut out = std::io::BufWriter::new(Output::new(file, self.gzip));
-        let write = serde_json::to_writer_pretty(&mut out, &doc)
-            .map_err(anyhow::Error::from)
-            .and_then(|_| Ok(out.write_all(b"\n")?))
-            .and_then(|_| Ok(out.into_inner().map_err(|e| e.into_error())?.finish()?));
-        let file = match write {
-            Ok(file) => file,
-            Err(e) => {
-                if let Target::Replace { tmp, .. } = &self.target {
-                    let _ = std::fs::remove_file(tmp);
-                }
-                return Err(e).with_context(|| format!("writing {}", self.path.display()));
-            }
-        };
-        if let Target::Replace { path, tmp, .. } = &self.target {
-            if let Err(e) = file.sync_all() {
-                let _ = std::fs::remove_file(tmp);
-                return Err(e).with_context(|| format!("writing {}", self.path.display()));
-            }
-            if let Err(e) = std::fs::rename(tmp, path) {
-                let _ = std::fs::remove_file(tmp);
-                return Err(e).with_context(|| format!("renaming into {}", path.display()));
-            }
-            self.pending = false;
-        }
-        Ok(())
+        let out = self.out.take().context("JSON already written")?;
+        let gzip = self.gzip;
+        out.write_with(|file| {
+            let mut out = std::io::BufWriter::new(Output::new(file, gzip));
+            serde_json::to_writer_pretty(&mut out, &doc)?;
+            out.write_all(b"\n")?;
+            out.into_inner().map_err(|e| e.into_error())?.finish()?;
+            Ok(())
+        })
+        // The reporters name the output before its error: the cause alone.
+        .map_err(|e| anyhow::anyhow!("{}", e.root_cause()))
     }
 }

@@ -30,8 +30,20 @@ pub struct Inflated {
 /// checked, so a damaged file cannot pass silently). A file that just stops, as a killed
 /// run leaves its `--csv FILE.gz` (each row flushed, no trailer), gives what it holds.
 pub fn decompress(bytes: &[u8]) -> Result<Inflated> {
+    decompress_at_most(bytes, u64::MAX)
+}
+
+/// [`decompress`], refusing data that inflates to more than `limit` bytes (a few kilobytes
+/// of gzip can hold gigabytes of zeros): the error says so, and nothing more is inflated.
+pub fn decompress_at_most(bytes: &[u8], limit: u64) -> Result<Inflated> {
     let mut out = Vec::new();
-    match flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out) {
+    let read = flate2::read::MultiGzDecoder::new(bytes)
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut out);
+    if out.len() as u64 > limit {
+        bail!("the gzip data inflates to more than {}", size(limit));
+    }
+    match read {
         Ok(_) => Ok(Inflated {
             bytes: out,
             cut: false,
@@ -42,6 +54,15 @@ pub fn decompress(bytes: &[u8]) -> Result<Inflated> {
             cut: true,
         }),
         Err(e) => bail!("the gzip data is damaged ({e})"),
+    }
+}
+
+/// `256 MiB`, or `512 bytes` below a MiB.
+pub fn size(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -157,6 +178,19 @@ mod tests {
         assert_eq!(out.finish().unwrap(), b"a,b\n");
         assert!(is_gzip_path(Path::new("run.csv.gz")) && is_gzip_path(Path::new("R.JSON.GZ")));
         assert!(!is_gzip_path(Path::new("run.csv")) && !is_gzip_path(Path::new("-")));
+    }
+
+    #[test]
+    fn inflating_stops_at_its_limit() {
+        let mut out = Output::new(Vec::new(), true);
+        out.write_all(&vec![0u8; 1 << 20]).unwrap();
+        let bytes = out.finish().unwrap();
+        let err = decompress_at_most(&bytes, 1 << 19).unwrap_err().to_string();
+        assert!(err.contains("inflates to more than 524288 bytes"), "{err}");
+        assert_eq!(
+            decompress_at_most(&bytes, 1 << 20).unwrap().bytes.len(),
+            1 << 20
+        );
     }
 
     #[test]

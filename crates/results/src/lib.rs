@@ -7,6 +7,7 @@ pub mod fleet;
 pub mod gzip;
 pub mod html;
 pub mod note;
+pub mod output;
 pub mod path;
 pub mod published;
 pub mod row;

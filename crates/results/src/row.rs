@@ -286,9 +286,11 @@ fn shortest<S: Serializer>(v: &Option<f32>, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// A cell as read: what a deserialiser of CSV (text) or JSON (numbers, text, null) gives.
+/// A number keeps the text it was read from where the deserialiser gives it (a CSV cell, a
+/// JSON string), so that an error quotes the file (`1e400`, not `inf`).
 enum Given {
     Empty,
-    Number(f64),
+    Number(f64, String),
     Text(String),
 }
 
@@ -313,13 +315,21 @@ impl<'de> Deserialize<'de> for Given {
                 Ok(Given::Text(v.to_string()))
             }
             fn visit_u64<E>(self, v: u64) -> Result<Given, E> {
-                Ok(Given::Number(v as f64))
+                Ok(Given::Number(v as f64, v.to_string()))
             }
             fn visit_i64<E>(self, v: i64) -> Result<Given, E> {
-                Ok(Given::Number(v as f64))
+                Ok(Given::Number(v as f64, v.to_string()))
+            }
+            // A CSV cell of more digits than 64 bits hold (`99999999999999999999999999999999999`)
+            // is still a number: the csv crate hands it over as a 128-bit integer.
+            fn visit_u128<E>(self, v: u128) -> Result<Given, E> {
+                Ok(Given::Number(v as f64, v.to_string()))
+            }
+            fn visit_i128<E>(self, v: i128) -> Result<Given, E> {
+                Ok(Given::Number(v as f64, v.to_string()))
             }
             fn visit_f64<E>(self, v: f64) -> Result<Given, E> {
-                Ok(Given::Number(v))
+                Ok(Given::Number(v, v.to_string()))
             }
             fn visit_str<E>(self, v: &str) -> Result<Given, E> {
                 // CSV hands every cell over as text; JSON a number, or text where a file
@@ -329,7 +339,7 @@ impl<'de> Deserialize<'de> for Given {
                     Given::Empty
                 } else {
                     match v.parse::<f64>() {
-                        Ok(x) => Given::Number(x),
+                        Ok(x) => Given::Number(x, v.to_string()),
                         Err(_) => Given::Text(v.to_string()),
                     }
                 })
@@ -339,14 +349,24 @@ impl<'de> Deserialize<'de> for Given {
     }
 }
 
+/// Whether `text` spells a number out of `f64`'s range (`1e400`), rather than `inf` or `NaN`.
+fn out_of_range(text: &str) -> bool {
+    text.trim_start_matches(['+', '-'])
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
+}
+
 /// A finite number, or `None` for an empty cell; anything else is an error that quotes the
 /// cell (the reader names the file, line and column).
 fn number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     match Given::deserialize(d)? {
         Given::Empty => Ok(None),
-        Given::Number(x) if x.is_finite() => Ok(Some(x)),
-        Given::Number(x) => Err(serde::de::Error::custom(format!("`{x}` is not a number"))),
-        Given::Text(t) => Err(serde::de::Error::custom(format!("`{t}` is not a number"))),
+        Given::Number(x, _) if x.is_finite() => Ok(Some(x)),
+        Given::Number(_, t) if out_of_range(&t) => Err(serde::de::Error::custom(format!(
+            "`{t}` is out of range (beyond ±1.8e308)"
+        ))),
+        Given::Number(_, t) | Given::Text(t) => {
+            Err(serde::de::Error::custom(format!("`{t}` is not a number")))
+        }
     }
 }
 
@@ -373,16 +393,32 @@ where
     D: Deserializer<'de>,
     T: TryFrom<u64>,
 {
-    let bad = |t: &dyn std::fmt::Display| {
-        serde::de::Error::custom(format!("`{t}` is not a whole number"))
+    let bad = |t: &str| serde::de::Error::custom(format!("`{t}` is not a whole number"));
+    let too_large = |t: &str| {
+        serde::de::Error::custom(format!("`{t}` is out of range (at most {})", max_of::<T>()))
     };
     match Given::deserialize(d)? {
         Given::Empty => Ok(None),
-        Given::Number(x) if x >= 0.0 && x.fract() == 0.0 && x < 2f64.powi(53) => {
-            T::try_from(x as u64).map(Some).map_err(|_| bad(&x))
+        // Digits are converted as they are, not through an f64 that would round them.
+        Given::Number(_, t) if t.parse::<u64>().is_ok() => {
+            let n = t.parse::<u64>().unwrap_or_default();
+            T::try_from(n).map(Some).map_err(|_| too_large(&t))
         }
-        Given::Number(x) => Err(bad(&x)),
-        Given::Text(t) => Err(bad(&t)),
+        Given::Number(x, t) if x >= 0.0 && x.fract() == 0.0 && x < 2f64.powi(53) => {
+            T::try_from(x as u64).map(Some).map_err(|_| too_large(&t))
+        }
+        Given::Number(x, t) if x >= 0.0 && x.fract() == 0.0 => Err(too_large(&t)),
+        Given::Number(_, t) | Given::Text(t) => Err(bad(&t)),
+    }
+}
+
+/// The largest value of the count type `T`, as text.
+fn max_of<T: TryFrom<u64>>() -> String {
+    // The largest u64 that converts: u32's or u64's maximum (the counts are unsigned).
+    if T::try_from(u64::MAX).is_ok() {
+        u64::MAX.to_string()
+    } else {
+        u32::MAX.to_string()
     }
 }
 

@@ -6,7 +6,10 @@ use crate::gzip;
 use crate::row::Row;
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
+use std::collections::HashMap;
+use std::io::Read as _;
 use std::path::Path;
+use std::time::Duration;
 
 /// The columns `compare` and `report` need; every other column is optional.
 pub const REQUIRED_COLUMNS: [&str; 5] =
@@ -40,14 +43,51 @@ pub struct Table {
     pub json: Option<Value>,
 }
 
-/// Reads `path` (CSV or JSON, told apart by its first character; gzipped or not).
+/// The most a result file may hold, as read and as inflated: a whole `--suite all` run's
+/// CSV is a few MB, its JSON some tens, so a file this large is no result perftest wrote
+/// (`/dev/zero`, an endless FIFO, a disk image).
+pub const MAX_BYTES: u64 = 256 << 20;
+
+/// How long a reader waits for what is not a regular file (a FIFO, a pipe, a device) to
+/// give all it holds: a writer that never ends, or never starts, is given up on.
+pub const MAX_WAIT: Duration = Duration::from_secs(120);
+
+impl Table {
+    /// Refuses a file where one test appears twice for one device (a run's rows, or two
+    /// runs' concatenated, which no run writes): which row would count is not the file's
+    /// to leave open. `compare` and `report` refuse it with the same words.
+    pub fn check_unique(&self) -> Result<()> {
+        let mut first: HashMap<(u32, &str, &str), usize> = HashMap::new();
+        for (row, line) in self.rows.iter().zip(&self.lines) {
+            let key = (
+                row.device_index,
+                row.device_name.as_str(),
+                row.test.as_str(),
+            );
+            if let Some(first) = first.insert(key, *line) {
+                bail!(
+                    "{}: line {line}: test `{}` appears twice for device {} ({}), first on \
+                     line {first}",
+                    self.source,
+                    row.test,
+                    row.device_index,
+                    row.device_name
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads `path` (CSV or JSON, told apart by its first character; gzipped or not), at most
+/// [`MAX_BYTES`] of it and, where it is no regular file, for at most [`MAX_WAIT`].
 pub fn read_path(path: &Path) -> Result<Table> {
     let source = path.display().to_string();
-    let mut bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+    let mut bytes = read_bounded(path, MAX_BYTES, MAX_WAIT)?;
     // Results are kept gzipped in `results/` (`all.csv.gz`): read them as they are.
     if gzip::is_gzip(&bytes) {
-        let inflated =
-            gzip::decompress(&bytes).with_context(|| format!("{source}: a gzip file"))?;
+        let inflated = gzip::decompress_at_most(&bytes, MAX_BYTES)
+            .with_context(|| format!("{source}: a gzip file"))?;
         bytes = inflated.bytes;
         if inflated.cut {
             // A run killed while writing `--csv FILE.gz`: its rows up to the last one
@@ -57,13 +97,79 @@ pub fn read_path(path: &Path) -> Result<Table> {
         }
     }
     let Ok(text) = String::from_utf8(bytes) else {
-        return Err(NotAResult(format!(
-            "{source}: not a perftest result (not text); give a CSV written by `perftest --csv` \
-             or a JSON file written by `perftest --json`"
-        ))
-        .into());
+        return Err(not_text(&source).into());
     };
     read_text(&source, &text)
+}
+
+/// The error of a file whose bytes are no text (and no gzip).
+fn not_text(source: &str) -> NotAResult {
+    NotAResult(format!(
+        "{source}: not a perftest result (not text); give a CSV written by `perftest --csv` \
+         or a JSON file written by `perftest --json`"
+    ))
+}
+
+/// The bytes of `path`, at most `limit` of them: refused once it is seen to hold more, or
+/// (where it does not start as gzip) a NUL byte in its first 64 KiB, which no text has
+/// (`/dev/zero`). A path that is no regular file is read on a thread of its own, given up
+/// after `wait` (a FIFO without a writer never opens; an endless one never ends).
+pub fn read_bounded(path: &Path, limit: u64, wait: Duration) -> Result<Vec<u8>> {
+    let source = path.display().to_string();
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {source}"))?;
+    if meta.is_dir() {
+        bail!("cannot read {source}: it is a folder; give a result file");
+    }
+    if meta.is_file() {
+        if meta.len() > limit {
+            return Err(too_large(&source, limit).into());
+        }
+        return read_all(path, &source, limit);
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (path, from) = (path.to_path_buf(), source.clone());
+    // Left blocked where the writer never comes: the process ends without it.
+    std::thread::spawn(move || {
+        let _ = tx.send(read_all(&path, &from, limit));
+    });
+    rx.recv_timeout(wait).unwrap_or_else(|_| {
+        Err(anyhow::anyhow!(
+            "cannot read {source}: it gave no end of file in {} s (a FIFO or device without \
+             a writer, or one that never ends); give a result file",
+            wait.as_secs()
+        ))
+    })
+}
+
+/// [`read_bounded`]'s read: what `path` holds, up to `limit` bytes.
+fn read_all(path: &Path, source: &str, limit: u64) -> Result<Vec<u8>> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {source}"))?;
+    let mut reader = file.take(limit.saturating_add(1));
+    let mut bytes = Vec::new();
+    // The first 64 KiB alone: a file of NUL bytes is told before more is read.
+    (&mut reader)
+        .take(64 << 10)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {source}"))?;
+    if !gzip::is_gzip(&bytes) && bytes.contains(&0) {
+        return Err(not_text(source).into());
+    }
+    reader
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {source}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(source, limit).into());
+    }
+    Ok(bytes)
+}
+
+/// The error of a file larger than any result.
+fn too_large(source: &str, limit: u64) -> NotAResult {
+    NotAResult(format!(
+        "{source}: not a perftest result: more than {} (a whole run's results are a few MB); \
+         stopped reading",
+        gzip::size(limit)
+    ))
 }
 
 /// Reads the text of a result file; errors start with `source`.
@@ -164,7 +270,10 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
                     csv::StringRecord::from(vec![cell]),
                 );
                 let alone = one.1.deserialize::<Row>(Some(&one.0));
-                (h.to_string(), alone.map(drop).map_err(|e| cause(&e)))
+                (
+                    h.to_string(),
+                    alone.map(drop).map_err(|e| cell_error(h, cell, &e)),
+                )
             });
             bad_row(source, line, cause(&e), cells)
         })?;
@@ -220,6 +329,63 @@ fn malformed(source: &str, text: &str, e: &csv::Error) -> anyhow::Error {
     }
 }
 
+/// Why a CSV cell does not read alone, quoting it as the file has it: the csv crate hands
+/// a number column's cell over as the number it parses to (`1e400` as `inf`), so such a
+/// cell is read again as text, which keeps its spelling.
+fn cell_error(column: &str, cell: &str, e: &csv::Error) -> String {
+    let number = crate::row::COLUMNS
+        .iter()
+        .any(|(c, kind)| *c == column && *kind == crate::row::Kind::Number);
+    number
+        .then(|| as_text_error(column, cell))
+        .flatten()
+        .unwrap_or_else(|| cause(e))
+}
+
+/// Why the cell `text` of `column` does not read, read as text (the spelling kept).
+fn as_text_error(column: &str, text: &str) -> Option<String> {
+    use serde::de::value::{Error, MapDeserializer};
+    let as_text = MapDeserializer::<_, Error>::new(std::iter::once((column, text)));
+    <Row as serde::Deserialize>::deserialize(as_text)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// The cells of the `index`th result of a JSON document, each as the file spells it.
+fn raw_cells(text: &str, index: usize) -> HashMap<String, String> {
+    #[derive(serde::Deserialize)]
+    struct Doc<'a> {
+        #[serde(borrow)]
+        results: Vec<&'a serde_json::value::RawValue>,
+    }
+    serde_json::from_str::<Doc>(text)
+        .ok()
+        .and_then(|d| d.results.get(index).copied())
+        .and_then(|row| {
+            serde_json::from_str::<HashMap<String, &serde_json::value::RawValue>>(row.get()).ok()
+        })
+        .map(|cells| {
+            cells
+                .into_iter()
+                .map(|(k, v)| (k, v.get().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The number a JSON parse error calls out of range (`1e400`), as the text spells it: the
+/// error's column is the number's last character.
+fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
+    if !e.to_string().starts_with("number out of range") {
+        return None;
+    }
+    let line = text.lines().nth(e.line().checked_sub(1)?)?;
+    let end = line.char_indices().nth(e.column().checked_sub(1)?)?.0 + 1;
+    let number = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-');
+    let start = line[..end].rfind(|c: char| !number(c)).map_or(0, |i| i + 1);
+    Some(line[start..end].to_string()).filter(|n| !n.is_empty())
+}
+
 /// What a csv error says of the cell, without the crate's record and byte position.
 fn cause(e: &csv::Error) -> String {
     match e.kind() {
@@ -234,8 +400,15 @@ fn cause(e: &csv::Error) -> String {
 /// A `--json` document: its `results` array holds one object per row, keyed by the CSV's
 /// column names.
 fn read_json(source: &str, text: &str) -> Result<Table> {
-    let doc: Value = serde_json::from_str(text)
-        .with_context(|| format!("{source}: starts like JSON but is not valid JSON"))?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| match out_of_range(text, &e) {
+        Some(number) => anyhow::anyhow!(
+            "{source}: `{number}` (line {}, column {}) is out of range (beyond ±1.8e308)",
+            e.line(),
+            e.column()
+        ),
+        None => anyhow::Error::new(e)
+            .context(format!("{source}: starts like JSON but is not valid JSON")),
+    })?;
     let Some(results) = doc.get("results").and_then(Value::as_array) else {
         return Err(NotAResult(format!(
             "{source}: not a perftest result: a JSON file without a `results` array (as \
@@ -269,10 +442,19 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let row = serde_json::from_value::<Row>(Value::Object(obj.clone())).map_err(|e| {
+            // A number as the file spells it (`99999999999999999999999999999999999`, which
+            // reads as 1e35), for the error to quote.
+            let raw = raw_cells(text, i);
             let cells = obj.iter().map(|(k, v)| {
                 let one = serde_json::Map::from_iter([(k.clone(), v.clone())]);
                 let alone = serde_json::from_value::<Row>(Value::Object(one));
-                (k.clone(), alone.map(drop).map_err(|e| e.to_string()))
+                let why = alone.map(drop).map_err(|e| {
+                    raw.get(k)
+                        .filter(|_| v.is_number())
+                        .and_then(|t| as_text_error(k, t))
+                        .unwrap_or_else(|| e.to_string())
+                });
+                (k.clone(), why)
             });
             bad_row(source, line, &e, cells)
         })?;
@@ -357,5 +539,118 @@ mod tests {
         let json = r#"{"results":[{"device_index":0,"device_name":"G","test":"A",
                        "ms_median":0.5,"status":"ok"},7]}"#;
         assert!(err(json).contains("f: line 2: a result that is not an object (`7`)"));
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_quoted_as_the_file_spells_them() {
+        let err = |text: &str| read_text("f", text).err().unwrap().to_string();
+        let h = "device_index,device_name,test,ms_median,status,groups";
+        assert_eq!(
+            err(&format!("{h}\n0,G,A,1e400,ok,8\n")),
+            "f: line 2: ms_median `1e400` is out of range (beyond ±1.8e308)"
+        );
+        // 35 digits: a number (of a time, 1e35 ms), not "an integer as u128".
+        let digits = "99999999999999999999999999999999999";
+        let t = read_text("f", &format!("{h}\n0,G,A,{digits},ok,8\n")).unwrap();
+        assert_eq!(t.rows[0].ms_median, Some(1e35));
+        assert_eq!(
+            err(&format!("{h}\n0,G,A,0.5,ok,{digits}\n")),
+            format!("f: line 2: groups `{digits}` is out of range (at most 4294967295)")
+        );
+        let json = |cell: &str| {
+            format!(
+                "{{\"results\":[{{\"device_index\":0,\"device_name\":\"G\",\"test\":\"A\",\n\
+                 \"ms_median\":0.5,\"status\":\"ok\",\"groups\":{cell}}}]}}"
+            )
+        };
+        assert_eq!(
+            err(&json(digits)),
+            format!("f: line 1: groups `{digits}` is out of range (at most 4294967295)")
+        );
+        assert_eq!(
+            err(&json("1e400")),
+            "f: `1e400` (line 2, column 44) is out of range (beyond ±1.8e308)"
+        );
+    }
+
+    #[test]
+    fn a_test_twice_for_one_device_is_refused() {
+        let h = "device_index,device_name,test,ms_median,status";
+        let t = read_text(
+            "f",
+            &format!("{h}\n0,G,A,0.5,ok\n1,G,A,0.5,ok\n0,G,A,0.6,ok\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            t.check_unique().unwrap_err().to_string(),
+            "f: line 4: test `A` appears twice for device 0 (G), first on line 2"
+        );
+    }
+
+    #[test]
+    fn committed_results_hold_each_test_once_per_device() {
+        // What `summary` now refuses is in none of the results it is documented on.
+        fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.to_string_lossy().to_string();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if [".csv", ".csv.gz", ".json", ".json.gz"]
+                    .iter()
+                    .any(|e| name.ends_with(e))
+                {
+                    out.push(path);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        walk(
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results")),
+            &mut paths,
+        );
+        let mut checked = 0;
+        for path in paths {
+            if let Ok(table) = read_path(&path) {
+                table.check_unique().unwrap();
+                checked += 1;
+            }
+        }
+        assert!(checked >= 50, "{checked}");
+    }
+
+    #[test]
+    fn reads_are_bounded_in_size_and_time() {
+        let dir = std::env::temp_dir().join(format!("perftest-read-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.csv");
+        std::fs::write(&big, "x".repeat(4096)).unwrap();
+        let err = read_bounded(&big, 1024, MAX_WAIT).unwrap_err();
+        assert!(err.to_string().contains("more than 1024 bytes"), "{err}");
+        assert!(err.downcast_ref::<NotAResult>().is_some());
+        assert_eq!(read_bounded(&big, 4096, MAX_WAIT).unwrap().len(), 4096);
+        let err = read_bounded(&dir, 1024, MAX_WAIT).unwrap_err().to_string();
+        assert!(err.contains("it is a folder"), "{err}");
+        #[cfg(unix)]
+        {
+            // NUL bytes: told from the first block, not read to the limit.
+            let err = read_bounded(Path::new("/dev/zero"), u64::MAX, MAX_WAIT).unwrap_err();
+            assert!(err.to_string().contains("not text"), "{err}");
+            // A FIFO nobody writes: given up on.
+            let fifo = dir.join("fifo");
+            assert!(std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success());
+            let started = std::time::Instant::now();
+            let err = read_bounded(&fifo, 1024, Duration::from_millis(300)).unwrap_err();
+            assert!(err.to_string().contains("no end of file in"), "{err}");
+            assert!(started.elapsed() < Duration::from_secs(5));
+            // Let the blocked reader go.
+            let _ = std::fs::OpenOptions::new().write(true).open(&fifo);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

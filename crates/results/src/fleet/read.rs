@@ -12,8 +12,11 @@ pub struct Read {
     pub gpus: Vec<Gpu>,
     /// Files in a folder that are no perftest result: passed over, named.
     pub skipped: Vec<Passed>,
-    /// Files that could not be read (a named file that is no result, a damaged one).
+    /// Files that could not be read (a named file that is no result, a damaged one), and
+    /// folders that hold no result.
     pub unreadable: Vec<Passed>,
+    /// Every file read, those found in folders included (an output may be none of them).
+    pub files: Vec<PathBuf>,
 }
 
 /// Whether `path`'s name is a result file's: `.csv`, `.json`, gzipped or not.
@@ -23,17 +26,26 @@ fn result_name(path: &Path) -> bool {
     name.ends_with(".csv") || name.ends_with(".json")
 }
 
-/// Every result file under `dir`, in name order.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// Every result file under `dir`, in name order. A folder is searched once however many
+/// links lead to it (`visited`: the canonical paths of those searched), so a link back up
+/// the tree (`n1/up -> ..`) is no loop and a linked folder's runs are not read twice.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, visited: &mut Vec<PathBuf>) -> Result<()> {
+    let cannot =
+        |e: std::io::Error| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display());
+    let canonical = std::fs::canonicalize(dir).map_err(cannot)?;
+    if visited.contains(&canonical) {
+        return Ok(());
+    }
+    visited.push(canonical);
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display()))?
+        .map_err(cannot)?
         .map(|e| e.map(|e| e.path()))
         .collect::<std::io::Result<_>>()
-        .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display()))?;
+        .map_err(cannot)?;
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            walk(&path, out)?;
+            walk(&path, out, visited)?;
         } else if result_name(&path) {
             out.push(path);
         }
@@ -44,13 +56,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 /// Reads `paths` (files, or folders searched recursively for `.csv`, `.json` and their
 /// `.gz`): every file's devices as GPUs. A file named on the command line that does not
 /// read is unreadable; one found in a folder that is no perftest result (another tool's
-/// log) is passed over and named.
+/// log) is passed over and named; a folder without a result is named too (it was given,
+/// and nothing in it could be judged).
 pub fn read_paths(paths: &[PathBuf]) -> Read {
     let mut read = Read::default();
     for path in paths {
         let (files, in_folder) = if path.is_dir() {
             let mut files = Vec::new();
-            if let Err(e) = walk(path, &mut files) {
+            if let Err(e) = walk(path, &mut files, &mut Vec::new()) {
                 read.unreadable.push(Passed {
                     file: path.display().to_string(),
                     why: format!("{e:#}"),
@@ -60,8 +73,9 @@ pub fn read_paths(paths: &[PathBuf]) -> Read {
         } else {
             (vec![path.clone()], false)
         };
-        for file in files {
-            match read::read_path(&file) {
+        let gpus_before = read.gpus.len();
+        for file in &files {
+            match read::read_path(file) {
                 Ok(table) => read.gpus.extend(gpus(&table)),
                 Err(e) => {
                     let passed = Passed {
@@ -76,6 +90,24 @@ pub fn read_paths(paths: &[PathBuf]) -> Read {
                 }
             }
         }
+        if in_folder && read.gpus.len() == gpus_before {
+            let why = if files.is_empty() {
+                "the folder holds no result file (no `.csv` or `.json`, gzipped or not, in it \
+                 or in its folders)"
+                    .to_string()
+            } else {
+                format!(
+                    "the folder holds no perftest result ({} `.csv`/`.json` file(s), none of \
+                     them one)",
+                    files.len()
+                )
+            };
+            read.unreadable.push(Passed {
+                file: path.display().to_string(),
+                why,
+            });
+        }
+        read.files.extend(files);
     }
     read
 }

@@ -11,9 +11,10 @@ mod table;
 mod tests;
 
 use crate::compare::{self, read};
+use crate::output::OutFile;
 use crate::published::Reference;
 use crate::Catalog;
-use anyhow::{bail, Context as _, Result};
+use anyhow::{bail, Result};
 use runs::{Row, Run, SuiteKey};
 use serde_json::Value;
 use several::Mode;
@@ -25,8 +26,10 @@ use svg::esc;
 /// style from anywhere but the page itself), so the page opens offline and leaks nothing.
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-/// Reads `paths`, builds the report and writes it to `output` (through a temporary file
-/// beside it, renamed into place: a failed report leaves no file, an old one untouched).
+/// Reads `paths`, builds the report and writes it to `output`, opened as every output is
+/// ([`OutFile`]: a regular file replaced through a temporary file beside it, so a failed
+/// report leaves no file and an old one untouched; a device or FIFO written in place; a
+/// symlink followed; an input or a read-only file refused before anything is read).
 pub fn write(
     paths: &[PathBuf],
     references: &[&'static Reference],
@@ -36,30 +39,9 @@ pub fn write(
     if paths.is_empty() {
         bail!("report needs at least one CSV or JSON file written by perftest");
     }
-    if output.as_os_str().is_empty() {
-        bail!("-o needs a file name");
-    }
-    if let Some(p) = paths.iter().find(|p| crate::path::same_file(p, output)) {
-        bail!(
-            "-o {} is one of the inputs ({}); give the report its own path",
-            output.display(),
-            p.display()
-        );
-    }
-    if output.is_dir() {
-        bail!("-o {} is a directory; give a file name", output.display());
-    }
+    let out = OutFile::open("-o", output, paths)?;
     let html = build(paths, references, catalog)?;
-    let name = output
-        .file_name()
-        .map_or("report.html".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = output.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-    std::fs::write(&tmp, html)
-        .and_then(|_| std::fs::rename(&tmp, output))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
-        .with_context(|| format!("cannot write {}", output.display()))
+    out.write(html.as_bytes())
 }
 
 /// The report's HTML for the result files `paths`.

@@ -460,9 +460,10 @@ pub fn summarise_files(paths: &[PathBuf], catalog: &Catalog) -> Result<Vec<Summa
     if paths.is_empty() {
         bail!("summary needs at least one CSV or JSON file written by perftest");
     }
+    // A test twice for one device is refused, as `compare` and `report` refuse it.
     let tables = paths
         .iter()
-        .map(|p| read::read_path(p))
+        .map(|p| read::read_path(p).and_then(|t| t.check_unique().map(|_| t)))
         .collect::<Result<Vec<_>>>()?;
     let sources: Vec<(&str, &[Row])> = tables
         .iter()
