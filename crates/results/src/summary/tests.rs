@@ -887,6 +887,192 @@ fn lavapipes_curve_holds_the_host_cpus_caches_and_a_wrong_size_does_not() {
         .any(|x| x.title.starts_with("The host CPU's caches")));
 }
 
+/// A curve over the latency suite's sizes (4 KB … 16 MB, four per octave) whose value at
+/// each size is `f(size)`.
+fn curve_of(f: impl Fn(u64) -> f64) -> Vec<Point> {
+    let sizes: Vec<u64> = points(&[0.0; 49]).iter().map(|p| p.size).collect();
+    assert_eq!(*sizes.last().unwrap(), 16 << 20);
+    let v: Vec<f64> = sizes.iter().map(|&s| f(s)).collect();
+    points(&v)
+}
+
+/// A staircase: `levels[i].1` from `levels[i].0` bytes on (the first from 0).
+fn staircase(levels: &[(u64, f64)]) -> impl Fn(u64) -> f64 + '_ {
+    move |size| {
+        levels
+            .iter()
+            .rev()
+            .find(|(from, _)| size >= *from)
+            .map_or(levels[0].1, |l| l.1)
+    }
+}
+
+#[test]
+fn a_step_at_a_caches_size_holds_and_one_elsewhere_does_not() {
+    use super::host_cpu::{held, steps};
+    // A sharp L1 step: 8 ns to 32 KB, 10 ns from 40 KB; a gradual L2 step from 512 KB to
+    // 2 MB (half-way, 25 ns, first reached at 1.25 MB); 40 ns past it.
+    let p = curve_of(|s| {
+        if s <= 32 << 10 {
+            8.0
+        } else if s <= 512 << 10 {
+            10.0
+        } else if s < 2 << 20 {
+            10.0 + 30.0 * (s - (512 << 10)) as f64 / (1536 << 10) as f64
+        } else {
+            40.0
+        }
+    });
+    let st = steps(&p);
+    assert_eq!(st.len(), 2, "{st:?}");
+    assert_eq!(st[0].edge, (32 << 10, 40 << 10));
+    assert_eq!(
+        st[0].half, st[0].edge,
+        "a sharp step's half-rise is its edge"
+    );
+    // Both ends count: a 32 KB and a 40 KB cache hold on the L1's step, 48 KB does not.
+    assert_eq!(held(32 << 10, &st), Some(st[0]));
+    assert_eq!(held(40 << 10, &st), Some(st[0]));
+    assert_eq!(held(48 << 10, &st), None);
+    // The L2's half-rise (25 ns) lies between 1 MB (~20 ns) and 1.25 MB (25 ns): a 1 MB L2
+    // holds, a 512 KB one (where the step starts) does not, nor one of 2 MB (where it ends).
+    assert_eq!(st[1].edge, (512 << 10, 640 << 10));
+    assert_eq!(st[1].half, (1 << 20, 1280 << 10));
+    assert_eq!(held(1 << 20, &st), Some(st[1]));
+    assert_eq!(held(512 << 10, &st), None);
+    assert_eq!(held(2 << 20, &st), None);
+}
+
+#[test]
+fn noise_on_a_flat_curve_makes_no_step() {
+    use super::host_cpu::steps;
+    // Up to ±8 % around 8 ns at each size, independently (a hash of the size): one level,
+    // in each of a hundred draws.
+    for draw in 0..100u64 {
+        let p = curve_of(|s| {
+            let mut h =
+                (s ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^= h >> 31;
+            let u = (h % 2001) as f64 / 1000.0 - 1.0;
+            8.0 * (1.0 + 0.08 * u)
+        });
+        assert!(steps(&p).is_empty(), "draw {draw}: {:?}", steps(&p));
+    }
+    // A rise of 15 % between two long plateaus is under MIN_RISE: no step.
+    let p = curve_of(staircase(&[(0, 8.0), (64 << 10, 9.2)]));
+    assert!(steps(&p).is_empty(), "{:?}", steps(&p));
+    // A curve that falls (a slow spell at small sizes) has no rise, so no step either.
+    let p = curve_of(staircase(&[(0, 12.0), (64 << 10, 8.0)]));
+    assert!(steps(&p).is_empty(), "{:?}", steps(&p));
+}
+
+/// Rows of the committed lavapipe passes with their latencies replaced by `f(size)` and the
+/// host's caches by `caches` (a `host_caches` cell).
+fn lavapipe_rows(f: &dyn Fn(u64) -> f64, caches: &str) -> Vec<Row> {
+    let caches = crate::cpu_caches::parse_cell(caches).unwrap();
+    host_cache_passes()[0]
+        .iter()
+        .map(|r| Row {
+            latency_ns: curve::size_after(&r.test, derive::LATENCY)
+                .map(f)
+                .or(r.latency_ns),
+            host_caches: caches.clone(),
+            ..r.clone()
+        })
+        .collect()
+}
+
+#[test]
+fn an_epyc_whose_curve_shows_no_cache_is_not_held_and_no_failure() {
+    // Issue 62's AMD EPYC (sysfs: L1d 32 KB 8-way, L2 512 KB 8-way, L3 32 MB 16-way), its
+    // first lone run: steps at 40–48 KB, 128–160 KB, 320–384 KB, 2.5–3 MB and 4–5 MB, none of
+    // them at a cache's size.
+    let epyc = "L1d 32 KB 8-way 64 B lines; L2 512 KB 8-way 64 B lines; L3 32 MB 16-way 64 B lines";
+    let f = staircase(&[
+        (0, 8.0),
+        (48 << 10, 10.0),
+        (160 << 10, 12.5),
+        (384 << 10, 15.6),
+        (3 << 20, 30.0),
+        (5 << 20, 45.0),
+    ]);
+    let s = summary_of_passes(&[lavapipe_rows(&f, epyc)]);
+    for what in ["L1d (32 KB)", "L2 (512 KB)"] {
+        let v = find(&s, what).value.as_deref().unwrap();
+        assert!(
+            v.starts_with("does not hold: no step of the curve is half done"),
+            "{what}: {v}"
+        );
+        assert!(find(&s, what).quantities.is_empty());
+    }
+    // The L3 lies past the curve; the five steps are listed as no cache's.
+    assert!(find(&s, "L3 (32 MB)").value.is_err());
+    let others = find(&s, "steps no cache of the host's explains");
+    let v = others.value.as_deref().unwrap();
+    for step in [
+        "40 KB – 48 KB",
+        "128 KB – 160 KB",
+        "320 KB – 384 KB",
+        "2.5 MB – 3 MB",
+        "4 MB – 5 MB",
+    ] {
+        assert!(v.contains(step), "{step} not in {v}");
+    }
+    // Its second lone run: the L1d's step at 32–40 KB holds; the L2's does not.
+    let f = staircase(&[
+        (0, 8.0),
+        (40 << 10, 10.0),
+        (384 << 10, 12.5),
+        (768 << 10, 15.6),
+        (3 << 20, 30.0),
+    ]);
+    let s = summary_of_passes(&[lavapipe_rows(&f, epyc)]);
+    assert_eq!(
+        find(&s, "L1d (32 KB)").value.as_deref(),
+        Ok("32 KB – 40 KB: holds (the step from 8.00 to 10.0 ns)")
+    );
+    assert!(find(&s, "L2 (512 KB)")
+        .value
+        .as_deref()
+        .unwrap()
+        .starts_with("does not hold"));
+}
+
+#[test]
+fn a_real_epycs_curve_holds_its_caches_in_three_passes_and_one_pass_may_not() {
+    // results/lavapipe/host-caches-epyc-1128: a KVM AMD EPYC (family 25 model 17; sysfs:
+    // L1d 32 KB, L2 1 MB, L3 32 MB), three shuffled passes.
+    let passes: Vec<Vec<Row>> = (1..=3)
+        .map(|i| {
+            let path = committed(&format!("lavapipe/host-caches-epyc-1128/pass{i}.csv.gz"));
+            crate::compare::read::read_path(&path).unwrap().rows
+        })
+        .collect();
+    let s = summary_of_passes(&passes);
+    assert_eq!(
+        find(&s, "L1d (32 KB)").value.as_deref(),
+        Ok("32 KB – 40 KB: holds (the step from 6.33 to 8.60 ns)")
+    );
+    let l2 = find(&s, "L2 (1 MB)").value.as_deref().unwrap();
+    assert!(
+        l2.starts_with("1 MB – 1.25 MB: holds (half-way from 9.50 to 18.5 ns"),
+        "{l2}"
+    );
+    // Its second pass alone: the L2's step lies elsewhere (768–896 KB): not held, and the
+    // section says so instead of failing.
+    let alone = summary_of_passes(&passes[1..2]);
+    let l2 = find(&alone, "L2 (1 MB)").value.as_deref().unwrap();
+    assert!(
+        l2.starts_with("does not hold: no step of the curve is half done at 1 MB"),
+        "{l2}"
+    );
+    assert!(find(&alone, "L1d (32 KB)")
+        .value
+        .as_deref()
+        .unwrap()
+        .contains(": holds"));
+}
+
 #[test]
 fn repeated_latency_rows_keep_the_fastest_and_other_rows_the_first() {
     let row = |test: &str, ns: Option<f64>, gbs: Option<f64>| Row {
