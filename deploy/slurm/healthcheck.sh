@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A node's GPU health check for Slurm's Prolog (or HealthCheckProgram, through NHC or a
 # wrapper of the site's): runs the profile on this node's GPUs, judges it with the fleet's
-# earlier results, prints one line per failing subsystem of this node and exits with the
+# earlier results, prints one line per degraded item of this node's GPUs (each naming its
+# GPU and its subsystem: `L2: bandwidth`, `arithmetic: fp32 fma`) and exits with the
 # verdict's code: 0 healthy, 1 degraded, 2 could not judge (no fleet history, a history that
 # is degraded itself, no rows, a perftest without the fleet verdict). It drains nothing
 # itself: a Prolog's non-zero exit makes slurmd drain the node; see docs/fleet-slurm.md for
@@ -9,10 +10,13 @@
 #
 # Slurm runs it as root with an environment of its own, so its settings come from a file of
 # shell assignments, PERFTEST_HEALTH_CONF (default /etc/perftest/health.conf, read when it
-# exists), or the environment:
+# exists), or the environment. The file is read as shell, as root: it must be owned by root
+# and writable by root alone, or the check refuses it.
 #   PERFTEST          the perftest binary (default: perftest on the PATH)
-#   PERFTEST_ARGS     the profile, as shell words (default: --suite health --device all)
-#   PERFTEST_FLEET_ARGS  more arguments of `perftest fleet`, as shell words (optional)
+#   PERFTEST_ARGS     the profile, as words (default: --suite health --device all): quotes
+#                     and backslashes group them as a shell's do, but nothing in them is run
+#                     or expanded (`$(…)`, `$VAR` and `*` stay as written)
+#   PERFTEST_FLEET_ARGS  more arguments of `perftest fleet`, as words, read alike (optional)
 #   PERFTEST_HISTORY  the fleet's earlier results the run is judged with, colon-separated
 #                     folders (required: e.g. the folder of a job of deploy/slurm/perftest.sbatch
 #                     the verdict found healthy)
@@ -21,11 +25,29 @@
 set -euo pipefail
 
 die() { echo "perftest-health: $*" >&2; exit 2; }
+
+# The words of $2 into the array named $1, without running anything in them: quotes and
+# backslashes group words as a shell's do, `$(…)`, `$VAR` and globs stay as written (xargs
+# splits them; a shell's `eval` would run them).
+words() {
+  local -n into=$1
+  local parsed
+  parsed=$(printf '%s\n' "$2" | xargs -r printf '%s\n') || return 1
+  into=()
+  [ -z "$parsed" ] || mapfile -t into <<<"$parsed"
+}
 # A Prolog's environment has no PATH.
 export PATH=${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 
 conf=${PERFTEST_HEALTH_CONF:-/etc/perftest/health.conf}
 if [ -f "$conf" ]; then
+  # Its lines run as root: only a file root alone can change is read.
+  if [ "$(id -u)" = 0 ]; then
+    read -r owner mode < <(stat -L -c '%u %a' -- "$conf")
+    if [ "$owner" != 0 ] || [ $((8#$mode & 8#022)) != 0 ]; then
+      die "$conf: read as shell by root, so it must be owned by root and writable by root alone (owner uid $owner, mode $mode)"
+    fi
+  fi
   # shellcheck source=/dev/null
   . "$conf"
 elif [ -n "${PERFTEST_HEALTH_CONF:-}" ]; then
@@ -40,8 +62,8 @@ for h in "${history[@]}"; do
   [ -d "$h" ] || die "PERFTEST_HISTORY: no folder $h"
 done
 command -v "$PERFTEST" >/dev/null || die "PERFTEST: no program $PERFTEST"
-args=()
-eval "args=($PERFTEST_ARGS)" || die "PERFTEST_ARGS: not shell words: $PERFTEST_ARGS"
+words args "$PERFTEST_ARGS" || die "PERFTEST_ARGS: not words (an unmatched quote?): $PERFTEST_ARGS"
+words fleet_args "${PERFTEST_FLEET_ARGS:-}" || die "PERFTEST_FLEET_ARGS: not words (an unmatched quote?): $PERFTEST_FLEET_ARGS"
 
 # The node's name as Slurm knows it (a Prolog and HealthCheckProgram have SLURMD_NODENAME).
 host=${SLURMD_NODENAME:-$(hostname -s)}
@@ -59,20 +81,32 @@ fi
 
 # The history alone first: a degraded GPU in it would make every node's verdict degraded.
 before=0
-# shellcheck disable=SC2086 # the arguments are shell words on purpose
-"$PERFTEST" fleet "${history[@]}" ${PERFTEST_FLEET_ARGS:-} >"$out/history.txt" 2>&1 || before=$?
+"$PERFTEST" fleet "${history[@]}" "${fleet_args[@]}" >"$out/history.txt" 2>&1 || before=$?
 if [ "$before" -eq 1 ]; then
   echo "perftest-health: $host: not judged: the history is degraded itself ($out/history.txt)"
   exit 2
 fi
 verdict=0
-# shellcheck disable=SC2086 # the arguments are shell words on purpose
-"$PERFTEST" fleet "${history[@]}" "$out" ${PERFTEST_FLEET_ARGS:-} --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
+"$PERFTEST" fleet "${history[@]}" "$out" "${fleet_args[@]}" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
 case "$verdict" in
   0) ;;
   1)
-    # The verdict's lines about this host: its GPUs' degraded subsystems.
-    grep -Fw -- "$host" "$out/verdict.txt" || cat "$out/verdict.txt"
+    # One line per degraded item of this host's GPUs: the `degraded:` lines under each of
+    # its GPUs' headings (`  host, uuid, device: degraded (file)`), each with its GPU.
+    lines=$(awk -v host="$host" '
+      /^[^ ]/ { mine = 0; next }
+      /^  [^ ]/ {
+        mine = index($0, "  " host ", ") == 1
+        gpu = substr($0, 3); sub(/: degraded \(.*$/, "", gpu); next
+      }
+      mine && /^    degraded: / { print "perftest-health: " gpu ": " substr($0, 5) }
+    ' "$out/verdict.txt" 2>/dev/null)
+    if [ -n "$lines" ]; then
+      echo "$lines"
+    else
+      # Degraded, but not in an item of this host's GPUs (the history's): the whole verdict.
+      cat "$out/verdict.txt"
+    fi
     ;;
   *)
     # Why: the verdict's lines about this host's GPUs and their reasons, else its error.

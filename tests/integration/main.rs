@@ -19,6 +19,7 @@ mod outputs;
 mod references;
 mod report;
 mod reproduce;
+mod safety;
 mod spirv;
 mod suite;
 mod summary;
