@@ -39,6 +39,18 @@
 // Kernels built from this template (see build.rs):
 // @kernels pointer_chase_{RESOURCE}{CLOCK}: RESOURCE=texel_buffer:1,raw_buffer:2,structured_buffer:3,uniform_buffer:4,storage_texel_buffer:5,storage_image:6,texel_fetch:7,sample_nearest:8,sample_bilinear:9,device_address:10,registers:12,load_to_use:13 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 // @kernels pointer_chase_shared_{SHARED_KB}k{CLOCK}: RESOURCE=11 SHARED_KB=4,8,16,32,64 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// CHAIN (with RESOURCE 13): how the loaded value becomes the next address. 0: a uvec2 member,
+// bitcast to the reference (the chase on any device with buffer device addresses); 1: a
+// uint64_t member (shaderInt64), converted to the reference; 2: the member is itself a
+// reference (`p = p.next`: no conversion in the source). ROLLED 1: the same steps in one loop
+// of one step each (no 16-step unrolled body): the loop form's cost. docs/latency.md gives
+// what each costs on an H100.
+// @kernels pointer_chase_load_to_use_{CHAIN}{ROLLED}{CLOCK}: RESOURCE=13 CHAIN=u64:1,ref:2 ROLLED=:0,_rolled:1 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// @kernels pointer_chase_load_to_use_uint2_rolled{CLOCK}: RESOURCE=13 CHAIN=0 ROLLED=1 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
+// CYCLE 1 (with the uint64_t chain): a plain random cycle in a table of its own, its nodes
+// 2^place.x bytes apart over the whole table, node 0 at place.zw; the verify output is the
+// node reached, in two floats of 16 bits (a cycle of 8-byte nodes has 2^25 of them).
+// @kernels pointer_chase_cycle{CLOCK}: RESOURCE=13 CHAIN=1 CYCLE=1 CLOCK=:0,_clock:1 WIDTH=1 PATTERN=1
 // PAD_KB (with RESOURCE 2): the workgroup also declares and uses PAD_KB KB of shared memory that
 // the chase never reads, to show whether the driver's split of the SM's L1 and shared memory
 // (and so the L1 the chase sees) depends on the pipeline's shared memory.
@@ -62,6 +74,18 @@
 #if RESOURCE == 10 || RESOURCE == 13
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
+#endif
+#ifndef CHAIN
+#define CHAIN 0
+#endif
+#ifndef ROLLED
+#define ROLLED 0
+#endif
+#ifndef CYCLE
+#define CYCLE 0
+#endif
+#if RESOURCE == 13 && CHAIN == 1
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 #include "common.glsl"
 
@@ -112,9 +136,30 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Wor
     uint words[];
 };
 #elif RESOURCE == 13
+// PTR: the chase's variable; TO_PTR / FROM_PTR: from and to the address's two words.
+#if CHAIN == 1
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Node {
+    uint64_t next;
+};
+#define PTR uint64_t
+#define TO_PTR(u) packUint2x32(u)
+#define FROM_PTR(p) unpackUint2x32(p)
+#elif CHAIN == 2
+layout(buffer_reference) buffer Node;
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Node {
+    Node next;
+};
+#define PTR Node
+#define TO_PTR(u) Node(u)
+#define FROM_PTR(p) uvec2(p)
+#else
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Node {
     uvec2 next;
 };
+#define PTR uvec2
+#define TO_PTR(u) (u)
+#define FROM_PTR(p) (p)
+#endif
 // The place slot that holds the pointer table's base address (the family's PTR_SLOT).
 #define PTR_SLOT (MAX_SIZES - 2u)
 // The 64-bit sum of an address and a 32-bit offset, as two words.
@@ -204,7 +249,9 @@ void main() {
     Words table = Words(place.zw);
 #define LOAD(i) table.words[i]
 #endif
-#if RESOURCE == 13
+#if RESOURCE == 13 && CHAIN == 2
+#define NEXT(cur) (cur).next
+#elif RESOURCE == 13
 #define NEXT(cur) Node(cur).next
 #elif RESOURCE == 3
 #define NEXT(cur) lines[cur].next[k]
@@ -228,12 +275,16 @@ void main() {
 #if RESOURCE == 13
         // The chain's node of line 0 (256-byte lines, 8-byte slots); a chase not yet started
         // (its state still zero) starts there too.
+#if CYCLE
+        uvec2 first = place.zw;
+#else
         uvec2 first = offsetAddress(state.place[PTR_SLOT].zw, (place.y << 8u) + (k << 3u));
+#endif
         uint lo = 14u * MAX_SIZES + pc.readStart;
         uint hi = 15u * MAX_SIZES + pc.readStart;
         uvec2 saved = uvec2(state.next[lo], state.next[hi]);
         bool fresh = verifyStart || saved == uvec2(0u);
-        uvec2 cur = fresh ? first : saved;
+        PTR cur = TO_PTR(fresh ? first : saved);
 #else
         uint cur = verifyStart ? 0u : state.next[slot];
 #endif
@@ -251,11 +302,17 @@ void main() {
         }
         uvec2 t0 = clock2x32ARB();
 #endif
+#if ROLLED
+        [[dont_unroll]] for (uint i = 0u; i < iterations * 16u; ++i) {
+            STEP(cur);
+        }
+#else
         [[dont_unroll]] for (uint i = 0u; i < iterations; ++i) {
             [[unroll]] for (uint s = 0u; s < 16u; ++s) {
                 STEP(cur);
             }
         }
+#endif
 #if CLOCK
         uvec2 t1 = clock2x32ARB();
 #endif
@@ -268,16 +325,21 @@ void main() {
 #endif
         // Keeps the chase alive, and where the next dispatch of this test continues.
 #if RESOURCE == 13
-        uvec2 end = cur;
+        uvec2 end = FROM_PTR(cur);
         state.next[lo] = end.x;
         state.next[hi] = end.y;
-#define REACHED lineOf(cur, first)
+#define REACHED lineOf(FROM_PTR(cur), first)
 #else
         state.next[slot] = cur;
 #define REACHED cur
 #endif
         if (pc.writeIndex != 0xFFFFFFFFu) {
+#if CYCLE
+            uint node = (end.x - first.x) >> k;
+            outData[gl_WorkGroupID.x * 256u] = vec4(float(node & 0xFFFFu), float(node >> 16u), 0.0, 0.0);
+#else
             outData[gl_WorkGroupID.x * 256u] = vec4(float(REACHED), 0.0, 0.0, 0.0);
+#endif
 #if CLOCK
             uint lo = t1.x - t0.x;
             uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);

@@ -596,13 +596,18 @@ const CHASE_STEPS: usize = 16;
 
 /// The chase's loads in `body`, in order, each with the loads of `body` its operands come
 /// from (through any arithmetic, but not through another load): an image fetch, read or
-/// sample, a `uint` load, or the load-to-use chase's `uvec2` (an address).
+/// sample, a `uint` load, or the load-to-use chase's address (a `uvec2`, a `uint64_t` or a
+/// reference).
 fn chase_loads<'a>(body: &[&'a str]) -> Vec<(&'a str, Vec<&'a str>)> {
     dependent_steps(body, |op, ty| {
         matches!(
             op,
             "OpImageFetch" | "OpImageRead" | "OpImageSampleExplicitLod"
-        ) || (op == "OpLoad" && (ty == "%uint" || ty == "%v2uint"))
+        ) || (op == "OpLoad"
+            && (ty == "%uint"
+                || ty == "%v2uint"
+                || ty == "%ulong"
+                || ty.starts_with("%_ptr_PhysicalStorageBuffer__struct_")))
     })
 }
 
@@ -674,8 +679,9 @@ fn between_steps<'a>(body: &[&'a str], from: &str, to: &str) -> Vec<&'a str> {
 fn pointer_chase_loops_hold_one_dependent_load_per_step() {
     let chase: Vec<&Kernel> = kernels("pointer_chase_").collect();
     // 11 resources, the raw buffer beside shared memory, the texel fetch beside a buffer's
-    // chase, 5 shared-memory sizes and the registers, each with and without the clock.
-    assert_eq!(chase.len(), 38);
+    // chase, 5 shared-memory sizes, the registers, the load-to-use chase's 5 other forms and
+    // the plain cycle, each with and without the clock.
+    assert_eq!(chase.len(), 50);
     for k in chase {
         let (name, asm) = (k.name, k.asm);
         let body = innermost_loop(asm);
@@ -692,9 +698,15 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
             loads
         };
         let beside = name.contains("_beside");
+        // A rolled loop holds one step.
+        let per_iteration = if name.contains("_rolled") {
+            1
+        } else {
+            CHASE_STEPS
+        };
         assert_eq!(
             steps.len(),
-            CHASE_STEPS * (1 + beside as usize),
+            per_iteration * (1 + beside as usize),
             "{name}: steps per iteration: {steps:?}"
         );
         // The first step's address comes from the chase's phi, each next one's from exactly
@@ -720,17 +732,24 @@ fn pointer_chase_loops_hold_one_dependent_load_per_step() {
                 assert_eq!(fetch, i % 2 == 1, "{name}: step {i}: {line}");
             }
         }
-        if name.contains("_load_to_use") {
-            // p = *p: the next address is the loaded value, converted to a reference (and
-            // its one member taken), and nothing else.
+        if name.contains("_load_to_use") || name.contains("_cycle") {
+            // p = *p: the next address is the loaded value, converted to a reference (a
+            // bitcast of the uvec2, a conversion of the uint64_t, none of a reference) and its
+            // one member taken, and nothing else.
+            let convert: &[&str] = if name.contains("_u64") || name.contains("_cycle") {
+                &["OpConvertUToPtr"]
+            } else if name.contains("_ref") {
+                &[]
+            } else {
+                &["OpBitcast"]
+            };
+            let expected: Vec<&str> = convert.iter().copied().chain(["OpAccessChain"]).collect();
             for pair in steps.windows(2) {
                 let between = between_steps(&body, pair[0].0, pair[1].0);
                 assert_eq!(
-                    between,
-                    ["OpBitcast", "OpAccessChain"],
+                    between, expected,
                     "{name}: between {} and {}",
-                    pair[0].0,
-                    pair[1].0
+                    pair[0].0, pair[1].0
                 );
             }
         }

@@ -16,8 +16,23 @@ pub const UNIFORM: &str = "latency: cbuffer{uint4} ";
 pub const SHARED: &str = "latency: groupshared{uint} ";
 /// The chase through registers: the loop's own arithmetic, without a load.
 pub const REGISTERS: &str = "latency: registers{uint}, no load";
-/// The load-to-use chase (`p = *p`), whose latency a level gives beside its curve's.
+/// The load-to-use chase (`p = *p`), whose latency a level gives beside its curve's: its
+/// uint2 form, the one where the device has no 64-bit integers in shaders (or a file older
+/// than [`LOAD_TO_USE_64`]).
 pub const LOAD_TO_USE: &str = "latency: BufferReference<uint2> load-to-use ";
+/// The load-to-use chase's uint64_t form (`shaderInt64`), whose dependent path is the load
+/// alone: the summary's where its rows ran (docs/latency.md).
+pub const LOAD_TO_USE_64: &str = "latency: BufferReference<uint64_t> load-to-use ";
+
+/// The load-to-use chase the summary reads: the uint64_t form where a row of it has a
+/// latency, else the uint2 form.
+pub fn load_to_use_prefix(d: &Device) -> &'static str {
+    if points(d, LOAD_TO_USE_64, |r| r.latency_clk.or(r.latency_ns)).is_empty() {
+        LOAD_TO_USE
+    } else {
+        LOAD_TO_USE_64
+    }
+}
 /// The stride sweep: `<prefix><size>, <stride> B apart`.
 pub const STRIDE: &str = "latency by stride: ByteAddressBuffer ";
 
@@ -315,7 +330,7 @@ fn caches(d: &Device) -> Section {
     });
     let (lat_plateaus, bw_plateaus) = (curve::plateaus(&lat), curve::plateaus(&bw));
     // The load-to-use chase over the same sizes, in the curve's unit.
-    let load_to_use = latency_points(d, LOAD_TO_USE, in_ns);
+    let load_to_use = latency_points(d, load_to_use_prefix(d), in_ns);
     let no_bw = || {
         if d.rows
             .iter()
@@ -813,7 +828,7 @@ fn lines(
         curve::size_name(whole[whole.len() - 1].size),
         whole.len(),
         LATENCY.trim_end(),
-        LOAD_TO_USE.trim_end()
+        load_to_use_prefix(d).trim_end()
     );
     let mut items = Vec::new();
     for level in levels
@@ -1210,7 +1225,8 @@ fn load_to_use_item(
         return item(
             what,
             Err(format!(
-                "no {LOAD_TO_USE}<size> row over the level's sizes ({} … {})",
+                "no {}<size> row over the level's sizes ({} … {})",
+                load_to_use_prefix(d),
                 curve::size_name(lo),
                 curve::size_name(lat[s.last].size)
             )),
@@ -1241,7 +1257,14 @@ fn load_to_use_item(
             format!("{} clk, {} ns (p = *p, {under})", num(median), num(ns))
         }
     };
-    item(what, Ok(value), None, None, rows_text(LOAD_TO_USE, on)).with(figures)
+    item(
+        what,
+        Ok(value),
+        None,
+        None,
+        rows_text(load_to_use_prefix(d), on),
+    )
+    .with(figures)
 }
 
 /// The best ok row of `tests` by `key`, or why there is none.

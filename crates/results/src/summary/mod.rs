@@ -368,11 +368,12 @@ pub use derive::LATENCY;
 
 /// Every curve of the latency suite the summary reads by its name's prefix (each followed
 /// by a working set): the suites spell these names, and a test holds the two together.
-pub const LATENCY_CURVES: [&str; 9] = [
+pub const LATENCY_CURVES: [&str; 10] = [
     derive::LATENCY,
     derive::UNIFORM,
     derive::SHARED,
     derive::LOAD_TO_USE,
+    derive::LOAD_TO_USE_64,
     derive::STRIDE,
     derive::BESIDE_SHARED,
     derive::BESIDE_TEXTURE,

@@ -472,6 +472,68 @@ fn a_level_gives_its_load_to_use_latency_where_the_run_has_the_chase() {
 }
 
 #[test]
+fn the_load_to_use_items_read_the_uint64_form_where_it_ran_and_the_uint2_form_else() {
+    // The uint2 form 6.5 clk over the uint64_t form at both levels (as on the H100: the
+    // bitcast in the dependent path).
+    let mut rows = Vec::new();
+    let mut size = 4096u64;
+    for i in 0..16 {
+        let on_l1 = i < 8;
+        for (prefix, clk) in [
+            (derive::LATENCY, if on_l1 { 51.0 } else { 300.0 }),
+            (derive::LOAD_TO_USE, if on_l1 { 38.5 } else { 266.5 }),
+            (derive::LOAD_TO_USE_64, if on_l1 { 32.0 } else { 260.0 }),
+        ] {
+            rows.push(Row {
+                test: format!("{prefix}{}", curve::size_name(size)),
+                status: "ok".into(),
+                latency_clk: Some(clk),
+                clock_mhz: Some(1980.0),
+                ..Default::default()
+            });
+        }
+        let octave = 1u64 << (63 - size.leading_zeros());
+        size += octave / 4;
+    }
+    let s = derive::summary(
+        &Device::new("gpu", "driver", rows.clone()),
+        &crate::suite::test_catalog(),
+    );
+    let l1 = find(&s, "L1: load-to-use latency");
+    assert!(
+        l1.value.as_deref().unwrap().starts_with("32.0 clk"),
+        "{:?}",
+        l1.value
+    );
+    assert!(l1.from.starts_with(derive::LOAD_TO_USE_64), "{}", l1.from);
+    // A device without shaderInt64: its uint64_t rows are unsupported (no latency); the
+    // uint2 form's rows are read, and named.
+    for r in &mut rows {
+        if r.test.starts_with(derive::LOAD_TO_USE_64) {
+            r.status = "unsupported".into();
+            r.latency_clk = None;
+        }
+    }
+    let s = derive::summary(
+        &Device::new("gpu", "driver", rows),
+        &crate::suite::test_catalog(),
+    );
+    let l1 = find(&s, "L1: load-to-use latency");
+    assert!(
+        l1.value.as_deref().unwrap().starts_with("38.5 clk"),
+        "{:?}",
+        l1.value
+    );
+    assert!(l1.from.starts_with(derive::LOAD_TO_USE), "{}", l1.from);
+    let memory = find(&s, "memory: load-to-use latency");
+    assert!(
+        memory.value.as_deref().unwrap().starts_with("266 clk"),
+        "{:?}",
+        memory.value
+    );
+}
+
+#[test]
 fn the_stride_curves_knee_is_where_it_stops_rising() {
     // The H100's 4 MB set (clk per step at 4 … 512 B apart): flat from 32 B.
     let l2 = [

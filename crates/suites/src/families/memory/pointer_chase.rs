@@ -131,8 +131,12 @@ pub enum Resource {
     SampleNearest,
     SampleBilinear,
     DeviceAddress,
-    /// `p = *p`: the loaded value is the next load's address (device addresses).
-    LoadToUse,
+    /// `p = *p`: the loaded value is the next load's address (device addresses), in one of
+    /// the chain's forms.
+    LoadToUse(Form),
+    /// A plain random cycle of `p = *p` nodes spaced evenly over the working set, in a table
+    /// of its own: the layout the load-to-use chase's is held against (docs/latency.md).
+    Cycle(Spacing),
     Shared,
     /// No load: the loop's own cost.
     Registers,
@@ -140,7 +144,7 @@ pub enum Resource {
 
 impl Resource {
     /// Every resource, in run order.
-    const ALL: [Resource; 15] = [
+    const ALL: [Resource; 23] = [
         Resource::TexelBuffer,
         Resource::RawBuffer,
         Resource::RawBufferBesideShared,
@@ -153,7 +157,15 @@ impl Resource {
         Resource::SampleBilinear,
         Resource::TexelFetchBesideBuffer,
         Resource::DeviceAddress,
-        Resource::LoadToUse,
+        Resource::LoadToUse(Form::Uint2),
+        Resource::LoadToUse(Form::Uint64),
+        Resource::LoadToUse(Form::Reference),
+        Resource::LoadToUse(Form::Uint2Rolled),
+        Resource::LoadToUse(Form::Uint64Rolled),
+        Resource::LoadToUse(Form::ReferenceRolled),
+        Resource::Cycle(Spacing::Word),
+        Resource::Cycle(Spacing::Line),
+        Resource::Cycle(Spacing::Page),
         Resource::Shared,
         Resource::Registers,
     ];
@@ -177,7 +189,16 @@ impl Resource {
                 "Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]}"
             }
             Resource::DeviceAddress => "BufferReference<uint>",
-            Resource::LoadToUse => "BufferReference<uint2> load-to-use",
+            Resource::LoadToUse(f) => f.name(),
+            Resource::Cycle(Spacing::Word) => {
+                "BufferReference<uint64_t> random cycle of 8-byte nodes"
+            }
+            Resource::Cycle(Spacing::Line) => {
+                "BufferReference<uint64_t> random cycle of nodes 128 B apart"
+            }
+            Resource::Cycle(Spacing::Page) => {
+                "BufferReference<uint64_t> random cycle of nodes 4 KB apart"
+            }
             Resource::Shared => "groupshared{uint}",
             Resource::Registers => "registers{uint}, no load",
         }
@@ -198,7 +219,8 @@ impl Resource {
             Resource::SampleBilinear => "sample_bilinear",
             Resource::TexelFetchBesideBuffer => "texel_fetch_beside128k",
             Resource::DeviceAddress => "device_address",
-            Resource::LoadToUse => "load_to_use",
+            Resource::LoadToUse(f) => f.ident(),
+            Resource::Cycle(_) => "cycle",
             Resource::Shared => "shared",
             Resource::Registers => "registers",
         }
@@ -218,7 +240,9 @@ impl Resource {
             | Resource::TexelFetchBesideBuffer
             | Resource::SampleNearest
             | Resource::SampleBilinear => "COMBINED_IMAGE_SAMPLER",
-            Resource::DeviceAddress | Resource::LoadToUse => "device address",
+            Resource::DeviceAddress | Resource::LoadToUse(_) | Resource::Cycle(_) => {
+                "device address"
+            }
             Resource::Shared => "shared memory",
             Resource::Registers => "none",
         }
@@ -250,9 +274,138 @@ impl Resource {
             Resource::TexelFetchBesideBuffer => (0..SIZES)
                 .filter(|&s| SIZES_KB[s] <= BESIDE_BUFFER_MAX_KB)
                 .collect(),
+            Resource::LoadToUse(f) if !f.sweeps() => (0..SIZES)
+                .filter(|&s| FORM_SIZES_KB.contains(&SIZES_KB[s]))
+                .collect(),
+            // Memory: where the load-to-use chase's layout and a plain cycle's may differ.
+            Resource::Cycle(_) => vec![SIZES - 1],
             _ => (0..SIZES).collect(),
         }
     }
+}
+
+/// The working sets at which every form of the load-to-use chase runs beside the two that
+/// sweep: an H100's L1, L2 and memory (docs/latency.md compares them there).
+const FORM_SIZES_KB: [u32; 3] = [16, 4096, 262144];
+
+/// How the load-to-use chase's loaded value becomes the next address
+/// (`glsl/memory/pointer_chase.comp`'s CHAIN and ROLLED).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A `uvec2` member, bitcast to the reference: any device with buffer device addresses.
+    Uint2,
+    /// A `uint64_t` member converted to the reference (`shaderInt64`): the summary's
+    /// load-to-use where the device has it.
+    Uint64,
+    /// The member is itself a reference (`p = p.next`).
+    Reference,
+    /// [`Form::Uint2`] in a loop of one step per iteration.
+    Uint2Rolled,
+    /// [`Form::Uint64`] in a loop of one step per iteration.
+    Uint64Rolled,
+    /// [`Form::Reference`] in a loop of one step per iteration.
+    ReferenceRolled,
+}
+
+impl Form {
+    fn name(self) -> &'static str {
+        match self {
+            Form::Uint2 => "BufferReference<uint2> load-to-use",
+            Form::Uint64 => "BufferReference<uint64_t> load-to-use",
+            Form::Reference => "BufferReference<Node> load-to-use",
+            Form::Uint2Rolled => "BufferReference<uint2> load-to-use, one step a loop",
+            Form::Uint64Rolled => "BufferReference<uint64_t> load-to-use, one step a loop",
+            Form::ReferenceRolled => "BufferReference<Node> load-to-use, one step a loop",
+        }
+    }
+
+    fn ident(self) -> &'static str {
+        match self {
+            Form::Uint2 => "load_to_use",
+            Form::Uint64 => "load_to_use_u64",
+            Form::Reference => "load_to_use_ref",
+            Form::Uint2Rolled => "load_to_use_uint2_rolled",
+            Form::Uint64Rolled => "load_to_use_u64_rolled",
+            Form::ReferenceRolled => "load_to_use_ref_rolled",
+        }
+    }
+
+    /// The CSV's `format`: the loaded member's type.
+    fn format(self) -> &'static str {
+        match self {
+            Form::Uint2 | Form::Uint2Rolled => "uint2",
+            Form::Uint64 | Form::Uint64Rolled => "uint64_t",
+            Form::Reference | Form::ReferenceRolled => "reference",
+        }
+    }
+
+    fn needs_int64(self) -> bool {
+        matches!(self, Form::Uint64 | Form::Uint64Rolled)
+    }
+
+    /// Whether the form runs at every size of the sweep (else at [`FORM_SIZES_KB`]).
+    fn sweeps(self) -> bool {
+        matches!(self, Form::Uint2 | Form::Uint64)
+    }
+}
+
+/// How far apart a plain cycle's nodes lie ([`Resource::Cycle`]): every 8-byte word of the
+/// set (a CUDA-style `p = *p` chase over an array of pointers), one node per 128-byte line, or
+/// one per 4 KB page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spacing {
+    Word,
+    Line,
+    Page,
+}
+
+impl Spacing {
+    const ALL: [Spacing; 3] = [Spacing::Word, Spacing::Line, Spacing::Page];
+
+    /// log2 of the bytes between neighbouring nodes (the kernel reads it from the place's x).
+    fn shift(self) -> u32 {
+        match self {
+            Spacing::Word => 3,
+            Spacing::Line => 7,
+            Spacing::Page => 12,
+        }
+    }
+
+    fn index(self) -> usize {
+        Spacing::ALL.iter().position(|&x| x == self).unwrap()
+    }
+
+    /// The state slot (readStart) of its cycle: below the pointer table's.
+    fn slot(self) -> usize {
+        PTR_SLOT - 1 - self.index()
+    }
+
+    /// Nodes of a cycle over `bytes`.
+    fn nodes(self, bytes: u64) -> u32 {
+        (bytes >> self.shift()) as u32
+    }
+}
+const _: () = assert!(PROBE_SLOT + CHAINS <= PTR_SLOT - 3);
+
+/// A key for the plain cycles in [`chain`], beside the sweep's size indices and the probe's.
+const CYCLE_KEY: usize = 1 << 21;
+
+/// The plain cycle of `spacing` over the largest working set: `next[i]` follows node i.
+/// Kept once made (32 Mi nodes at 8 bytes: the verify and the latency references walk it).
+fn cycle(seed: u64, spacing: Spacing) -> std::sync::Arc<Vec<u32>> {
+    type Cache = std::sync::Mutex<Vec<((u64, usize), std::sync::Arc<Vec<u32>>)>>;
+    static CYCLES: OnceLock<Cache> = OnceLock::new();
+    let key = (seed, spacing.index());
+    let mut cache = CYCLES.get_or_init(Default::default).lock().unwrap();
+    if let Some((_, c)) = cache.iter().find(|(k, _)| *k == key) {
+        return c.clone();
+    }
+    let nodes = spacing.nodes(TABLE_BYTES);
+    let c = std::sync::Arc::new(chain(seed, CYCLE_KEY + spacing.index(), 0, nodes));
+    // One seed at a time: another input's cycles are not walked again.
+    cache.retain(|(k, _)| k.0 == seed);
+    cache.push((key, c.clone()));
+    c
 }
 
 /// One test: a resource and a working set of `SIZES_KB[size]` KB.
@@ -267,9 +420,12 @@ impl Variant {
         size_bytes(self.size)
     }
 
-    /// Lines in the working set (the chain's length).
+    /// Lines in the working set (the chain's length; a plain cycle's: its nodes).
     fn lines(self) -> u32 {
-        size_lines(self.size)
+        match self.resource {
+            Resource::Cycle(spacing) => spacing.nodes(self.bytes()),
+            _ => size_lines(self.size),
+        }
     }
 }
 
@@ -345,6 +501,8 @@ pub struct Resources<'g> {
     instance: &'g Instance,
     seed: u64,
     chain: OnceLock<std::result::Result<Chain<'g>, String>>,
+    /// Each plain cycle's table, made when its test is first asked about.
+    cycles: [OnceLock<std::result::Result<Buffer<'g>, String>>; 3],
 }
 
 /// `latency: <resource> <size>`.
@@ -380,8 +538,73 @@ fn walk(v: Variant, c: usize, input: &[u8], steps: u64) -> u32 {
             ((cur << 5).wrapping_add(k).wrapping_mul(0x9E37_79B1)) >> 8
         });
     }
+    if let Resource::Cycle(spacing) = v.resource {
+        let next = cycle(seed(input), spacing);
+        return (0..steps).fold(0, |node, _| next[node as usize]);
+    }
     let next = chain(seed(input), v.size, c, v.lines());
     (0..steps).fold(0, |line, _| next[line as usize])
+}
+
+/// What the verify output holds of the line or node a chase reached: a plain cycle's node
+/// (up to 2^25) in two floats of 16 bits each, so both are exact.
+fn reached_sum(v: Variant, reached: u32) -> [f32; 4] {
+    match v.resource {
+        Resource::Cycle(_) => [(reached & 0xFFFF) as f32, (reached >> 16) as f32, 0.0, 0.0],
+        _ => [reached as f32, 0.0, 0.0, 0.0],
+    }
+}
+
+/// Makes the plain cycle of `spacing`'s table over the largest working set: node i (at
+/// `i << shift` from its start) holds its successor's device address; its place (the shift,
+/// and node 0's address) goes into the spacing's slot of `chain`'s state, its chase at node 0.
+fn make_cycle<'g>(
+    gpu: &'g Gpu<'g>,
+    chain: &Chain<'g>,
+    seed: u64,
+    spacing: Spacing,
+) -> Result<Buffer<'g>> {
+    let buffer = Buffer::new(
+        gpu,
+        "plain cycle",
+        TABLE_BYTES,
+        vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
+            | vk::BufferUsageFlags::TRANSFER_DST,
+        Memory::DeviceLocal,
+    )?;
+    let base = buffer.device_address();
+    let shift = spacing.shift();
+    let mut nodes = vec![0u8; TABLE_BYTES as usize];
+    for (i, next) in cycle(seed, spacing).iter().enumerate() {
+        let at = i << shift;
+        let to = base + ((*next as u64) << shift);
+        nodes[at..at + 8].copy_from_slice(&to.to_le_bytes());
+    }
+    let mut staging = Buffer::new(
+        gpu,
+        "plain cycle staging",
+        TABLE_BYTES,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        Memory::Upload,
+    )?;
+    staging.write(&nodes)?;
+    drop(nodes);
+    let slot = spacing.slot();
+    let mut place = [0u8; 16];
+    place[..4].copy_from_slice(&shift.to_le_bytes());
+    place[8..].copy_from_slice(&base.to_le_bytes());
+    // The load-to-use chase's state words (14 and 15) of the slot: zero, a chase not started.
+    let state_at = |word: usize| 16 * PLACE_SLOTS as u64 + 4 * (word * PLACE_SLOTS + slot) as u64;
+    gpu.submit(|d, cmd| {
+        record_copy(d, cmd, &staging, &buffer, TABLE_BYTES);
+        record_update(d, cmd, &chain.state, 16 * slot as u64, &place);
+        record_update(d, cmd, &chain.state, state_at(14), &[0u8; 4]);
+        record_update(d, cmd, &chain.state, state_at(15), &[0u8; 4]);
+        record_full_barrier(d, cmd);
+    })
+    .context("uploading a plain cycle")?;
+    Ok(buffer)
 }
 
 /// The largest power of two not above `limit`, at most [`IMAGE_SIDE`].
@@ -606,7 +829,7 @@ impl PointerChase {
                     limits.max_compute_shared_memory_size
                 ),
             ),
-            Resource::DeviceAddress | Resource::LoadToUse => {
+            Resource::DeviceAddress | Resource::LoadToUse(_) | Resource::Cycle(_) => {
                 lacks_feature(info.features.buffer_device_address, "bufferDeviceAddress")
             }
             Resource::Registers => None,
@@ -682,8 +905,10 @@ impl Spec for PointerChase {
                 Resource::TexelBuffer | Resource::StorageTexelBuffer
             ) {
                 "R32_UINT".into()
-            } else if v.resource == Resource::LoadToUse {
-                "uint2".into()
+            } else if let Resource::LoadToUse(f) = v.resource {
+                f.format().into()
+            } else if let Resource::Cycle(_) = v.resource {
+                "uint64_t".into()
             } else {
                 "uint".into()
             },
@@ -691,11 +916,13 @@ impl Spec for PointerChase {
     }
 
     fn bytes_per_load(&self, v: Variant) -> Option<u32> {
-        Some(if v.resource == Resource::LoadToUse {
-            8
-        } else {
-            4
-        })
+        Some(
+            if matches!(v.resource, Resource::LoadToUse(_) | Resource::Cycle(_)) {
+                8
+            } else {
+                4
+            },
+        )
     }
 
     fn kernel(&self, v: Variant, _: Pattern) -> String {
@@ -710,6 +937,7 @@ impl Spec for PointerChase {
     fn read_start(&self, v: Variant) -> u32 {
         match v.resource {
             Resource::Registers => REGISTERS_SLOT as u32,
+            Resource::Cycle(spacing) => spacing.slot() as u32,
             _ => v.size as u32,
         }
     }
@@ -724,7 +952,7 @@ impl Spec for PointerChase {
     fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
         let steps = (VERIFY_ITERATIONS * STEPS_PER_ITERATION) as u64;
         let mut out = vec![ThreadSum::default(); THREADS_PER_GROUP as usize];
-        out[0].sum[0] = walk(v, 0, input, steps) as f32;
+        out[0].sum = reached_sum(v, walk(v, 0, input, steps));
         out
     }
 
@@ -757,7 +985,8 @@ impl Spec for PointerChase {
             } else {
                 0
             },
-            chains: if memory {
+            // A plain cycle is one chain: its nodes fill its table.
+            chains: if memory && !matches!(v.resource, Resource::Cycle(_)) {
                 (1..CHAINS).map(|c| (c * SIZES + v.size) as u32).collect()
             } else {
                 Vec::new()
@@ -786,11 +1015,11 @@ impl Spec for PointerChase {
         let lanes = (subgroup_size as usize).clamp(1, crate::model::LATENCY_GROUP_SIZE);
         let steps = ((VERIFY_ITERATIONS + iterations) * STEPS_PER_ITERATION) as u64;
         let c = match v.resource {
-            Resource::Registers => 0,
+            Resource::Registers | Resource::Cycle(_) => 0,
             _ => start as usize / SIZES,
         };
         let mut out = vec![ThreadSum::default(); lanes];
-        out[0].sum[0] = walk(v, c, input, steps) as f32;
+        out[0].sum = reached_sum(v, walk(v, c, input, steps));
         out
     }
 
@@ -819,6 +1048,7 @@ impl Spec for PointerChase {
             instance: shared.instance,
             seed: seed(&shared.data),
             chain: OnceLock::new(),
+            cycles: Default::default(),
         })
     }
 
@@ -833,13 +1063,40 @@ impl Spec for PointerChase {
         match chain {
             Err(e) => Some(format!("the chain data could not be created: {e}")),
             Ok(c) => {
+                if let Resource::Cycle(spacing) = v.resource {
+                    if !shared.gpu.info.features.shader_int64 {
+                        return Some("the plain cycle's kernel needs shaderInt64".into());
+                    }
+                    let made = r.cycles[spacing.index()].get_or_init(|| {
+                        make_cycle(r.gpu, c, r.seed, spacing).map_err(|e| format!("{e:#}"))
+                    });
+                    return made
+                        .as_ref()
+                        .err()
+                        .map(|e| format!("the plain cycle could not be made: {e}"));
+                }
                 let views = match v.resource {
                     Resource::TexelBuffer => &c.texel_views,
                     Resource::StorageTexelBuffer => &c.storage_texel_views,
-                    Resource::LoadToUse => {
-                        return c.pointers.as_ref().err().map(|e| {
-                            format!("the load-to-use chase's pointer table could not be made: {e}")
-                        })
+                    Resource::LoadToUse(f) => {
+                        return c
+                            .pointers
+                            .as_ref()
+                            .err()
+                            .map(|e| {
+                                format!(
+                                    "the load-to-use chase's pointer table could not be made: {e}"
+                                )
+                            })
+                            .or_else(|| {
+                                (f.needs_int64() && !shared.gpu.info.features.shader_int64).then(
+                                    || {
+                                        "a uint64_t chain needs shaderInt64 (the uint2 chase \
+                                         runs instead)"
+                                            .into()
+                                    },
+                                )
+                            })
                     }
                     _ => return None,
                 };
@@ -884,7 +1141,10 @@ impl Spec for PointerChase {
                 sampler: &c.linear,
                 immutable: false,
             }),
-            Resource::DeviceAddress | Resource::LoadToUse | Resource::Registers => None,
+            Resource::DeviceAddress
+            | Resource::LoadToUse(_)
+            | Resource::Cycle(_)
+            | Resource::Registers => None,
         };
         let state = Some((1, Binding::StorageBuffer(&c.state, c.state.size)));
         // The buffer chase paired with the texture's, bound from its size's first line.
@@ -973,10 +1233,15 @@ mod tests {
     #[test]
     fn names_sizes_and_kernels_derive_from_the_enums() {
         let tests = PointerChase.tests();
-        // 11 resources at every size, the chase beside shared memory up to 256 KB (25 sizes),
-        // the texture chase beside a buffer's up to 2 MB (37), shared memory at 5, the
-        // registers once.
-        assert_eq!(tests.len(), 11 * SIZES + 25 + 37 + SHARED_KB.len() + 1);
+        // 12 resources at every size (the load-to-use chase's uint2 and uint64_t forms two
+        // of them), the chase beside shared memory up to 256 KB (25 sizes), the texture chase
+        // beside a buffer's up to 2 MB (37), the load-to-use chase's four other forms at 3,
+        // the three plain cycles at 256 MB, shared memory at 5, the registers once.
+        assert_eq!(
+            tests.len(),
+            12 * SIZES + 25 + 37 + 4 * FORM_SIZES_KB.len() + 3 + SHARED_KB.len() + 1
+        );
+        assert!(FORM_SIZES_KB.iter().all(|kb| SIZES_KB.contains(kb)));
         let name = |i: usize| PointerChase.test_name(tests[i].1, tests[i].2);
         assert_eq!(name(0), "latency: Buffer<uint> 4 KB");
         assert_eq!(name(1), "latency: Buffer<uint> 5 KB");
