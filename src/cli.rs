@@ -443,6 +443,9 @@ impl Config {
         // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
         // GPU work, not lost silently.
         if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
+            // Checked as every output is (a read-only file or a folder refused); the runner
+            // writes it in place, line by line.
+            perftest_results::output::OutFile::open("PERFTEST_TRACE=", Path::new(&path), &[])?;
             if let Err(e) = std::fs::File::create(&path) {
                 return Err(Failure::Usage(format!(
                     "cannot write PERFTEST_TRACE={}: {e}",

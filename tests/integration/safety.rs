@@ -242,6 +242,24 @@ fn a_read_only_output_is_refused_before_any_work() {
         assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
         assert_eq!(std::fs::read_to_string(&kept).unwrap(), "kept", "{args:?}");
     }
+    // The diagnostic trace too.
+    let o = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--filter",
+            "cbuffer{float4} load uniform",
+        ])
+        .env("PERFTEST_TRACE", &kept)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("cannot write PERFTEST_TRACE={k}: it is read-only")),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "kept");
 }
 
 // Claim: docs/summary.md: "A file that never ends (`/dev/zero`, an endless FIFO) is refused, naming it"

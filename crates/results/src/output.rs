@@ -42,8 +42,14 @@ impl OutFile {
     /// temporary file can be made beside it, or the device opens for writing). Every
     /// refusal is a usage error (exit 2) naming the path.
     pub fn open(flag: &str, path: &Path, inputs: &[PathBuf]) -> Result<Self, Failure> {
-        let cannot =
-            |why: String| Failure::Usage(format!("cannot write {flag} {}: {why}", path.display()));
+        // `--json out.json`; a variable's `PERFTEST_TRACE=t.tsv`.
+        let space = if flag.ends_with('=') { "" } else { " " };
+        let cannot = |why: String| {
+            Failure::Usage(format!(
+                "cannot write {flag}{space}{}: {why}",
+                path.display()
+            ))
+        };
         if path.as_os_str().is_empty() {
             return Err(Failure::Usage(format!("{flag} needs a file name")));
         }
@@ -294,7 +300,11 @@ mod tests {
         let input = d.0.join("run.csv");
         std::fs::write(&input, "x").unwrap();
         let spelt = d.0.join(".").join("run.csv");
-        let err = usage(OutFile::open("--json", &spelt, &[input.clone()]));
+        let err = usage(OutFile::open(
+            "--json",
+            &spelt,
+            std::slice::from_ref(&input),
+        ));
         assert!(err.contains("is one of the inputs"), "{err}");
         let err = usage(OutFile::open("--json", &d.0, &[]));
         assert!(err.contains("is a directory"), "{err}");
