@@ -427,10 +427,7 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
         } else {
             // Opened as every output is (a device in place, a symlink followed, a read-only
             // file refused), and streamed: the rows are in the file as they come.
-            let file = OutFile::open("--csv", path, &[])?
-                .stream()
-                .map_err(|e| Failure::Usage(format!("{e:#}")))?;
-            Box::new(file)
+            Box::new(OutFile::open_stream("--csv", path, &[])?)
         };
         // A file that opens but takes no bytes (a full disk, /dev/full) fails on its header:
         // a usage error naming it, before the first test, as a path that cannot be opened.

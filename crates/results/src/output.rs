@@ -42,6 +42,32 @@ impl OutFile {
     /// temporary file can be made beside it, or the device opens for writing). Every
     /// refusal is a usage error (exit 2) naming the path.
     pub fn open(flag: &str, path: &Path, inputs: &[PathBuf]) -> Result<Self, Failure> {
+        Self::check(flag, path, inputs, true)
+    }
+
+    /// [`OutFile::open`]'s checks, then the file to stream into as rows come (the run's
+    /// CSV, which must hold every row written so far should the run be killed): a device
+    /// as it is; a regular file truncated now and written in place (a temporary file
+    /// renamed at the end would leave a killed run's rows under another name, so the
+    /// folder need not take one).
+    pub fn open_stream(flag: &str, path: &Path, inputs: &[PathBuf]) -> Result<File, Failure> {
+        let out = Self::check(flag, path, inputs, false)?;
+        match out.how {
+            How::InPlace(file) => Ok(file),
+            How::Replace { .. } => OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&out.target)
+                .map_err(|e| {
+                    Failure::Usage(format!("cannot write {flag} {}: {e}", path.display()))
+                }),
+        }
+    }
+
+    /// The checks of [`OutFile::open`]; `whole`: the file is written whole, through a
+    /// temporary file beside it, which is made and removed now.
+    fn check(flag: &str, path: &Path, inputs: &[PathBuf], whole: bool) -> Result<Self, Failure> {
         // `--json out.json`; a variable's `PERFTEST_TRACE=t.tsv`.
         let space = if flag.ends_with('=') { "" } else { " " };
         let cannot = |why: String| {
@@ -93,13 +119,15 @@ impl OutFile {
                 }
                 // The temporary file is made and removed now: a folder that cannot take it
                 // fails before any work, and a killed run leaves nothing behind.
-                let tmp = temporary(&target);
-                OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(&tmp)
-                    .map_err(|e| cannot(e.to_string()))?;
-                let _ = std::fs::remove_file(&tmp);
+                if whole {
+                    let tmp = temporary(&target);
+                    OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&tmp)
+                        .map_err(|e| cannot(e.to_string()))?;
+                    let _ = std::fs::remove_file(&tmp);
+                }
                 How::Replace { previous }
             }
         };
@@ -162,22 +190,6 @@ impl OutFile {
                 }
                 written.with_context(|| format!("cannot write {name}"))
             }
-        }
-    }
-
-    /// The file to stream into as rows come (the run's CSV, which must hold every row
-    /// written so far should the run be killed): a device as it is; a regular file
-    /// truncated and written in place, since a temporary file renamed at the end would
-    /// leave a killed run's rows under another name.
-    pub fn stream(self) -> Result<File> {
-        match self.how {
-            How::InPlace(file) => Ok(file),
-            How::Replace { .. } => OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&self.target)
-                .with_context(|| format!("cannot write {} {}", self.flag, self.path.display())),
         }
     }
 }
@@ -316,6 +328,26 @@ mod tests {
         let out = OutFile::open("--json", &d.0.join("verdict.json"), &[]).unwrap();
         assert!(out.refuse_inputs(&[d.0.join("verdict.json")]).is_err());
         assert!(out.refuse_inputs(&[input]).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stream_is_written_into_its_path_as_it_comes() {
+        use std::os::unix::fs::MetadataExt;
+        let d = dir("stream");
+        let out = d.0.join("run.csv");
+        std::fs::write(&out, "an older run, longer than the new one").unwrap();
+        let inode = std::fs::metadata(&out).unwrap().ino();
+        let mut file = OutFile::open_stream("--csv", &out, &[]).unwrap();
+        // Truncated at once, and each write in the file as it is made (no rename to come).
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
+        file.write_all(b"header\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "header\n");
+        assert_eq!(std::fs::metadata(&out).unwrap().ino(), inode);
+        let err = OutFile::open_stream("--csv", &d.0, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is a directory"), "{err}");
     }
 
     #[cfg(unix)]
