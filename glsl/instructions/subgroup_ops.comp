@@ -7,6 +7,9 @@
 // Latency (subgroup_ops_latency_<op>): the first subgroup runs chain x0 alone between two
 // reads of the subgroup clock, for `pc.elementsMask` iterations (see glsl/alu.comp).
 // Invocations are assumed to fill subgroups in local-index order, as every implementation does.
+// Every dispatch's invocation 0 of group 0 writes the width it runs at (gl_SubgroupSize, as a
+// float) into the output's last vec4: the runner replays subgroups of that width, which need
+// not be the width the device reports (see SubgroupOps::reports_subgroup_size).
 // Kernels built from this template (see build.rs):
 // @kernels subgroup_ops_{OP}: OP=shuffle:1,broadcast:2,ballot:3,add:4 LATENCY=0 WIDTH=4 PATTERN=1
 // @kernels subgroup_ops_latency_{OP}: OP=shuffle:1,broadcast:2,ballot:3,add:4 LATENCY=1 WIDTH=4 PATTERN=1
@@ -78,6 +81,7 @@ void main() {
         uint lo = t1.x - t0.x;
         uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);
         outData[64] = uintBitsToFloat(uvec4(lo, hi, 0u, 0u));
+        outData[outData.length() - 1] = vec4(float(gl_SubgroupSize), 0.0, 0.0, 0.0);
     }
 #else
     [[dont_unroll]] for (uint i = 0u; i < ITER; ++i) {
@@ -85,5 +89,8 @@ void main() {
         ROUND ROUND ROUND ROUND ROUND ROUND ROUND ROUND
     }
     writeOut(encode32(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15));
+    if (gl_LocalInvocationIndex == 0u && gl_WorkGroupID.x == 0u) {
+        outData[outData.length() - 1] = vec4(float(gl_SubgroupSize), 0.0, 0.0, 0.0);
+    }
 #endif
 }

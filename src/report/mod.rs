@@ -277,6 +277,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
             crate::gpu::DeviceType::Cpu => host_caches().to_vec(),
             _ => Vec::new(),
         },
+        subgroup_size: m.subgroup_size,
     }
 }
 

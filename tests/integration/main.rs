@@ -21,6 +21,7 @@ mod report;
 mod reproduce;
 mod safety;
 mod spirv;
+mod subgroup;
 mod suite;
 mod summary;
 mod transfer;

@@ -112,6 +112,12 @@ pub struct Row {
     /// the column.
     #[serde(with = "crate::cpu_caches")]
     pub host_caches: Vec<crate::cpu_caches::CpuCache>,
+    /// The subgroup width the row's kernel ran at, as the kernel read it (`gl_SubgroupSize`),
+    /// for tests whose result depends on it (the subgroup operations): the width its
+    /// reference replayed, which a driver may choose unlike the device's `subgroupSize`;
+    /// empty for other tests and in files older than the column.
+    #[serde(deserialize_with = "whole_opt")]
+    pub subgroup_size: Option<u32>,
 }
 
 /// How a column's cells are typed where the format has types (JSON).
@@ -181,6 +187,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("device_uuid", Text),
     ("latency_ns", Number),
     ("host_caches", Text),
+    ("subgroup_size", Number),
 ];
 
 impl Row {

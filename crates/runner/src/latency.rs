@@ -287,7 +287,6 @@ impl<'g> Runner<'g> {
             return Ok(Ok(()));
         }
         let pipeline = self.latency_pipeline(test)?;
-        let lanes = perftest_suites::model::latency_lanes(self.gpu.info.subgroup_size);
         let mut input = self.shared.data.clone();
         if self.settings.fault == Some(Fault::Reference) {
             input.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
@@ -307,13 +306,13 @@ impl<'g> Runner<'g> {
                 self.dispatches(&main, &constants, groups, 1, 0)?;
             }
             self.latency_run(test, &pipeline, VERIFY_ITERATIONS, start)?;
+            // The width the latency kernel ran at where it says, else the device's.
+            let width = self
+                .kernel_subgroup_size(test)?
+                .unwrap_or_else(|| self.device_subgroup_size());
+            let lanes = perftest_suites::model::latency_lanes(width);
             let output = self.output.read_vec4(lanes)?;
-            let reference = test.latency_reference(
-                &input,
-                VERIFY_ITERATIONS,
-                self.gpu.info.subgroup_size,
-                start,
-            );
+            let reference = test.latency_reference(&input, VERIFY_ITERATIONS, width, start);
             if let Err(mismatch) = data::compare(test.tolerance(), &reference, &output) {
                 return Ok(Err(match i {
                     0 => format!("latency kernel: {mismatch}"),

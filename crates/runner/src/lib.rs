@@ -103,7 +103,7 @@ pub fn check_groups(
     let max_groups = groups
         .unwrap_or(timing::FULL_GROUPS)
         .max(timing::FULL_GROUPS);
-    let output_size = max_groups as u64 * 256 * 16;
+    let output_size = output_bytes(max_groups);
     let bindable = device.limits.max_storage_buffer_range as u64;
     if output_size > bindable {
         return Err(format!(
@@ -114,6 +114,13 @@ pub fn check_groups(
         ));
     }
     Ok(())
+}
+
+/// The output buffer's bytes for dispatches of up to `max_groups` groups: a vec4 per thread,
+/// and one more at the end, where a kernel writes the subgroup width it runs at
+/// ([`Runner::kernel_subgroup_size`]).
+fn output_bytes(max_groups: u32) -> u64 {
+    (max_groups as u64 * 256 + 1) * 16
 }
 
 /// The node's lock as one test holds it (see [`Runner::share_host`]); held, never read:
@@ -255,7 +262,7 @@ impl<'g> Runner<'g> {
             .groups
             .unwrap_or(timing::FULL_GROUPS)
             .max(timing::FULL_GROUPS);
-        let output_size = max_groups as u64 * 256 * 16;
+        let output_size = output_bytes(max_groups);
         Buffer::new(
             gpu,
             "output",
@@ -357,6 +364,7 @@ impl<'g> Runner<'g> {
             latency_clk: None,
             latency_ns: None,
             latency_spread_pct: None,
+            subgroup_size: None,
             driver: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {
@@ -373,6 +381,27 @@ impl<'g> Runner<'g> {
         }
         unsteady_note(&mut m);
         m
+    }
+
+    /// The subgroup width `test`'s kernel last wrote into the output buffer's last vec4, where
+    /// its family says its kernels write one (`Spec::reports_subgroup_size`) and one did: the
+    /// width its reference must replay.
+    /// The width the device reports for its subgroups (twice it under `--fault
+    /// subgroup-width`): the reference's width where a kernel does not say its own.
+    pub(crate) fn device_subgroup_size(&self) -> u32 {
+        match self.settings.fault {
+            Some(Fault::SubgroupWidth) => 2 * self.gpu.info.subgroup_size,
+            _ => self.gpu.info.subgroup_size,
+        }
+    }
+
+    pub(crate) fn kernel_subgroup_size(&self, test: &TestCase) -> Result<Option<u32>> {
+        if !test.reports_subgroup_size() {
+            return Ok(None);
+        }
+        let last = (self.output.size / 16 - 1) as usize;
+        let v = perftest_gpu::resources::vec4_at(self.output.mapped()?, last)[0];
+        Ok((v.is_finite() && (1.0..=1024.0).contains(&v) && v.fract() == 0.0).then_some(v as u32))
     }
 
     fn run_supported(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
@@ -400,6 +429,7 @@ impl<'g> Runner<'g> {
         match self.settings.mode {
             Mode::Time => {
                 self.time_at_steady_clock(test, pipeline, m)?;
+                m.subgroup_size = self.kernel_subgroup_size(test)?;
                 driver_notes(m);
                 self.link_note(test, m);
                 // The latency is extra information: its failure costs only the figure (and a
@@ -423,7 +453,9 @@ impl<'g> Runner<'g> {
                 let timing::Sizing { groups, note, .. } = self.size_dispatch(test, pipeline)?;
                 self.trace.line("phase", &[("done", "sizing".into())]);
                 (m.groups, m.notes) = (groups, note.into_iter().collect());
-                if let Err(mismatch) = self.verify(test, pipeline, groups)? {
+                let verified = self.verify(test, pipeline, groups)?;
+                m.subgroup_size = self.kernel_subgroup_size(test)?;
+                if let Err(mismatch) = verified {
                     m.status = Status::Mismatch;
                     m.notes = vec![Note::Mismatch(mismatch.to_string())];
                 } else if let Err(mismatch) = self.verify_latency(test)? {

@@ -203,6 +203,9 @@ pub struct Measurement {
     /// The spread of the latency over the test's chains, (max − min) / median in %, where
     /// it times several (the latency suite: four random cycles per working set).
     pub latency_spread_pct: Option<f64>,
+    /// The subgroup width the test's kernel ran at, as it wrote it (tests whose reference
+    /// depends on the width: `TestCase::reports_subgroup_size`).
+    pub subgroup_size: Option<u32>,
     /// What the driver's management interface read while the row was timed (its last
     /// timing), where the device has one.
     pub driver: Option<perftest_gpu::mgmt::Sampled>,
@@ -293,6 +296,7 @@ impl Measurement {
             latency_clk: None,
             latency_ns: None,
             latency_spread_pct: None,
+            subgroup_size: None,
             driver: None,
         }
     }

@@ -788,13 +788,17 @@ impl<'g> Runner<'g> {
         dispatch()?;
         let threads = groups as usize * 256;
         let output = &self.output.mapped()?[..threads * 16];
+        // The width the kernel ran at where it says, else the device's.
+        let width = self
+            .kernel_subgroup_size(test)?
+            .unwrap_or_else(|| self.device_subgroup_size());
         let reference = match self.settings.fault {
             Some(Fault::Reference) => {
                 let mut corrupted = self.shared.data.clone();
                 corrupted.iter_mut().step_by(7).for_each(|b| *b ^= 0x5A);
-                test.reference_for(&corrupted, self.gpu.info.subgroup_size)
+                test.reference_for(&corrupted, width)
             }
-            _ => test.reference_for(&self.shared.data, self.gpu.info.subgroup_size),
+            _ => test.reference_for(&self.shared.data, width),
         };
         Ok(data::compare_with(
             test.tolerance(),

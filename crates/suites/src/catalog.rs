@@ -145,6 +145,12 @@ impl TestCase {
         self.info().cold
     }
 
+    /// Whether its kernels write the subgroup width they run at into the output buffer's
+    /// last vec4.
+    pub fn reports_subgroup_size(&self) -> bool {
+        self.info().reports_subgroup_size
+    }
+
     /// The test's latency kernel, if it has one.
     pub fn latency(&self) -> Option<&'static Latency> {
         self.info().latency.as_ref().map(|(l, _)| l)

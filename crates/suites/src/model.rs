@@ -182,6 +182,10 @@ pub enum Fault {
     /// Make the baseline's first timing spread widely (two samples in three 10× slower): the
     /// drift check must time it again, and its row must still read a ratio of exactly 1.
     NoisyBaseline,
+    /// Pretend the device reports subgroups twice as wide as its kernels run (as a driver
+    /// whose kernel was built for another width does): the subgroup tests must still verify,
+    /// against the width their kernels say they ran at, and their rows carry it.
+    SubgroupWidth,
 }
 
 #[cfg(test)]

@@ -451,6 +451,15 @@ pub trait Spec: Sync + 'static {
     fn cold(&self, _v: Self::Variant) -> bool {
         false
     }
+    /// Whether the test's kernels (its latency kernel too) write the subgroup width they run
+    /// at (`gl_SubgroupSize`, as a float) into the output buffer's last vec4, from invocation
+    /// 0 of group 0 at every dispatch: a test whose reference depends on the width. The
+    /// runner then computes the reference at that width, not at the width the device
+    /// reports, and the row carries it (`subgroup_size`): a driver may run a kernel at
+    /// another width (lavapipe's shader cache keeps a kernel built at one width for another).
+    fn reports_subgroup_size(&self, _v: Self::Variant) -> bool {
+        false
+    }
     /// Whether the test shares something with the other GPUs of its host — host memory and
     /// the host link, or the CPU's submissions timed with it: when several devices run at
     /// once, such tests run one device at a time. By default false (a kernel on the GPU's
@@ -616,6 +625,9 @@ pub struct TestInfo {
     pub ratio_reference: Option<usize>,
     /// Whether each timed dispatch starts with the caches emptied (see [`Spec::cold`]).
     pub cold: bool,
+    /// Whether its kernels write the subgroup width they run at (see
+    /// [`Spec::reports_subgroup_size`]).
+    pub reports_subgroup_size: bool,
     /// Its dependent-chain latency kernel, if any, with that kernel's id.
     pub latency: Option<(Latency, KernelId)>,
     /// Whether it shares the host with other GPUs (see [`Spec::shares_host`]).
@@ -719,6 +731,7 @@ impl<S: Spec> Family for S {
                     .ratio_reference(v)
                     .and_then(|r| tests.iter().position(|(_, w, _)| *w == r)),
                 cold: self.cold(v),
+                reports_subgroup_size: self.reports_subgroup_size(v),
                 shares_host: self.shares_host(v),
                 over_host_link: self.over_host_link(v),
                 latency: self.latency(v).map(|l| {

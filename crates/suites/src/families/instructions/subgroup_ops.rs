@@ -160,6 +160,11 @@ impl Spec for SubgroupOps {
         0.0
     }
 
+    /// Every kernel writes the width it runs at: the reference replays subgroups of it.
+    fn reports_subgroup_size(&self, _: Op) -> bool {
+        true
+    }
+
     fn ops_per_thread(&self, _: Op) -> u64 {
         (ITERATIONS * ROUNDS) as u64 * CHAINS as u64
     }

@@ -1,0 +1,86 @@
+//! Every subgroup width: the suites that need no GPU feature verify on lavapipe at 4 lanes as
+//! at its default 8, each subgroup test against the width its kernel ran at, which its row
+//! says (`subgroup_size`).
+
+use crate::common::*;
+
+/// The subgroup tests' rows of a CSV: (test, status, subgroup_size).
+fn subgroup_rows(csv: &std::path::Path) -> Vec<(String, String, String)> {
+    csv_rows(csv)
+        .into_iter()
+        .filter(|r| r["test"].starts_with("subgroup "))
+        .map(|r| {
+            (
+                r["test"].clone(),
+                r["status"].clone(),
+                r["subgroup_size"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_suites_verify_at_four_lanes_with_the_width_each_kernel_ran_at() {
+    let dir = tempdir("four-lanes");
+    let csv = dir.join("w4.csv");
+    // lavapipe at 128-bit vectors: 4-lane subgroups (what it does on a CPU without AVX). Its
+    // shader cache is keyed without the width: a kernel built at 8 lanes by another test may
+    // run here, and must still verify (against the 8 lanes it says it ran at).
+    let o = perftest()
+        .env("LP_NATIVE_VECTOR_WIDTH", "128")
+        .args(["--device", lavapipe(), "--groups", "2", "--verify"])
+        .args(["--suite", "original,instructions,write,matrix"])
+        .args(["--csv", csv.to_str().unwrap()])
+        .output()
+        .expect("perftest runs");
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains(", 0 failed"), "{}", stderr(&o));
+    let rows = subgroup_rows(&csv);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (test, status, width) in &rows {
+        assert_eq!(status, "ok", "{test}");
+        assert!(
+            ["4", "8"].contains(&width.as_str()),
+            "{test}: width {width}"
+        );
+    }
+    // The rows of other tests have no width.
+    assert!(csv_rows(&csv)
+        .iter()
+        .filter(|r| !r["test"].starts_with("subgroup "))
+        .all(|r| r["subgroup_size"].is_empty()));
+}
+
+#[test]
+fn a_kernel_at_another_width_than_the_device_reports_is_verified_at_its_own() {
+    // The device pretends its subgroups are twice as wide as its kernels run: the references
+    // at the device's width would mismatch every test but the shuffle; at the kernels' own,
+    // each verifies.
+    let dir = tempdir("other-width");
+    let csv = dir.join("w.csv");
+    let o = run(&[
+        "--device",
+        lavapipe(),
+        "--groups",
+        "2",
+        "--verify",
+        "--suite",
+        "instructions",
+        "--filter",
+        "subgroup",
+        "--fault",
+        "subgroup-width",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let rows = subgroup_rows(&csv);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (test, status, width) in &rows {
+        assert_eq!(status, "ok", "{test}");
+        assert!(
+            width.parse::<u32>().is_ok_and(|w| w >= 4),
+            "{test}: {width}"
+        );
+    }
+}
