@@ -75,6 +75,8 @@ void main() {
         uint lo = t1.x - t0.x;
         uint hi = t1.y - t0.y - (t1.x < t0.x ? 1u : 0u);
         outData[64] = uintBitsToFloat(uvec4(lo, hi, 0u, 0u));
+        // The width this subgroup runs at: the lanes the runner compares (Latency::reports_subgroup_size).
+        outData[outData.length() - 1] = vec4(float(gl_SubgroupSize), 0.0, 0.0, 0.0);
     }
 #else
 #if VEC4

@@ -41,8 +41,9 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     // chase beside a buffer's at 4, 64, 128 KB and 1 MB, shared memory at 4 and 64 KB, the
     // registers; and the stride sweep's 64 KB and 256 MB sets at
     // eight strides each (the 256 MB set beyond lavapipe's maxStorageBufferRange) and its
-    // 128 KB set (32 B apart).
-    assert_eq!(rows.len(), 61 + 4 + 17, "{}", stdout(&o));
+    // 128 KB set (32 B apart); the load-to-use chase's uint64_t form at the 5 sizes, its four
+    // other forms at 256 MB and the three plain cycles (256 MB).
+    assert_eq!(rows.len(), 61 + 4 + 17 + 5 + 4 + 3, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
         let family = if test.starts_with("latency by stride: ") {
@@ -115,20 +116,23 @@ fn a_corrupted_reference_fails_every_chase() {
     // buffer stops at 64 KB, the chase beside shared memory at 256 KB), and the registers;
     // the stride sweep's 64 KB and 4 MB sets at eight strides (256 MB: beyond lavapipe's
     // maxStorageBufferRange) and its nine sets of 96–384 KB and thirteen of 8–64 MB, 32 B
-    // apart.
-    assert_eq!(lines.len(), 26 + 16 + 9 + 13, "{out}");
+    // apart; the load-to-use chase's uint64_t form at 4 KB and 1 MB, and the plain cycle of
+    // nodes 4 KB apart.
+    assert_eq!(lines.len(), 26 + 16 + 9 + 13 + 3, "{out}");
     assert!(lines.iter().all(|l| l.contains("MISMATCH")), "{out}");
 }
 
 #[test]
 fn the_suite_is_listed_in_all_and_not_in_the_default_run() {
     let latency = stdout(&run(&["--list-tests", "--suite", "latency"]));
-    // 11 resources × 65 sizes (four per octave), the chase beside shared memory at 25 (to
-    // 256 KB), the texture chase beside a buffer's at 37 (to 2 MB), shared memory at 5, the
-    // registers once; the stride sweep's 3 sets × 8 strides and 22 more sets 32 B apart.
+    // 12 resources × 65 sizes (four per octave; the load-to-use chase's uint2 and uint64_t
+    // forms two of them), the chase beside shared memory at 25 (to 256 KB), the texture chase
+    // beside a buffer's at 37 (to 2 MB), the load-to-use chase's four other forms at 3 sizes,
+    // the three plain cycles, shared memory at 5, the registers once; the stride sweep's 3
+    // sets × 8 strides and 22 more sets 32 B apart.
     assert_eq!(
         latency.lines().count(),
-        11 * 65 + 25 + 37 + 5 + 1 + 3 * 8 + 22
+        12 * 65 + 25 + 37 + 4 * 3 + 3 + 5 + 1 + 3 * 8 + 22
     );
     assert!(latency
         .lines()

@@ -5,6 +5,7 @@ use super::{Fault, Mode, PipelineRef, Runner};
 use anyhow::{Context as _, Result};
 use perftest_gpu::pipeline::PushConstants;
 use perftest_gpu::pipeline::{Binding, Pipeline};
+use perftest_gpu::resources::record_fill_last_vec4;
 use perftest_gpu::DeviceType;
 use perftest_suites::catalog::TestCase;
 use perftest_suites::data;
@@ -305,11 +306,21 @@ impl<'g> Runner<'g> {
                 let groups = self.full_groups(test);
                 self.dispatches(&main, &constants, groups, 1, 0)?;
             }
+            // The width the latency kernel ran at where it says (its slot cleared first, so
+            // that no earlier kernel's width is read), else the device's.
+            let reports = latency.reports_subgroup_size || test.reports_subgroup_size();
+            if reports {
+                self.gpu
+                    .submit(|d, cmd| record_fill_last_vec4(d, cmd, &self.output, 0xFFFF_FFFF))
+                    .context("clearing the output's width slot")?;
+            }
             self.latency_run(test, &pipeline, VERIFY_ITERATIONS, start)?;
-            // The width the latency kernel ran at where it says, else the device's.
-            let width = self
-                .kernel_subgroup_size(test)?
-                .unwrap_or_else(|| self.device_subgroup_size());
+            let width = if reports {
+                self.output_subgroup_size()?
+            } else {
+                None
+            }
+            .unwrap_or_else(|| self.device_subgroup_size());
             let lanes = perftest_suites::model::latency_lanes(width);
             let output = self.output.read_vec4(lanes)?;
             let reference = test.latency_reference(&input, VERIFY_ITERATIONS, width, start);

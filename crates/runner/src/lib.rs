@@ -399,6 +399,11 @@ impl<'g> Runner<'g> {
         if !test.reports_subgroup_size() {
             return Ok(None);
         }
+        self.output_subgroup_size()
+    }
+
+    /// The subgroup width in the output buffer's last vec4, if a kernel wrote one there.
+    pub(crate) fn output_subgroup_size(&self) -> Result<Option<u32>> {
         let last = (self.output.size / 16 - 1) as usize;
         let v = perftest_gpu::resources::vec4_at(self.output.mapped()?, last)[0];
         Ok((v.is_finite() && (1.0..=1024.0).contains(&v) && v.fract() == 0.0).then_some(v as u32))

@@ -70,6 +70,31 @@ pub fn record_fill(d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>,
     record_fill_start(d, cmd, buffer, buffer.size, value);
 }
 
+/// Records filling the last 16 bytes of `buffer` with the 32-bit `value`, and a barrier that
+/// makes the fill visible to compute shaders (the runner's output buffer keeps a kernel's
+/// subgroup width there).
+pub fn record_fill_last_vec4(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    buffer: &Buffer<'_>,
+    value: u32,
+) {
+    use vk::{AccessFlags as A, PipelineStageFlags as S};
+    if buffer.size < 16 {
+        return;
+    }
+    let offset = (buffer.size - 16) & !3;
+    // SAFETY: the buffer was created with TRANSFER_DST and is at least 16 bytes; the range
+    // (16 bytes from a multiple of 4) lies within it.
+    unsafe { d.cmd_fill_buffer(cmd, buffer.handle, offset, 16, value) };
+    record_memory_barrier(
+        d,
+        cmd,
+        (S::TRANSFER, A::TRANSFER_WRITE),
+        (S::COMPUTE_SHADER, A::SHADER_WRITE | A::SHADER_READ),
+    );
+}
+
 /// Records filling the first `bytes` of `buffer` (rounded down to a multiple of 4; at most
 /// the whole buffer) with the 32-bit `value`, and a barrier that makes the fill visible to
 /// compute shaders.

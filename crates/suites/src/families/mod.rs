@@ -190,6 +190,11 @@ pub struct Latency {
     /// latency is then timed in nanoseconds with timestamps around such dispatches of two
     /// lengths.
     pub timestamped: bool,
+    /// Whether the latency kernel (run by its first subgroup alone) writes the subgroup width
+    /// it runs at (`gl_SubgroupSize`, a float) into the output buffer's last vec4: the lanes
+    /// whose results the runner compares, which a driver may choose unlike the device's
+    /// `subgroupSize` (docs/instructions.md, *The subgroup width*).
+    pub reports_subgroup_size: bool,
 }
 
 /// A family's chase at a working set none of its tests has: what the runner verifies and

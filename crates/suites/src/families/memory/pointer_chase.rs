@@ -975,6 +975,8 @@ impl Spec for PointerChase {
     fn latency(&self, v: Variant) -> Option<Latency> {
         let memory = v.resource != Resource::Registers;
         Some(Latency {
+            // One lane chases: no lane count to know.
+            reports_subgroup_size: false,
             kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
             ops_per_iteration: STEPS_PER_ITERATION,
             // Before each chain: a walk of its own cycle, so that it is timed in its own steady

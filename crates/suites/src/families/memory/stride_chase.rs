@@ -271,6 +271,8 @@ impl Spec for StrideChase {
     fn latency(&self, v: Variant) -> Option<Latency> {
         let steps = v.bytes() / v.stride() as u64;
         Some(Latency {
+            // One lane chases: no lane count to know.
+            reports_subgroup_size: false,
             kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
             ops_per_iteration: BLOCK_NODES,
             // Each chain walks its whole cycle first, so that a set that fits a cache is in it
