@@ -134,8 +134,12 @@ fn a_low_clock_is_re_measured_and_only_its_rows_are() {
                 r.reason
             );
         } else {
+            // Untouched by the clock; a host busy with other work (a build beside CI on two
+            // cores) may make the drift check time a block again, which says so and is no
+            // clock's doing.
             assert!(
-                untouched(r),
+                untouched(r)
+                    || (r.conditions == "re-measured" && !r.reason.contains(" MHz at the first")),
                 "{} (position {p}): {} {}",
                 r.test,
                 r.conditions,
@@ -143,8 +147,9 @@ fn a_low_clock_is_re_measured_and_only_its_rows_are() {
             );
         }
     }
+    assert!(err.contains("(6 for a low clock, "), "{err}");
     assert!(
-        err.contains("6 re-measured (6 for a low clock, 0 after a drift check), 0 still flagged"),
+        err.contains(" after a drift check), 0 still flagged"),
         "{err}"
     );
 }
