@@ -27,6 +27,8 @@ pub struct Gpu<'i> {
     /// One cache for every pipeline this device builds: tests that run the same kernel with
     /// the same layout (sizes of one resource, a pattern's variants) compile it once.
     pipeline_cache: vk::PipelineCache,
+    /// The submissions in flight (shared with a watch's thread, see [`Gpu::flight`]).
+    flight: std::sync::Arc<crate::flight::Flight>,
 }
 
 /// The device's timer and the host's monotonic clock, read together.
@@ -263,6 +265,7 @@ impl<'i> Gpu<'i> {
             calibrated: None,
             host_domain: None,
             pipeline_cache: vk::PipelineCache::null(),
+            flight: Default::default(),
         };
         // SAFETY: valid device; an empty cache (internally synchronized: the pipelines are
         // built on several threads).
@@ -305,6 +308,12 @@ impl<'i> Gpu<'i> {
     /// completion.
     pub fn submit(&self, record: impl FnOnce(&ash::Device, vk::CommandBuffer)) -> Result<()> {
         self.submit_to(Queue::Compute, record)
+    }
+
+    /// Whether the device is running submitted work, and how long it has had none: every
+    /// submission counts from `vkQueueSubmit` until its wait returns.
+    pub fn flight(&self) -> &std::sync::Arc<crate::flight::Flight> {
+        &self.flight
     }
 
     /// The device's timer and the host's clock read together, where the device can
@@ -376,6 +385,7 @@ impl<'i> Gpu<'i> {
             d.queue_submit(lane.queue, &submit, lane.fence)
                 .context("vkQueueSubmit")?;
         }
+        let _running = self.flight.submitted();
         self.wait(lane)
     }
 
@@ -398,6 +408,8 @@ impl<'i> Gpu<'i> {
         let cmds =
             unsafe { d.allocate_command_buffers(&alloc) }.context("vkAllocateCommandBuffers")?;
         let recorded = (|| -> Result<()> {
+            // In flight from the first submission until the wait for the last returns.
+            let mut running = None;
             for (i, &cmd) in cmds.iter().enumerate() {
                 let begin = vk::CommandBufferBeginInfo::default()
                     .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
@@ -422,6 +434,7 @@ impl<'i> Gpu<'i> {
                 };
                 // SAFETY: recorded above; submissions on one queue run in submission order.
                 unsafe { d.queue_submit(lane.queue, &submit, fence) }.context("vkQueueSubmit")?;
+                running.get_or_insert_with(|| self.flight.submitted());
             }
             self.wait(lane)
         })();

@@ -2,6 +2,7 @@
 
 mod context;
 mod device;
+pub mod flight;
 pub mod matrix;
 pub mod mgmt;
 pub mod pipeline;

@@ -1,6 +1,7 @@
 //! The driver's management interface (NVIDIA's NVML, loaded at run time; Linux's sysfs for amdgpu and i915/xe): the GPU's own word on its clocks, power, temperature and why a clock is held down, sampled while rows are timed.
 
 use super::DeviceInfo;
+use crate::flight::Flight;
 use nvml_wrapper::bitmasks::device::ThrottleReasons;
 use nvml_wrapper::enum_wrappers::device::{Clock as NvmlClock, TemperatureSensor};
 use nvml_wrapper::error::NvmlError;
@@ -237,32 +238,49 @@ impl Management {
         }
     }
 
-    /// Starts reading the device every `every` on a thread of its own, until the watch is
-    /// finished.
-    pub fn watch(&self, every: Duration) -> Watch {
+    /// Starts reading the device on a thread of its own, until the watch is finished: every
+    /// `every` while `flight` has work running, and never while it has none. A reading taken
+    /// between two submissions or before the first is no reading of the work: an H100 reports
+    /// its idle clock whenever it has none, even for a moment (latency rows, each a few ms of
+    /// one workgroup, read 345–405 MHz beside a probe's 1979 in a 2-GPU run), so only the
+    /// readings that start while a submission is in flight are kept; the thread is woken at
+    /// each submission, so a short one is read too.
+    pub fn watch(&self, every: Duration, flight: &Arc<Flight>) -> Watch {
         let stop = Arc::new(AtomicBool::new(false));
         let readings = Arc::new(Mutex::new(Vec::new()));
         let me = Management {
             source: self.source.clone(),
         };
-        let (s, r) = (stop.clone(), readings.clone());
-        let thread = std::thread::spawn(move || loop {
-            let reading = me.read();
-            if let Ok(mut v) = r.lock() {
-                v.push(reading);
+        let (s, r, f) = (stop.clone(), readings.clone(), flight.clone());
+        let thread = std::thread::spawn(move || {
+            let mut last: Option<std::time::Instant> = None;
+            while !s.load(Ordering::Relaxed) {
+                let wait = every.saturating_sub(last.map_or(every, |t| t.elapsed()));
+                if !f.busy() {
+                    // Until the next submission (or `finish`) wakes it.
+                    std::thread::park();
+                } else if !wait.is_zero() {
+                    // Parked, not asleep: `finish` wakes it at once (a row must not wait
+                    // out the interval: thousands of rows, each idling the GPU up to 10 ms,
+                    // add half a minute to a whole run).
+                    std::thread::park_timeout(wait);
+                } else {
+                    last = Some(std::time::Instant::now());
+                    let reading = me.read();
+                    if let Ok(mut v) = r.lock() {
+                        v.push(reading);
+                    }
+                }
             }
-            if s.load(Ordering::Relaxed) {
-                break;
-            }
-            // Parked, not asleep: `finish` wakes it at once (a row must not wait out the
-            // interval: thousands of rows, each idling the GPU up to 10 ms, add half a
-            // minute to a whole run).
-            std::thread::park_timeout(every);
         });
+        flight.set_watcher(Some(thread.thread().clone()));
+        // Work submitted before the watcher was set woke no one.
+        thread.thread().unpark();
         Watch {
             stop,
             readings,
             thread: Some(thread),
+            flight: flight.clone(),
         }
     }
 }
@@ -422,28 +440,35 @@ pub struct Watch {
     stop: Arc<AtomicBool>,
     readings: Arc<Mutex<Vec<Reading>>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    flight: Arc<Flight>,
 }
 
 impl Watch {
-    /// Stops reading (after one last reading) and sums up what was read.
+    /// The last reading taken so far, if any.
+    pub fn latest(&self) -> Option<Reading> {
+        self.readings.lock().ok().and_then(|v| v.last().copied())
+    }
+
+    /// Stops reading and sums up what was read while work ran.
     pub fn finish(mut self) -> Sampled {
+        self.stop_thread();
+        let readings = self.readings.lock().map(|v| v.clone()).unwrap_or_default();
+        Sampled::of(&readings)
+    }
+
+    fn stop_thread(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
+            self.flight.set_watcher(None);
             t.thread().unpark();
             let _ = t.join();
         }
-        let readings = self.readings.lock().map(|v| v.clone()).unwrap_or_default();
-        Sampled::of(&readings)
     }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            t.thread().unpark();
-            let _ = t.join();
-        }
+        self.stop_thread();
     }
 }
 
@@ -567,20 +592,31 @@ mod tests {
     }
 
     #[test]
-    fn a_watch_reads_at_once_and_stops_without_waiting_out_its_interval() {
+    fn a_watch_reads_while_work_runs_and_stops_without_waiting_out_its_interval() {
         let m = Management {
             source: Source::Sysfs(Sysfs::open(&sample("amdgpu")).unwrap()),
         };
+        let flight = Arc::new(Flight::default());
         let start = std::time::Instant::now();
-        // An interval far longer than the test: the first reading is taken at once, the
-        // last when the watch finishes, and nothing waits for the interval in between.
-        let watch = m.watch(Duration::from_secs(60));
+        // No work in flight: nothing is read, however long the watch runs.
+        let watch = m.watch(Duration::from_millis(1), &flight);
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(watch.finish().samples, 0);
+        // An interval far longer than the test: a submission is read at once, and nothing
+        // waits for the interval in between.
+        let watch = m.watch(Duration::from_secs(60), &flight);
+        let running = flight.submitted();
+        let read = std::time::Instant::now();
+        while watch.latest().is_none() && read.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        drop(running);
         let sampled = watch.finish();
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "finish waited out the interval"
         );
-        assert!(sampled.samples >= 1);
+        assert_eq!(sampled.samples, 1);
         assert_eq!(sampled.sm_mhz, Some(2371.0));
         assert_eq!(sampled.power_w, Some(250.0));
     }
