@@ -40,6 +40,16 @@ const MAX_WARMUP: Duration = Duration::from_secs(3);
 const MAX_REWARM: Duration = Duration::from_millis(500);
 /// Re-warm windows: short, so a clock that is back is seen soon.
 const REWARM_WINDOW_MS: f64 = 10.0;
+/// A GPU that had no work for this long before a row is timed is re-warmed first (see
+/// [`Runner::rewarm_after_idle`]): an idle H100 drops to 345–1100 MHz within a quarter of a
+/// second, and one that waited for another GPU's host row timed the self-timed rows after it
+/// at 345–492 MHz (issue 57).
+pub const IDLE_BEFORE_REWARM: Duration = Duration::from_millis(50);
+/// How long the GPU is kept busy, read by the driver, for the driver's clock at the steady
+/// state (what self-timed rows are held to): five readings at 10 ms.
+const DRIVER_STEADY_HOLD: Duration = Duration::from_millis(50);
+/// How often the driver is read while a row's work runs.
+pub const DRIVER_EVERY: Duration = Duration::from_millis(10);
 /// How often a row below the floor is timed again before it is left `throttled`.
 pub const MAX_RETIMES: u32 = 3;
 /// The pause before the second and later re-times: lets a power or thermal limit recover.
@@ -249,8 +259,30 @@ impl Probe<'_> {
 fn is_clock_fault(fault: Option<Fault>) -> bool {
     matches!(
         fault,
-        Some(Fault::SlowStart | Fault::LowClock | Fault::Throttle | Fault::Contention)
+        Some(
+            Fault::SlowStart
+                | Fault::LowClock
+                | Fault::Throttle
+                | Fault::Contention
+                | Fault::LowDriverClock
+                | Fault::DriverThrottle
+        )
     )
+}
+
+/// Whether `fault` simulates the driver's clock (where there is no management interface).
+fn is_driver_fault(fault: Option<Fault>) -> bool {
+    matches!(fault, Some(Fault::LowDriverClock | Fault::DriverThrottle))
+}
+
+/// The driver's readings while a row's work runs (see [`Runner::watch_driver`]).
+pub(super) enum DriverWatch {
+    /// The management interface's, taken while the work is in flight.
+    Real(perftest_gpu::mgmt::Watch),
+    /// A simulated driver clock (`--fault low-driver-clock`, `driver-throttle`).
+    Simulated,
+    /// None: no interface.
+    None,
 }
 
 /// The clock level a simulated-clock fault imposes (1 = steady), as f64 bits.
@@ -260,6 +292,8 @@ pub(super) struct Simulated {
     dropped: std::sync::Mutex<Option<Instant>>,
     /// `throttle`: the tests that run at the low clock whenever they are timed.
     throttled: std::sync::Mutex<Vec<perftest_suites::catalog::TestCase>>,
+    /// The simulated driver's clock level (1 = steady), as f64 bits.
+    driver_level: AtomicU64,
 }
 
 impl Simulated {
@@ -268,7 +302,17 @@ impl Simulated {
             level: AtomicU64::new(1f64.to_bits()),
             dropped: Default::default(),
             throttled: Default::default(),
+            driver_level: AtomicU64::new(1f64.to_bits()),
         }
+    }
+
+    /// The simulated driver's clock, MHz.
+    fn driver_mhz(&self) -> f64 {
+        SIMULATED_MHZ * f64::from_bits(self.driver_level.load(Ordering::Relaxed))
+    }
+
+    fn set_driver(&self, level: f64) {
+        self.driver_level.store(level.to_bits(), Ordering::Relaxed);
     }
 
     pub(super) fn level(&self) -> f64 {
@@ -337,14 +381,16 @@ impl Runner<'_> {
         }
     }
 
-    /// `--fault throttle`: runs `measure` at the low clock where `test` is one of the
-    /// stretch's (the clock is normal again outside them, e.g. for the drift check).
+    /// `--fault throttle` (`driver-throttle`): runs `measure` at the low clock (the driver's
+    /// low clock) where `test` is one of the stretch's (the clock is normal again outside
+    /// them, e.g. for the drift check).
     pub(super) fn throttled<R>(
         &self,
         test: &perftest_suites::catalog::TestCase,
         measure: impl FnOnce() -> R,
     ) -> R {
-        let hit = self.settings.fault == Some(Fault::Throttle)
+        let fault = self.settings.fault;
+        let hit = matches!(fault, Some(Fault::Throttle | Fault::DriverThrottle))
             && self
                 .simulated
                 .throttled
@@ -353,9 +399,13 @@ impl Runner<'_> {
         if !hit {
             return measure();
         }
-        self.simulated.set(FAULT_LEVEL);
+        let set = |level| match fault {
+            Some(Fault::DriverThrottle) => self.simulated.set_driver(level),
+            _ => self.simulated.set(level),
+        };
+        set(FAULT_LEVEL);
         let r = measure();
-        self.simulated.set(1.0);
+        set(1.0);
         r
     }
 
@@ -372,7 +422,9 @@ impl Runner<'_> {
 
     /// Called before the first timing of `test`, at run position `position` (1-based):
     /// `--fault idle-gap` idles the GPU first; `low-clock` drops the simulated clock until the
-    /// next re-warm; `throttle` holds it low for every timing of the stretch's tests.
+    /// next re-warm; `throttle` holds it low for every timing of the stretch's tests;
+    /// `low-driver-clock` and `driver-throttle` do the same to the driver's clock, for the
+    /// stretch's self-timed tests.
     pub(super) fn before_test(&self, test: &perftest_suites::catalog::TestCase, position: usize) {
         let in_stretch = FAULT_STRETCH.contains(&position);
         match self.settings.fault {
@@ -383,7 +435,15 @@ impl Runner<'_> {
                 std::thread::sleep(IDLE_GAP);
             }
             Some(Fault::LowClock) if in_stretch => self.simulated.set(FAULT_LEVEL),
+            Some(Fault::LowDriverClock) if in_stretch && test.self_timed() => {
+                self.simulated.set_driver(FAULT_LEVEL);
+            }
             Some(Fault::Throttle) if in_stretch => {
+                if let Ok(mut t) = self.simulated.throttled.lock() {
+                    t.push(*test);
+                }
+            }
+            Some(Fault::DriverThrottle) if in_stretch && test.self_timed() => {
                 if let Ok(mut t) = self.simulated.throttled.lock() {
                     t.push(*test);
                 }
@@ -581,15 +641,116 @@ impl Runner<'_> {
     /// Keeps the GPU busy until the clock is back within the floor of the steady clock, at
     /// most [`MAX_REWARM`]; returns the last clock seen.
     pub(super) fn rewarm(&self, steady: f64) -> Result<f64> {
-        if self.settings.fault == Some(Fault::LowClock) {
+        self.rewarm_until(steady, || true)
+    }
+
+    /// As [`Runner::rewarm`], also until `also` holds after a window.
+    fn rewarm_until(&self, steady: f64, mut also: impl FnMut() -> bool) -> Result<f64> {
+        match self.settings.fault {
             // The simulated low clock comes back once the GPU is kept busy.
-            self.simulated.set(1.0);
+            Some(Fault::LowClock) => self.simulated.set(1.0),
+            Some(Fault::LowDriverClock) => self.simulated.set_driver(1.0),
+            _ => {}
         }
         let start = Instant::now();
         let windows = self.busy_until(REWARM_WINDOW_MS, |w| {
-            w.last().is_some_and(|c| !is_low(*c, steady)) || start.elapsed() >= MAX_REWARM
+            (w.last().is_some_and(|c| !is_low(*c, steady)) && also())
+                || start.elapsed() >= MAX_REWARM
         })?;
         Ok(windows.last().copied().unwrap_or(f64::NAN))
+    }
+
+    /// Re-warms a GPU that had no work for [`IDLE_BEFORE_REWARM`] before a row is timed, where
+    /// it has a shader clock to tell when the clock is back (a simulated clock does not idle):
+    /// every row, self-timed or probed, then starts at the steady clock rather than at the
+    /// clock a waiting GPU dropped to (one 10 ms window where it did not drop).
+    pub(super) fn rewarm_after_idle(&self) -> Result<()> {
+        let real = self.probe.as_ref().is_some_and(|p| !p.pipelines.is_empty());
+        let (Some(steady), true) = (self.steady_mhz(), real) else {
+            return Ok(());
+        };
+        let Some(idle) = self.gpu.flight().idle_for() else {
+            return Ok(());
+        };
+        if idle >= IDLE_BEFORE_REWARM {
+            let back = self.rewarm(steady)?;
+            self.trace.line(
+                "rewarm",
+                &[
+                    ("idle_ms", format!("{:.1}", idle.as_secs_f64() * 1e3)),
+                    ("mhz", format!("{back:.1}")),
+                ],
+            );
+        }
+        Ok(())
+    }
+
+    /// The driver's readings from now until [`Runner::finish_driver`]: the management
+    /// interface's while work is in flight, a simulated driver's under a fault that simulates
+    /// one, or none.
+    pub(super) fn watch_driver(&self) -> DriverWatch {
+        match &self.management {
+            Ok(m) => DriverWatch::Real(m.watch(DRIVER_EVERY, self.gpu.flight())),
+            Err(_) if is_driver_fault(self.settings.fault) => DriverWatch::Simulated,
+            Err(_) => DriverWatch::None,
+        }
+    }
+
+    /// The driver's clock last read by `watch`, MHz (NaN before its first reading).
+    fn driver_latest(&self, watch: &DriverWatch) -> f64 {
+        match watch {
+            DriverWatch::Real(w) => w.latest().and_then(|r| r.sm_mhz).unwrap_or(f64::NAN),
+            DriverWatch::Simulated => self.simulated.driver_mhz(),
+            DriverWatch::None => f64::NAN,
+        }
+    }
+
+    /// What the driver said while `watch` ran.
+    pub(super) fn finish_driver(&self, watch: DriverWatch) -> Option<perftest_gpu::mgmt::Sampled> {
+        match watch {
+            DriverWatch::Real(w) => Some(w.finish()),
+            DriverWatch::Simulated => Some(perftest_gpu::mgmt::Sampled {
+                sm_mhz: Some(self.simulated.driver_mhz()),
+                samples: 1,
+                ..Default::default()
+            }),
+            DriverWatch::None => None,
+        }
+    }
+
+    /// The driver's clock at the steady state, MHz: read while the GPU is kept busy at it for
+    /// [`DRIVER_STEADY_HOLD`] (after the warm-up), where there is a steady clock and a driver
+    /// to read. What a self-timed row's driver clock is held to: the driver's own scale (NVML
+    /// reads 1980 MHz on an H100 whose probe reads 1994, or 2023 in a tensor-core spell).
+    pub(super) fn driver_clock_at_steady(&self) -> Result<Option<f64>> {
+        if self.steady_mhz().is_none() {
+            return Ok(None);
+        }
+        let watch = self.watch_driver();
+        if matches!(watch, DriverWatch::None) {
+            return Ok(None);
+        }
+        self.hold(DRIVER_STEADY_HOLD)?;
+        Ok(self
+            .finish_driver(watch)
+            .and_then(|s| s.sm_mhz)
+            .filter(|c| c.is_finite() && *c > 0.0))
+    }
+
+    /// Re-warms the GPU for a row held to the driver's clock: until the probe's clock is back
+    /// within the floor of `steady` and the driver, read while the GPU is kept busy, reads
+    /// within the floor of `driver_steady` (at most [`MAX_REWARM`]); returns the driver's last
+    /// clock (NaN where it gave none).
+    pub(super) fn rewarm_driver(&self, steady: f64, driver_steady: f64) -> Result<f64> {
+        let watch = self.watch_driver();
+        let mut last = f64::NAN;
+        self.rewarm_until(steady, || {
+            last = self.driver_latest(&watch);
+            !is_low(last, driver_steady)
+        })?;
+        // Stops its thread: what it read is in `last`.
+        self.finish_driver(watch);
+        Ok(last)
     }
 }
 

@@ -87,6 +87,9 @@ pub struct Runner<'g> {
     /// The steady clock rows are held to, MHz (f64 bits; 0 = none): the warm-up's, raised
     /// where the GPU later holds a higher clock through the baseline itself.
     steady: std::sync::atomic::AtomicU64,
+    /// The driver's clock at the steady state, MHz (f64 bits; 0 = none): what a self-timed
+    /// row's driver clock is held to (see [`Runner::time_self_at_steady_clock`]).
+    driver_steady: std::sync::atomic::AtomicU64,
     /// The driver's management interface for this device (NVML), or why there is none.
     pub management: std::result::Result<perftest_gpu::mgmt::Management, String>,
     /// The node's lock, where several devices run at once (see [`Runner::share_host`]).
@@ -178,6 +181,7 @@ impl<'g> Runner<'g> {
             trace,
             timer_anchor: std::sync::Mutex::new(None),
             steady: 0.into(),
+            driver_steady: 0.into(),
             management: perftest_gpu::mgmt::Management::open(gpu.info),
             host: None,
         };
@@ -210,6 +214,17 @@ impl<'g> Runner<'g> {
             .trace
             .line("phase", &[("done", "calibration".into())]);
         runner.set_steady(runner.calibration.clock_mhz.unwrap_or(0.0));
+        if let Some(mhz) = runner
+            .driver_clock_at_steady()
+            .context("reading the driver's clock at the steady state")?
+        {
+            runner
+                .driver_steady
+                .store(mhz.to_bits(), std::sync::atomic::Ordering::Relaxed);
+            runner
+                .trace
+                .line("driver steady", &[("mhz", format!("{mhz:.1}"))]);
+        }
         Ok(runner)
     }
 
@@ -423,6 +438,10 @@ impl<'g> Runner<'g> {
             }
             _ => {}
         }
+        if self.settings.mode == Mode::Time {
+            self.rewarm_after_idle()
+                .context("re-warming the GPU after it idled")?;
+        }
         if test.self_timed() {
             return self.run_self_timed(test, m);
         }
@@ -489,14 +508,7 @@ impl<'g> Runner<'g> {
         m.full_groups = m.groups;
         match self.settings.mode {
             Mode::Time => {
-                let watch = self
-                    .management
-                    .as_ref()
-                    .ok()
-                    .map(|mgmt| mgmt.watch(std::time::Duration::from_millis(10)));
-                let timed = self.time_self(test);
-                m.driver = watch.map(|w| w.finish());
-                m.stats = timed?;
+                self.time_self_at_steady_clock(test, m)?;
                 driver_notes(m);
                 self.link_note(test, m);
                 if m.stats.is_none() {
@@ -547,14 +559,10 @@ impl<'g> Runner<'g> {
                 estimate_ms,
                 note,
             } = self.size_dispatch(test, pipeline)?;
-            // The driver's own readings while the row is timed, every 10 ms.
-            let watch = self
-                .management
-                .as_ref()
-                .ok()
-                .map(|mgmt| mgmt.watch(std::time::Duration::from_millis(10)));
+            // The driver's own readings while the row's work runs, every 10 ms.
+            let watch = self.watch_driver();
             let timed = self.time(test, pipeline, groups, estimate_ms);
-            m.driver = watch.map(|w| w.finish());
+            m.driver = self.finish_driver(watch);
             let (stats, clocks) = timed?;
             let steady = self.steady_mhz();
             (m.groups, m.notes, m.stats) = (groups, note.into_iter().collect(), stats);
@@ -584,19 +592,11 @@ impl<'g> Runner<'g> {
             let (Some(steady), Some(clock)) = (steady, timing::mean(&clocks.probes)) else {
                 return Ok(());
             };
-            let floor_pct = 100.0 * clock::CLOCK_FLOOR;
             let ceiling_pct = 100.0 * clock::CLOCK_CEILING;
             let (low, high) = (clock::is_low(clock, steady), clock::is_high(clock, steady));
             if !low && !high {
                 if let Some((off, was_high)) = first_off {
-                    m.conditions = Conditions::Remeasured(Cause::Clock);
-                    m.notes.push(Note::ClockRetimed {
-                        times: tries + 1,
-                        first_mhz: off,
-                        above: was_high,
-                        limit_pct: if was_high { ceiling_pct } else { floor_pct },
-                        steady_mhz: steady,
-                    });
+                    retimed(m, tries, off, was_high, steady);
                 }
                 return Ok(());
             }
@@ -631,15 +631,7 @@ impl<'g> Runner<'g> {
                 continue;
             }
             if tries == clock::MAX_RETIMES || fell_while_running >= 2 {
-                m.conditions = Conditions::Throttled;
-                m.notes.push(Note::Throttled {
-                    mhz: clock,
-                    floor_pct,
-                    steady_mhz: steady,
-                    tries: tries + 1,
-                    own_limit: fell_while_running >= 2,
-                    driver_reasons: None,
-                });
+                throttled(m, clock, steady, tries, fell_while_running >= 2);
                 return Ok(());
             }
             if tries >= 1 {
@@ -651,6 +643,59 @@ impl<'g> Runner<'g> {
             }
         }
         unreachable!("the loop returns")
+    }
+
+    /// Times a self-timed test (no shader-clock probe: its clock is the driver's, read while
+    /// its work runs) and, where that clock was below the floor of the driver's steady clock,
+    /// times it again once the GPU is re-warmed (the probe's clock and the driver's back), up
+    /// to [`MAX_RETIMES`] times, as [`Runner::time_at_steady_clock`] does below the floor: the
+    /// row is then re-measured, or throttled when the clock stayed low; a test during which
+    /// the clock falls although it came back between tries twice is drawing the power itself.
+    /// Without a driver's clock, a steady one or a shader clock to re-warm by, it is timed once.
+    fn time_self_at_steady_clock(&self, test: &TestCase, m: &mut Measurement) -> Result<()> {
+        let mut first_low = None;
+        let mut fell_while_running = 0;
+        for tries in 0.. {
+            let watch = self.watch_driver();
+            let timed = self.time_self(test);
+            m.driver = self.finish_driver(watch);
+            m.stats = timed?;
+            let (Some(steady), Some(probe_steady), Some(clock), Some(_)) = (
+                self.driver_steady_mhz(),
+                self.steady_mhz(),
+                m.driver.and_then(|d| d.sm_mhz),
+                m.stats,
+            ) else {
+                return Ok(());
+            };
+            if !clock::is_low(clock, steady) {
+                if let Some(first) = first_low {
+                    retimed(m, tries, first, false, steady);
+                }
+                return Ok(());
+            }
+            first_low.get_or_insert(clock);
+            if tries == clock::MAX_RETIMES || fell_while_running >= 2 {
+                throttled(m, clock, steady, tries, fell_while_running >= 2);
+                return Ok(());
+            }
+            if tries >= 1 {
+                std::thread::sleep(clock::RECOVERY_PAUSE);
+            }
+            let back = self.rewarm_driver(probe_steady, steady)?;
+            if tries >= 1 && !clock::is_low(back, steady) {
+                fell_while_running += 1;
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
+    /// The driver's clock at the steady state, MHz, where there is one.
+    fn driver_steady_mhz(&self) -> Option<f64> {
+        let bits = self
+            .driver_steady
+            .load(std::sync::atomic::Ordering::Relaxed);
+        Some(f64::from_bits(bits)).filter(|s| *s > 0.0)
     }
 
     /// The steady clock every row is held to, MHz: the warm-up's, or higher where the GPU
@@ -763,6 +808,38 @@ impl<'g> Runner<'g> {
             array,
         }
     }
+}
+
+/// Marks `m` re-measured for its clock: its try `tries` (0-based) was at the steady clock,
+/// its first at `first_mhz`, above the ceiling over `steady` or below its floor.
+fn retimed(m: &mut Measurement, tries: u32, first_mhz: f64, above: bool, steady: f64) {
+    m.conditions = Conditions::Remeasured(Cause::Clock);
+    m.notes.push(Note::ClockRetimed {
+        times: tries + 1,
+        first_mhz,
+        above,
+        limit_pct: 100.0
+            * if above {
+                clock::CLOCK_CEILING
+            } else {
+                clock::CLOCK_FLOOR
+            },
+        steady_mhz: steady,
+    });
+}
+
+/// Flags `m` throttled: its try `tries` (0-based) was still at `mhz`, below the floor of
+/// `steady`; `own_limit` where the clock fell while it ran although it came back between tries.
+fn throttled(m: &mut Measurement, mhz: f64, steady: f64, tries: u32, own_limit: bool) {
+    m.conditions = Conditions::Throttled;
+    m.notes.push(Note::Throttled {
+        mhz,
+        floor_pct: 100.0 * clock::CLOCK_FLOOR,
+        steady_mhz: steady,
+        tries: tries + 1,
+        own_limit,
+        driver_reasons: None,
+    });
 }
 
 /// [`Note::FasterThanLink`] where a row crossing the host link moved `gbytes_per_s`, more

@@ -162,6 +162,14 @@ pub enum Fault {
     /// As `low-clock`, but the clock stays low whenever those tests run: their rows must be
     /// flagged `throttled`, the others stay steady.
     Throttle,
+    /// Simulate a driver's clock at a third of the steady one during the timed work of the
+    /// self-timed tests (no shader-clock probe: dispatch, copy and host rows) at run positions
+    /// 5-10, back once the GPU is kept busy — as a GPU that idled while another GPU ran a host
+    /// row: those rows must be re-measured, the others stay steady.
+    LowDriverClock,
+    /// As `low-driver-clock`, but the driver's clock stays low whenever those tests are timed:
+    /// their rows must be flagged `throttled`, the others stay steady.
+    DriverThrottle,
     /// Idle the GPU for 2.5 s before run position 25 and every 100th after it (real idle: on
     /// a GPU whose clock drops when idle, those rows must be re-measured).
     IdleGap,
