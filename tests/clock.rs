@@ -247,3 +247,123 @@ fn without_a_shader_clock_rows_carry_none_and_the_warm_up_says_so() {
     );
     assert!(rows(&csv).iter().all(|r| r.clock.is_none()));
 }
+
+/// The baseline's family and the self-timed dispatch rows, which have no shader-clock probe:
+/// run positions 1–3 probed, 4–9 self-timed (the stretch hits 5–9).
+fn self_timed_args<'a>(csv: &'a str, fault: &'a str) -> Vec<&'a str> {
+    vec![
+        "--device",
+        lavapipe(),
+        "--suite",
+        "original,bandwidth",
+        "--filter",
+        "Buffer<R8>",
+        "--filter",
+        "dispatch:",
+        "--groups",
+        "16",
+        "--samples",
+        "5",
+        "--drift-limit",
+        "100",
+        "--fault",
+        fault,
+        "--strict",
+        "--csv",
+        csv,
+    ]
+}
+
+/// One CSV row with the driver's clock.
+fn driver_rows(csv: &std::path::Path) -> Vec<(CsvRow, Option<f64>)> {
+    let driver = csv_rows(csv)
+        .into_iter()
+        .map(|r| r["driver_sm_mhz"].parse().ok());
+    rows(csv).into_iter().zip(driver).collect()
+}
+
+#[test]
+fn a_self_timed_row_timed_at_a_low_driver_clock_is_re_measured() {
+    let _serial = serial();
+    let dir = tempdir("clock");
+    let csv = dir.join("low-driver.csv");
+    let o = run(&self_timed_args(csv.to_str().unwrap(), "low-driver-clock"));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let rows = driver_rows(&csv);
+    assert_eq!(rows.len(), 9, "{err}");
+    for (p, (r, driver)) in rows.iter().enumerate().map(|(i, r)| (i + 1, r)) {
+        let self_timed = r.test.starts_with("dispatch:");
+        assert_eq!(self_timed, p >= 4, "{} (position {p})", r.test);
+        // Every row says the driver's clock it was finally timed at: the steady one.
+        let driver = driver.unwrap_or(f64::NAN);
+        assert!((driver - 1000.0).abs() < 1.0, "{}: driver {driver}", r.test);
+        if self_timed && STRETCH.contains(&p) {
+            assert_eq!(r.conditions, "re-measured", "{} (position {p})", r.test);
+            assert!(
+                r.clock.is_none(),
+                "{}: a self-timed row has no probe",
+                r.test
+            );
+            assert!(
+                r.reason
+                    .contains("timed 2 times: the clock was 333 MHz at the first, below 98 % of the steady 1000 MHz"),
+                "{}: {}",
+                r.test,
+                r.reason
+            );
+        } else {
+            assert!(
+                untouched(r),
+                "{} (position {p}): {} {}",
+                r.test,
+                r.conditions,
+                r.reason
+            );
+        }
+    }
+    assert!(
+        err.contains("5 re-measured (5 for a low clock, 0 after a drift check), 0 still flagged"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_self_timed_row_whose_driver_clock_stays_low_is_flagged_throttled() {
+    let _serial = serial();
+    let dir = tempdir("clock");
+    let csv = dir.join("driver-throttle.csv");
+    let o = run(&self_timed_args(csv.to_str().unwrap(), "driver-throttle"));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let rows = driver_rows(&csv);
+    assert_eq!(rows.len(), 9, "{err}");
+    for (p, (r, driver)) in rows.iter().enumerate().map(|(i, r)| (i + 1, r)) {
+        let driver = driver.unwrap_or(f64::NAN);
+        if r.test.starts_with("dispatch:") && STRETCH.contains(&p) {
+            assert_eq!(r.conditions, "throttled", "{} (position {p})", r.test);
+            // The row says the driver's clock it ran at.
+            assert!((driver - 333.3).abs() < 1.0, "{}: driver {driver}", r.test);
+            assert!(
+                r.reason.contains(
+                    "throttled: 333 MHz, below 98 % of the steady 1000 MHz, after 4 tries"
+                ),
+                "{}",
+                r.reason
+            );
+        } else {
+            assert!(
+                untouched(r),
+                "{} (position {p}): {} {}",
+                r.test,
+                r.conditions,
+                r.reason
+            );
+            assert!((driver - 1000.0).abs() < 1.0, "{}: driver {driver}", r.test);
+        }
+    }
+    assert!(
+        err.contains("5 still flagged (5 throttled, 0 contended, 0 disturbed)"),
+        "{err}"
+    );
+}
