@@ -174,10 +174,11 @@ pub fn run(args: cli::Args) -> Result<i32> {
     if let Some(cli::Command::Fleet {
         paths,
         json,
+        retest,
         threshold,
     }) = &args.command
     {
-        return crate::fleet::run(paths, json.as_deref(), *threshold);
+        return crate::fleet::run(paths, json.as_deref(), retest.as_deref(), *threshold);
     }
     cli::check_listing(&args)?;
     if args.list_tests {

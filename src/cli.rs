@@ -304,9 +304,10 @@ pub enum Command {
     },
     /// A verdict per GPU over many runs: each GPU's summary, item by item, against the other
     /// GPUs of its model and driver (at least 3) and the published figures; `healthy`,
-    /// `degraded` (slower than the fleet beyond what its runs vary by, naming the subsystem)
-    /// or `not judged`. Exit 0: all healthy; 1: some degraded; 2: something could not be
-    /// judged. See docs/fleet.md.
+    /// `degraded` (slower than the fleet beyond what its runs vary by, naming the subsystem,
+    /// and as slow again in another run of the same GPU), `suspect` (so slow in its only run:
+    /// re-measure to confirm) or `not judged`. Exit 0: all healthy; 1: some degraded; 3: none
+    /// degraded, some suspect; 2: something could not be judged. See docs/fleet.md.
     Fleet {
         /// Result files written by `perftest --csv` or `--json` (gzipped or not), or folders
         /// searched for them recursively; each device of each file is one GPU.
@@ -315,6 +316,10 @@ pub enum Command {
         /// Also write the verdict as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Also write, to FILE, the tests to re-measure to confirm every suspect item: one
+        /// line each, the GPU's host, a tab, the test (what the Slurm health check reads).
+        #[arg(long, value_name = "FILE")]
+        retest: Option<PathBuf>,
         /// The smallest slowdown ever called degraded, % (default 5: more than whole runs of
         /// one H100 differ by; see docs/fleet.md).
         #[arg(long, value_name = "PCT", value_parser = parse_threshold,

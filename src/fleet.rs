@@ -8,9 +8,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Reads `paths`, judges every GPU in them (`threshold`: the floor, %), prints the verdict
-/// and writes it to `json`; returns the verdict's exit code (0 healthy, 1 degraded, 2 not
-/// judged). An unwritable `--json` is a usage error (exit 2), said before any file is read.
-pub fn run(paths: &[PathBuf], json: Option<&Path>, threshold: f64) -> Result<i32> {
+/// and writes it to `json`, and the tests of its suspect items to `retest`; returns the
+/// verdict's exit code (0 healthy, 1 degraded, 3 suspect, 2 not judged). An unwritable
+/// `--json` or `--retest` is a usage error (exit 2), said before any file is read.
+pub fn run(
+    paths: &[PathBuf],
+    json: Option<&Path>,
+    retest: Option<&Path>,
+    threshold: f64,
+) -> Result<i32> {
     let out = match json {
         Some(path) => {
             crate::cli::check_json_out(path, false)?;
@@ -18,15 +24,39 @@ pub fn run(paths: &[PathBuf], json: Option<&Path>, threshold: f64) -> Result<i32
         }
         None => None,
     };
+    let retest = match retest {
+        Some(path) => {
+            crate::cli::check_json_out(path, false)?;
+            Some(OutFile::open("--retest", path, paths)?)
+        }
+        None => None,
+    };
     let read = fleet::read_paths(paths);
-    if let Some(out) = &out {
-        // A file found in a folder given as input (`fleet runs/ --json runs/n1.csv`).
+    // A file found in a folder given as input (`fleet runs/ --json runs/n1.csv`).
+    for out in out.iter().chain(&retest) {
         out.refuse_inputs(&read.files)?;
     }
     let verdict = fleet::verdict(read, &crate::catalog::names(), threshold);
     if let Some(out) = out {
         let text = fleet::json(&verdict).context("the verdict as JSON")?;
         out.write((text + "\n").as_bytes())
+            .map_err(|e| Failure::Usage(format!("{e:#}")))?;
+    }
+    if let Some(retest) = retest {
+        let mut lines = String::new();
+        for g in verdict.gpus() {
+            for f in g
+                .findings
+                .iter()
+                .filter(|f| f.call == fleet::Call::Unconfirmed)
+            {
+                for t in &f.tests {
+                    lines += &format!("{}\t{t}\n", g.host);
+                }
+            }
+        }
+        retest
+            .write(lines.as_bytes())
             .map_err(|e| Failure::Usage(format!("{e:#}")))?;
     }
     // A reader that went away (`perftest fleet DIR | head`) leaves the exit code as it is.

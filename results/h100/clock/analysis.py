@@ -7,14 +7,22 @@ re-measured rows against the warm run, the four default runs' agreement, and wal
 Usage: results/h100/clock/analysis.py DIR
 """
 import csv
+import gzip
 import json
 import os
 import statistics
 import sys
 
 
+def has(d, name):
+    """Whether DIR holds NAME.csv, plain or gzipped (the committed ones are gzipped)."""
+    return any(os.path.exists(os.path.join(d, f"{name}{ext}")) for ext in (".csv", ".csv.gz"))
+
+
 def load(d, name):
-    with open(os.path.join(d, f"{name}.csv"), newline="") as f:
+    path = os.path.join(d, f"{name}.csv")
+    f = open(path, newline="") if os.path.exists(path) else gzip.open(path + ".gz", "rt", newline="")
+    with f:
         return {r["test"]: r for r in csv.DictReader(f)}
 
 
@@ -32,8 +40,9 @@ def per_group_ms(r):
 
 
 def main(d):
-    runs = [n for n in ["fresh", "idle", "warm", "gaps", "busy"] if os.path.exists(os.path.join(d, f"{n}.csv"))]
-    defaults = sorted(f[:-4] for f in os.listdir(d) if f.startswith("default-") and f.endswith(".csv"))
+    runs = [n for n in ["fresh", "idle", "warm", "gaps", "busy"] if has(d, n)]
+    names = [f[: -len(".csv.gz")] if f.endswith(".csv.gz") else f[: -len(".csv")] for f in os.listdir(d) if f.endswith((".csv", ".csv.gz"))]
+    defaults = sorted(n for n in names if n.startswith("default-"))
     warm = load(d, "warm")
     print("## Rows against the steady clock and the warm run\n")
     print("| run | steady MHz | rows with a clock | max |clock/steady − 1| | conditions | ratio off the warm run's by > 1 % |")
@@ -75,7 +84,7 @@ def main(d):
     if defaults:
         print("\n## Default runs: spread of each test's median over the runs\n")
         for prefix in ["default-", "old-default-"]:
-            group = [load(d, n[:-4]) for n in sorted(os.listdir(d)) if n.startswith(prefix) and n.endswith(".csv")]
+            group = [load(d, n) for n in sorted(names) if n.startswith(prefix)]
             if not group:
                 continue
             spreads = sorted(

@@ -54,7 +54,11 @@ pub struct Gpu {
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Healthy,
+    /// Degraded in an item, confirmed by a second run of the same GPU.
     Degraded,
+    /// Slower beyond the threshold in an item in its only run: to be re-measured before it
+    /// is called (docs/fleet.md, *Confirm before calling*).
+    Suspect,
     NotJudged,
 }
 
@@ -64,6 +68,7 @@ impl Status {
         match self {
             Status::Healthy => "healthy",
             Status::Degraded => "degraded",
+            Status::Suspect => "suspect",
             Status::NotJudged => "not judged",
         }
     }
@@ -73,8 +78,18 @@ impl Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Call {
-    /// Worse than the fleet beyond the threshold.
+    /// Worse than the fleet beyond the threshold, here and in every other run of the GPU
+    /// that has the item's tests (at least one).
     Degraded,
+    /// Worse beyond the threshold in this run, and no other run of the GPU has its tests:
+    /// not called until re-measured.
+    Unconfirmed,
+    /// Worse beyond the threshold in this run, not in another run of the same GPU: a
+    /// failure that did not come back, reported, not a fault.
+    NotConfirmed,
+    /// A host-bound item ([`Subsystem::HostSubmit`]) worse beyond the threshold: the
+    /// machine's submission path (its CPU, its driver), never the GPU's fault.
+    Host,
     /// Better than the fleet beyond the threshold: noted, never a fault.
     Faster,
     /// Within the threshold.
@@ -113,6 +128,20 @@ pub struct Finding {
     pub published_ratio: Option<f64>,
     /// The machine every GPU of which shares this degradation (reported once, as its).
     pub machine: Option<String>,
+    /// The other runs of the same GPU (its UUID) that re-measured the item's tests, where it
+    /// was worse beyond the threshold here: each run's slowdown over the same tests, %.
+    pub confirmations: Vec<Confirmation>,
+}
+
+/// A re-measure of a finding's tests in another run of the same GPU.
+#[derive(Clone, Debug, Serialize)]
+pub struct Confirmation {
+    /// The other run (its file).
+    pub label: String,
+    /// How much slower than the fleet it is on the same tests, % (+ = slower).
+    pub slower_pct: f64,
+    /// Whether that is beyond the same threshold.
+    pub beyond: bool,
 }
 
 /// Rows of a GPU left out of its verdict, by cause.
@@ -194,7 +223,8 @@ pub struct Verdict {
     pub skipped: Vec<Passed>,
     /// Files that could not be read: the verdict is then incomplete (exit 2).
     pub unreadable: Vec<Passed>,
-    /// 0: every GPU healthy; 1: some degraded; 2: something could not be judged.
+    /// 0: every GPU healthy; 1: some degraded (confirmed); 3: none degraded, some suspect (worse
+    /// in their only run: re-measure to confirm); 2: something could not be judged.
     pub exit_code: i32,
 }
 
@@ -451,6 +481,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                     let limit = threshold(fleet, m.own, floor_pct);
                     let call = match deviation {
                         None => Call::NotCompared,
+                        Some(d) if d > limit && j.subsystem == Subsystem::HostSubmit => Call::Host,
                         Some(d) if d > limit => Call::Degraded,
                         Some(d) if d < -limit => Call::Faster,
                         Some(_) => Call::Within,
@@ -475,6 +506,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                         tests: if compared { m.tests } else { Vec::new() },
                         published_ratio: item.ratio().map(|(lo, hi)| (lo + hi) / 2.0),
                         machine: None,
+                        confirmations: Vec::new(),
                     }
                 })
                 .collect();
@@ -490,8 +522,6 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
             };
             let status = if why_not.is_some() {
                 Status::NotJudged
-            } else if findings.iter().any(|f| f.call == Call::Degraded) {
-                Status::Degraded
             } else {
                 Status::Healthy
             };
@@ -506,6 +536,59 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                 findings,
                 left_out: left,
             });
+        }
+        // Confirm before calling: a finding worse beyond its threshold is the GPU's only where
+        // every other run of the same GPU (its UUID) that has the item's tests is too.
+        let deviation_over = |rows: &[Row], tests: &[String], worse: Worse| -> Option<f64> {
+            let devs: Vec<f64> = tests
+                .iter()
+                .filter_map(|t| {
+                    let r = rows.iter().find(|r| &r.test == t && comparable(r))?;
+                    let m = medians.get(&(t.as_str(), worse == Worse::Higher))?;
+                    Some((cost(r, worse)? / m).ln())
+                })
+                .collect();
+            (!devs.is_empty()).then(|| median(devs.iter().copied()))
+        };
+        for i in 0..out.len() {
+            for f in 0..out[i].findings.len() {
+                if out[i].findings[f].call != Call::Degraded {
+                    continue;
+                }
+                let finding = &out[i].findings[f];
+                let limit = finding.threshold_pct.map_or(0.0, |t| (t / 100.0).ln_1p());
+                let mut confirmations = Vec::new();
+                for (k, (rows, _)) in prepared.iter().enumerate() {
+                    if k == i || members[k].uuid.is_empty() || members[k].uuid != members[i].uuid {
+                        continue;
+                    }
+                    if let Some(d) = deviation_over(rows, &finding.tests, finding.worse) {
+                        confirmations.push(Confirmation {
+                            label: members[k].label.clone(),
+                            slower_pct: pct_of_ln(d),
+                            beyond: d > limit,
+                        });
+                    }
+                }
+                let call = if confirmations.is_empty() {
+                    Call::Unconfirmed
+                } else if confirmations.iter().all(|c| c.beyond) {
+                    Call::Degraded
+                } else {
+                    Call::NotConfirmed
+                };
+                let finding = &mut out[i].findings[f];
+                finding.call = call;
+                finding.confirmations = confirmations;
+            }
+            if out[i].status == Status::Healthy {
+                let calls: Vec<Call> = out[i].findings.iter().map(|f| f.call).collect();
+                if calls.contains(&Call::Degraded) {
+                    out[i].status = Status::Degraded;
+                } else if calls.contains(&Call::Unconfirmed) {
+                    out[i].status = Status::Suspect;
+                }
+            }
         }
         verdict.groups.push(Group {
             device,
@@ -537,20 +620,34 @@ fn machines(verdict: &mut Verdict) {
                 .filter(|i| group.gpus[*i].host == *host)
                 .filter(|i| group.gpus[*i].status != Status::NotJudged)
                 .collect();
-            if on.len() < 2 {
+            // GPUs, not runs: two runs of one GPU (its UUID) are no machine's pattern.
+            let gpus: std::collections::BTreeSet<&str> = on
+                .iter()
+                .map(|i| {
+                    let g = &group.gpus[*i];
+                    if g.uuid.is_empty() {
+                        g.label.as_str()
+                    } else {
+                        g.uuid.as_str()
+                    }
+                })
+                .collect();
+            if gpus.len() < 2 {
                 continue;
             }
             let first = &group.gpus[on[0]];
-            let shared: Vec<(Subsystem, String)> = first
-                .degraded()
-                .filter(|f| {
-                    on.iter().all(|i| {
-                        group.gpus[*i]
-                            .degraded()
-                            .any(|g| g.subsystem == f.subsystem && g.item == f.item)
-                    })
-                })
-                .map(|f| (f.subsystem, f.item.clone()))
+            // Worse beyond the threshold, confirmed or not yet: a machine's shared
+            // difference is its own either way.
+            let worse = |g: &GpuVerdict| -> Vec<(Subsystem, String)> {
+                g.findings
+                    .iter()
+                    .filter(|f| matches!(f.call, Call::Degraded | Call::Unconfirmed))
+                    .map(|f| (f.subsystem, f.item.clone()))
+                    .collect()
+            };
+            let shared: Vec<(Subsystem, String)> = worse(first)
+                .into_iter()
+                .filter(|f| on.iter().all(|i| worse(&group.gpus[*i]).contains(f)))
                 .collect();
             for (subsystem, item) in shared {
                 let mut devs = Vec::new();
@@ -580,6 +677,8 @@ fn machines(verdict: &mut Verdict) {
 fn exit_code(v: &Verdict) -> i32 {
     if v.gpus().any(|g| g.status == Status::Degraded) {
         1
+    } else if v.gpus().any(|g| g.status == Status::Suspect) {
+        3
     } else if v.gpus().next().is_none()
         || !v.unreadable.is_empty()
         || v.gpus().any(|g| g.status == Status::NotJudged)

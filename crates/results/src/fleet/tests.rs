@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// A GPU on `host` with the dispatch round trip at `us` µs and the 1 GB host copy at `ms`.
+/// A GPU on `host` with the back-to-back dispatch at `us` µs and the 1 GB host copy at `ms`.
 fn gpu(label: &str, host: &str, us: f64, ms: f64, hash: &str) -> Gpu {
     let row = |test: &str, ms: f64, hash: &str| Row {
         device_name: "GPU".into(),
@@ -24,7 +24,7 @@ fn gpu(label: &str, host: &str, us: f64, ms: f64, hash: &str) -> Gpu {
         device: "GPU".into(),
         rows: vec![
             row(
-                "dispatch: submit and wait, one empty dispatch each",
+                "dispatch: 1024 empty dispatches, one command buffer",
                 us / 1000.0,
                 hash,
             ),
@@ -52,7 +52,8 @@ fn a_difference_both_gpus_of_a_machine_share_is_the_machines() {
         gpu("e", "z", 40.0, 20.1, "h"),
     ];
     let v = judge(&gpus, &catalog(), FLOOR_PCT);
-    assert_eq!(v.exit_code, 1, "{}", text(&v));
+    // Each run of c and d is their only one: suspect, not yet degraded (exit 3).
+    assert_eq!(v.exit_code, 3, "{}", text(&v));
     assert_eq!(v.machines.len(), 1, "{}", text(&v));
     let m = &v.machines[0];
     assert_eq!(
@@ -115,6 +116,7 @@ fn rows_of_another_kernel_are_not_compared_and_too_few_gpus_are_not_judged() {
                 .call
         })
         .collect();
+    // e's run is its only one: suspect until re-measured.
     assert_eq!(
         calls,
         [
@@ -122,11 +124,85 @@ fn rows_of_another_kernel_are_not_compared_and_too_few_gpus_are_not_judged() {
             Call::Within,
             Call::Within,
             Call::Within,
-            Call::Degraded
+            Call::Unconfirmed
         ]
     );
+    assert_eq!(v.exit_code, 3, "{}", text(&v));
     // Two GPUs: not judged, exit 2.
     let v = judge(&gpus[..2], &catalog(), FLOOR_PCT);
     assert_eq!(v.exit_code, 2);
     assert!(v.gpus().all(|g| g.status == Status::NotJudged));
+}
+
+/// `gpu` with a UUID: runs of one GPU.
+fn run_of(uuid: &str, label: &str, us: f64) -> Gpu {
+    Gpu {
+        uuid: uuid.into(),
+        ..gpu(label, "", us, 20.0, "h")
+    }
+}
+
+#[test]
+fn a_gpu_is_degraded_only_where_another_run_of_it_confirms_it() {
+    let fleet = || {
+        vec![
+            run_of("a", "a", 40.0),
+            run_of("b", "b", 40.5),
+            run_of("c", "c", 39.5),
+            run_of("d", "d", 40.2),
+        ]
+    };
+    // e slower by half in its first run; its re-measure (the same UUID) slower again: degraded,
+    // both measurements shown.
+    let mut gpus = fleet();
+    gpus.push(run_of("e", "e-1", 60.0));
+    gpus.push(run_of("e", "e-2", 61.0));
+    let v = judge(&gpus, &catalog(), FLOOR_PCT);
+    assert_eq!(v.exit_code, 1, "{}", text(&v));
+    let e1 = v.gpus().find(|g| g.label == "e-1").unwrap();
+    assert_eq!(e1.status, Status::Degraded);
+    let f = e1.degraded().next().unwrap();
+    assert_eq!(f.confirmations.len(), 1);
+    assert!(f.confirmations[0].beyond && f.confirmations[0].slower_pct > 40.0);
+    assert!(text(&v).contains("; confirmed in e-2 (+"), "{}", text(&v));
+    // The re-measure within the fleet: the failure did not come back, reported, no fault.
+    let mut gpus = fleet();
+    gpus.push(run_of("e", "e-1", 60.0));
+    gpus.push(run_of("e", "e-2", 40.1));
+    let v = judge(&gpus, &catalog(), FLOOR_PCT);
+    assert_eq!(v.exit_code, 0, "{}", text(&v));
+    let e1 = v.gpus().find(|g| g.label == "e-1").unwrap();
+    assert_eq!(e1.status, Status::Healthy);
+    assert!(e1.findings.iter().any(|f| f.call == Call::NotConfirmed));
+    assert!(
+        text(&v).contains("did not come back (not a fault): dispatch: back to back"),
+        "{}",
+        text(&v)
+    );
+    // A host-bound item (a submit and wait) slower on one GPU: the host's, never the GPU's.
+    let mut host = gpu("h", "", 40.0, 20.0, "h");
+    host.rows.push(Row {
+        test: "dispatch: submit and wait, one empty dispatch each".into(),
+        ms_median: Some(0.090),
+        ..host.rows[0].clone()
+    });
+    let mut gpus: Vec<Gpu> = (0..4)
+        .map(|i| {
+            let mut g = gpu(&format!("g{i}"), "", 40.0, 20.0, "h");
+            g.rows.push(Row {
+                test: "dispatch: submit and wait, one empty dispatch each".into(),
+                ms_median: Some(0.040 + 0.0001 * i as f64),
+                ..g.rows[0].clone()
+            });
+            g
+        })
+        .collect();
+    gpus.push(host);
+    let v = judge(&gpus, &catalog(), FLOOR_PCT);
+    assert_eq!(v.exit_code, 0, "{}", text(&v));
+    let h = v.gpus().find(|g| g.label == "h").unwrap();
+    assert!(h
+        .findings
+        .iter()
+        .any(|f| f.subsystem == Subsystem::HostSubmit && f.call == Call::Host));
 }

@@ -102,7 +102,32 @@ pub fn text(v: &Verdict) -> String {
                     .machine
                     .as_ref()
                     .map_or_else(String::new, |m| format!(" [machine {m}'s]"));
-                let _ = writeln!(out, "    degraded: {}{machine}", finding_line(f));
+                let _ = writeln!(
+                    out,
+                    "    degraded: {}{machine}; confirmed {}",
+                    finding_line(f),
+                    confirmations(f)
+                );
+            }
+            for f in &g.findings {
+                let line = match f.call {
+                    Call::Unconfirmed => format!(
+                        "    suspect: {} (in this run only, no other run of this GPU has its \
+                         tests: re-measure them to confirm)",
+                        finding_line(f)
+                    ),
+                    Call::NotConfirmed => format!(
+                        "    did not come back (not a fault): {}; re-measured {}",
+                        finding_line(f),
+                        confirmations(f)
+                    ),
+                    Call::Host => format!(
+                        "    host (the machine's submission path, not the GPU): {}",
+                        finding_line(f)
+                    ),
+                    _ => continue,
+                };
+                let _ = writeln!(out, "{line}");
             }
             let faster: Vec<String> = g
                 .findings
@@ -185,12 +210,29 @@ pub fn text(v: &Verdict) -> String {
         }
     }
     let degraded = v.gpus().filter(|g| g.status == Status::Degraded).count();
+    let suspect = v.gpus().filter(|g| g.status == Status::Suspect).count();
     let not = v.gpus().filter(|g| g.status == Status::NotJudged).count();
     let _ = writeln!(
         out,
-        "\n{} healthy, {degraded} degraded, {not} not judged (exit {})",
-        gpus - degraded - not,
+        "\n{} healthy, {degraded} degraded, {suspect} suspect, {not} not judged (exit {})",
+        gpus - degraded - suspect - not,
         v.exit_code
     );
     out
+}
+
+/// `in run2.csv (+12.0 %), in run3.csv (+1.2 %, within)`: a finding's re-measures.
+fn confirmations(f: &super::Finding) -> String {
+    f.confirmations
+        .iter()
+        .map(|c| {
+            format!(
+                "in {} ({:+.1} %{})",
+                c.label,
+                c.slower_pct,
+                if c.beyond { "" } else { ", within" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -200,8 +200,8 @@ fn the_fleet_names_the_run_that_stands_out() {
     assert_eq!(several::mode(&runs), Mode::Fleet);
     let html = build_text(&inputs, &[]).unwrap();
     // The linear pattern's only row is its best and its worst: two items of the load path,
-    // 9.0 % below the fleet's rate (1.1 against the median 1.001).
-    assert!(html.contains("<h3>Degraded (2)</h3>"), "{html}");
+    // 9.0 % below the fleet's rate (1.1 against the median 1.001), in e's only run: suspect.
+    assert!(html.contains("<h3>Suspect (2): "), "{html}");
     assert!(
         html.contains(
             "<td>machine not named</td><td>load path</td><td>e: load path: linear: best −9.0 %"
@@ -234,15 +234,18 @@ fn the_report_and_the_verdict_agree() {
         crate::fleet::FLOOR_PCT,
     );
     let html = build_text(&inputs, &[]).unwrap();
+    // e's two items are worse in its only run: suspect, in the report as in the verdict.
     let degraded: Vec<String> = verdict
         .gpus()
         .flat_map(|g| {
-            g.degraded()
+            g.findings
+                .iter()
+                .filter(|f| f.call == crate::fleet::Call::Unconfirmed)
                 .map(|f| format!("{}: {}", g.label, crate::fleet::text::finding_line(f)))
         })
         .collect();
     assert_eq!(degraded.len(), 2, "{}", crate::fleet::text(&verdict));
-    assert!(html.contains(&format!("<h3>Degraded ({})</h3>", degraded.len())));
+    assert!(html.contains(&format!("<h3>Suspect ({}): ", degraded.len())));
     for d in &degraded {
         assert!(html.contains(&svg::esc(d)), "{d} not in the report: {html}");
     }

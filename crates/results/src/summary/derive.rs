@@ -59,6 +59,7 @@ pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
             Some(arithmetic(d)),
             Some(dispatch(d)),
             Some(loads(d, catalog)),
+            Some(super::units::section(d)),
         ]
         .into_iter()
         .flatten()
@@ -1546,6 +1547,8 @@ fn arithmetic(d: &Device) -> Section {
 }
 
 /// The dispatch items: what, and the row each is read from.
+/// The last two are bound by the host's submission path (a queue submit, a fence wait): the
+/// fleet verdict judges them as the host's ([`Subsystem::HostSubmit`]), not the GPU's.
 pub const DISPATCH: [(&str, &str); 5] = [
         (
             "back to back",
@@ -1572,8 +1575,14 @@ pub const DISPATCH: [(&str, &str); 5] = [
 fn dispatch(d: &Device) -> Section {
     let items = DISPATCH
         .into_iter()
-        .map(
-            |(what, test)| match best(d, &[test.to_string()], |r| r.ms_median) {
+        .enumerate()
+        .map(|(i, (what, test))| {
+            let subsystem = if i >= 3 {
+                Subsystem::HostSubmit
+            } else {
+                Subsystem::Dispatch
+            };
+            match best(d, &[test.to_string()], |r| r.ms_median) {
                 Ok((_, ms)) => item(
                     what,
                     Ok(format!("{} µs", num(ms * 1000.0))),
@@ -1582,10 +1591,10 @@ fn dispatch(d: &Device) -> Section {
                     test,
                 )
                 .with([Quantity::of(ms * 1000.0, Unit::Microseconds)])
-                .judged(Subsystem::Dispatch, Worse::Higher, vec![test.to_string()]),
+                .judged(subsystem, Worse::Higher, vec![test.to_string()]),
                 Err(why) => item(what, Err(why), None, None, ""),
-            },
-        )
+            }
+        })
         .collect();
     Section {
         title: "Dispatch (per dispatch; the bandwidth suite's dispatch: rows)".into(),

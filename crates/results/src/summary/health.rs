@@ -23,6 +23,7 @@ pub fn in_profile(test: &str) -> bool {
             .any(|(_, tests, _, _, _)| tests.iter().any(|(t, _)| *t == test))
         || derive::matrix_type(test).is_some()
         || derive::DISPATCH.iter().any(|(_, t)| *t == test)
+        || super::units::in_profile(test)
 }
 
 /// 2^k or 3·2^(k-1) bytes.

@@ -14,6 +14,7 @@ pub mod json;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod units;
 pub mod vendor;
 
 use crate::compare::read;
@@ -210,8 +211,18 @@ pub enum Subsystem {
     /// Dot products and cooperative-matrix peaks.
     Matrix,
     Dispatch,
+    /// Dispatches bound by the host's submission path (one submit each, a submit and wait):
+    /// the machine's CPU and driver, not the GPU.
+    HostSubmit,
     /// The original suite's best and worst loads per pattern.
     LoadPath,
+    /// Stores per resource type at each level, and atomics.
+    WritePath,
+    /// Bilinear filtering.
+    TextureFilter,
+    SharedMemory,
+    /// Subgroup operations.
+    Subgroup,
 }
 
 impl std::fmt::Display for Subsystem {
@@ -227,7 +238,12 @@ impl std::fmt::Display for Subsystem {
             Subsystem::Arithmetic => f.write_str("arithmetic"),
             Subsystem::Matrix => f.write_str("matrix"),
             Subsystem::Dispatch => f.write_str("dispatch"),
+            Subsystem::HostSubmit => f.write_str("host submission"),
             Subsystem::LoadPath => f.write_str("load path"),
+            Subsystem::WritePath => f.write_str("write path"),
+            Subsystem::TextureFilter => f.write_str("texture filtering"),
+            Subsystem::SharedMemory => f.write_str("shared memory"),
+            Subsystem::Subgroup => f.write_str("subgroup operations"),
         }
     }
 }

@@ -130,6 +130,7 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)], catalog: &Catalog
     );
     // The degraded items by machine, then subsystem; a machine's shared ones once.
     let mut listed: Vec<(String, String, String)> = Vec::new();
+    let mut suspect: Vec<(String, String, String)> = Vec::new();
     for m in &verdict.machines {
         listed.push((
             format!("machine {}", m.host),
@@ -155,11 +156,38 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)], catalog: &Catalog
                 format!("{}: {}", g.label, finding_line(f)),
             ));
         }
+        for f in g
+            .findings
+            .iter()
+            .filter(|f| f.call == fleet::Call::Unconfirmed && f.machine.is_none())
+        {
+            suspect.push((
+                machine.clone(),
+                f.subsystem.to_string(),
+                format!("{}: {}", g.label, finding_line(f)),
+            ));
+        }
     }
     listed.sort();
+    suspect.sort();
+    if !suspect.is_empty() {
+        out += &format!(
+            "<h3>Suspect ({}): worse in a run that no other run of its GPU re-measured</h3>\n{}",
+            suspect.len(),
+            table::plain(
+                &["machine", "subsystem", "what"].map(String::from),
+                &suspect
+                    .iter()
+                    .map(|(m, s, w)| vec![m.clone(), s.clone(), w.clone()])
+                    .collect::<Vec<_>>(),
+            )
+        );
+    }
     if listed.is_empty() {
         out += if verdict.gpus().any(|g| g.status == Status::NotJudged) {
             "<p>Not every run could be judged (see the table).</p>\n"
+        } else if !suspect.is_empty() {
+            "<p>No item degraded (confirmed).</p>\n"
         } else {
             "<p>Every run healthy: no item degraded.</p>\n"
         };
