@@ -172,7 +172,7 @@ fn set(
         .collect()
 }
 
-// Claim: docs/fleet.md: "some GPU degraded (an operator must act; this wins over 2)"
+// Claim: docs/fleet.md: "some GPU degraded, confirmed by a second run of it (an operator must act; this wins over 3 and 2)"
 #[test]
 fn a_gpu_made_slower_is_degraded_in_its_memory_and_flagged_rows_are_not_judged() {
     let dir = tempdir("fleet-slow");

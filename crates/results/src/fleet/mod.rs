@@ -538,7 +538,8 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
             });
         }
         // Confirm before calling: a finding worse beyond its threshold is the GPU's only where
-        // every other run of the same GPU (its UUID) that has the item's tests is too.
+        // every other run of the same GPU (its UUID, on its host) that has the item's tests
+        // is too.
         let deviation_over = |rows: &[Row], tests: &[String], worse: Worse| -> Option<f64> {
             let devs: Vec<f64> = tests
                 .iter()
@@ -559,7 +560,21 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                 let limit = finding.threshold_pct.map_or(0.0, |t| (t / 100.0).ln_1p());
                 let mut confirmations = Vec::new();
                 for (k, (rows, _)) in prepared.iter().enumerate() {
-                    if k == i || members[k].uuid.is_empty() || members[k].uuid != members[i].uuid {
+                    // The same GPU — its UUID on the same host (a driver may give every
+                    // device one UUID: lavapipe's is its Mesa version's, on every machine) —
+                    // measured beside this run: a file in the same folder (a re-measure is
+                    // written beside its run; an earlier run of the GPU in the history says
+                    // how it was, not how it is).
+                    let folder = |label: &str| {
+                        std::path::Path::new(label)
+                            .parent()
+                            .map(std::path::Path::to_path_buf)
+                    };
+                    let same = !members[k].uuid.is_empty()
+                        && members[k].uuid == members[i].uuid
+                        && members[k].host == members[i].host
+                        && folder(&members[k].label) == folder(&members[i].label);
+                    if k == i || !same {
                         continue;
                     }
                     if let Some(d) = deviation_over(rows, &finding.tests, finding.worse) {
