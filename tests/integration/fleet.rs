@@ -339,3 +339,97 @@ fn a_run_names_its_machine_and_device_in_every_row() {
     let o = crate::common::run(&["--host", " ", "--list-tests"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+// Claim: docs/fleet.md: "| `write path` | buffer stores and image stores"
+#[test]
+fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not() {
+    let dir = tempdir("fleet-units");
+    let fleet_of: Vec<String> = [
+        "results/h100/whole-run-1126/all.csv.gz",
+        "results/h100/whole-run-1126/cold/all.csv.gz",
+        "results/h100/whole-run-1126/cold-2/all.csv.gz",
+        "results/h100/whole-run-1126/grid-64/all.csv.gz",
+        "results/h100/whole-run-1126/grid-set/all.csv.gz",
+        "results/h100/workspace-1126/all.csv.gz",
+    ]
+    .iter()
+    .map(|f| committed(f))
+    .collect();
+    // Each subsystem's rows (as the summary's items read them), made 20 % slower in a copy
+    // of the final run and in its re-measure (the same GPU, the same folder).
+    type Picks<'a> = &'a dyn Fn(&str) -> bool;
+    let cases: [(&str, Picks); 5] = [
+        ("write path", &|t| {
+            t.starts_with("bandwidth: RWByteAddressBuffer.Store4 ")
+        }),
+        ("write path", &|t| {
+            t.starts_with("RWByteAddressBuffer.InterlockedAdd ")
+        }),
+        ("texture filtering", &|t| {
+            t.starts_with("Texture2D<RGBA8>.Sample(bilinear) ")
+        }),
+        ("shared memory", &|t| t.starts_with("groupshared{float4} ")),
+        ("subgroup operations", &|t| t.starts_with("subgroup ")),
+    ];
+    for (n, (subsystem, slow)) in cases.iter().enumerate() {
+        let case = dir.join(format!("case{n}"));
+        std::fs::create_dir_all(&case).unwrap();
+        let mut files = fleet_of.clone();
+        for (name, factor) in [("run.csv", 1.2), ("again.csv", 1.19)] {
+            let to = case.join(name);
+            rewrite(
+                "results/h100/whole-run-1126/final/all.csv.gz",
+                &to,
+                |r, h| {
+                    let test = r[h.iter().position(|c| c == "test").unwrap()].to_string();
+                    let ms_at = h.iter().position(|c| c == "ms_median").unwrap();
+                    if slow(&test) && !r[ms_at].is_empty() {
+                        let ms: f64 = r[ms_at].parse().unwrap();
+                        *r = set(r, h, "ms_median", &format!("{:.6}", ms * factor));
+                    }
+                },
+            );
+            with_uuid(&to, "node-u", "units-gpu");
+            files.push(to.display().to_string());
+        }
+        let (code, text, doc) = fleet(&files, &case);
+        let run = case.join("run.csv").display().to_string();
+        let called = degraded(&doc, &run);
+        assert!(
+            !called.is_empty()
+                && called
+                    .iter()
+                    .all(|c| c.starts_with(&format!("{subsystem}: "))),
+            "{subsystem}: {called:?}\n{text}"
+        );
+        assert_eq!(code, 1, "{subsystem}: {text}");
+    }
+    // Noise: every row of the copies within ±1.5 % (a hash of the test): healthy.
+    let mut files = fleet_of.clone();
+    for (name, salt) in [("noise-1.csv", 1u64), ("noise-2.csv", 2)] {
+        let to = dir.join(name);
+        rewrite(
+            "results/h100/whole-run-1126/final/all.csv.gz",
+            &to,
+            |r, h| {
+                let test = r[h.iter().position(|c| c == "test").unwrap()].to_string();
+                let ms_at = h.iter().position(|c| c == "ms_median").unwrap();
+                if !r[ms_at].is_empty() {
+                    let hash = test
+                        .bytes()
+                        .fold(salt.wrapping_mul(0x9E37_79B9_7F4A_7C15), |a, b| {
+                            (a ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
+                        });
+                    let jitter = 1.0 + 0.015 * ((hash % 2001) as f64 / 1000.0 - 1.0);
+                    let ms: f64 = r[ms_at].parse().unwrap();
+                    *r = set(r, h, "ms_median", &format!("{:.6}", ms * jitter));
+                }
+            },
+        );
+        with_uuid(&to, "node-n", "noise-gpu");
+        files.push(to.display().to_string());
+    }
+    let (code, text, _) = fleet(&files, &dir);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains(", 0 degraded, 0 suspect, "), "{text}");
+}

@@ -2,7 +2,7 @@
 
 use super::curve::{self, Point};
 use super::derive::{item, num, points};
-use super::{Device, Section, Subsystem, Worse};
+use super::{Device, Quantity, Section, Subsystem, Unit, Worse};
 use crate::row::Row;
 
 /// The buffer-store bandwidth curve over the working set (16-byte stores).
@@ -106,7 +106,7 @@ fn store_items(d: &Device, prefix: &str, what: &str) -> Vec<super::Item> {
             let tbps = curve::median(on.iter().map(|p| p.value)) / 1000.0;
             item(
                 name,
-                Ok(format!("{} TB/s median", num(tbps))),
+                Ok(format!("{} TB/s", num(tbps))),
                 None,
                 None,
                 format!(
@@ -116,6 +116,7 @@ fn store_items(d: &Device, prefix: &str, what: &str) -> Vec<super::Item> {
                     on.len()
                 ),
             )
+            .with([Quantity::of(tbps, Unit::TerabytesPerSecond)])
             .judged(
                 Subsystem::WritePath,
                 Worse::Lower,
@@ -144,17 +145,26 @@ pub fn section(d: &Device) -> Section {
         }
         let per_clk = curve::median(rows.iter().filter_map(|r| r.loads_per_clk_per_cu));
         let rate = curve::median(rows.iter().filter_map(|r| r.gloads_per_s));
+        // Short, as the summary's other values (the table's column is its longest value).
         let value = if per_clk.is_nan() {
-            format!("{} G/s median", num(rate))
+            format!("{} G/s", num(rate))
         } else {
-            format!("{} per clk per CU, {} G/s median", num(per_clk), num(rate))
+            format!("{}/clk/CU, {} G/s", num(per_clk), num(rate))
         };
+        let figures = (!per_clk.is_nan())
+            .then(|| Quantity::of(per_clk, Unit::LoadsPerClockPerCu))
+            .into_iter()
+            .chain((!rate.is_nan()).then(|| Quantity::of(rate, Unit::GigaloadsPerSecond)));
         let from = format!("{} … ({} rows)", rows[0].test, rows.len());
-        items.push(item(u.what, Ok(value), None, None, from).judged(
-            u.subsystem,
-            Worse::Lower,
-            rows.iter().map(|r| r.test.clone()).collect(),
-        ));
+        items.push(
+            item(u.what, Ok(value), None, None, from)
+                .with(figures)
+                .judged(
+                    u.subsystem,
+                    Worse::Lower,
+                    rows.iter().map(|r| r.test.clone()).collect(),
+                ),
+        );
     }
     Section {
         title: "The write path and other units (the fleet verdict judges each row against its \
