@@ -313,8 +313,11 @@ fn a_self_timed_row_timed_at_a_low_driver_clock_is_re_measured() {
                 r.reason
             );
         } else {
+            // Untouched by the clock; a busy host may make the drift check time a block
+            // again, which says so and is no clock's doing (as in the low-clock test).
             assert!(
-                untouched(r),
+                untouched(r)
+                    || (r.conditions == "re-measured" && !r.reason.contains(" MHz at the first")),
                 "{} (position {p}): {} {}",
                 r.test,
                 r.conditions,
@@ -322,8 +325,9 @@ fn a_self_timed_row_timed_at_a_low_driver_clock_is_re_measured() {
             );
         }
     }
+    assert!(err.contains("(5 for a low clock, "), "{err}");
     assert!(
-        err.contains("5 re-measured (5 for a low clock, 0 after a drift check), 0 still flagged"),
+        err.contains(" after a drift check), 0 still flagged"),
         "{err}"
     );
 }
