@@ -333,13 +333,18 @@ pub enum Command {
 /// `dash` allows it), not empty and not a folder; else a usage error, said before any input
 /// is read.
 pub fn check_json_out(path: &Path, dash: bool) -> Result<(), Failure> {
+    check_out("--json", path, dash)
+}
+
+/// As [`check_json_out`], for the output option `option` (`--retest`), named in the error.
+pub fn check_out(option: &str, path: &Path, dash: bool) -> Result<(), Failure> {
     if dash && path.as_os_str() == "-" {
         return Ok(());
     }
     if path.as_os_str().is_empty() || path.is_dir() {
         let or_dash = if dash { " or -" } else { "" };
         return Err(Failure::Usage(format!(
-            "--json needs a file name{or_dash} (not {:?})",
+            "{option} needs a file name{or_dash} (not {:?})",
             path.display().to_string()
         )));
     }

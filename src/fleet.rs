@@ -26,7 +26,7 @@ pub fn run(
     };
     let retest = match retest {
         Some(path) => {
-            crate::cli::check_json_out(path, false)?;
+            crate::cli::check_out("--retest", path, false)?;
             Some(OutFile::open("--retest", path, paths)?)
         }
         None => None,

@@ -433,3 +433,37 @@ fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not()
     assert_eq!(code, 0, "{text}");
     assert!(text.contains(", 0 degraded, 0 suspect, "), "{text}");
 }
+
+#[test]
+fn retest_names_each_suspect_items_tests_and_a_folder_is_refused() {
+    let dir = tempdir("fleet-retest");
+    let retest = dir.join("retest.txt");
+    let o = perftest()
+        .arg("fleet")
+        .args(H100_RUNS.iter().map(|f| committed(f)))
+        .arg("--retest")
+        .arg(&retest)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    // The two suspect runs (no host: an empty first field), each its dependent dispatch.
+    let text = std::fs::read_to_string(&retest).unwrap();
+    let dependent = "\tdispatch: 1024 empty dispatches, one command buffer, a barrier after each";
+    assert_eq!(
+        text.lines().filter(|l| *l == dependent).count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+    // A folder is no file to write: a usage error naming the option, before anything is read.
+    let o = perftest()
+        .arg("fleet")
+        .arg(committed(H100_RUNS[0]))
+        .arg("--retest")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--retest needs a file name"), "{err}");
+}
