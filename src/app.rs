@@ -126,6 +126,7 @@ fn run_report(
 // Long on purpose: the application's one sequence (subcommands, devices, outputs, the
 // run, the tally, the summary, the exit code), read top to bottom.
 pub fn run(args: cli::Args) -> Result<i32> {
+    report::run_started();
     if let Some(cli::Command::Compare {
         files,
         references,
@@ -316,6 +317,11 @@ pub fn run(args: cli::Args) -> Result<i32> {
     if let Some(note) = tally.driver_note() {
         eprintln!("perftest: {note}");
     }
+    eprintln!(
+        "perftest: wall time {:.1} s (started {})",
+        report::wall_s(),
+        report::started_utc()
+    );
     if interrupted {
         let signal = stop_signal().unwrap_or(SIGINT);
         eprintln!(
@@ -652,6 +658,9 @@ fn run_device(
     };
     let outcome = session::run_tests(&runner, &plan, &mut out);
     out.bar.set_message("");
+    let spent = runner.time_spent();
+    out.note(&format!("time: {}", report::time_spent_line(&spent)));
+    out.send(Event::Spent(spent))?;
     outcome
 }
 
@@ -730,6 +739,8 @@ enum Event {
         ratio: Option<f64>,
         cut: bool,
     },
+    /// Where the device's run spent its wall time (after its last row).
+    Spent(runner::TimeSpent),
     /// The device's last row was sent.
     End,
 }
@@ -954,6 +965,7 @@ impl<'a> Delivery<'a> {
                 }
             }
             Event::Header(_) | Event::End => {}
+            Event::Spent(spent) => self.reporters.end_device(outputs, device, spent),
             Event::Begin(calibration) => {
                 self.reporters
                     .begin_device(outputs, device, calibration.as_ref())

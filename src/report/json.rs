@@ -6,7 +6,7 @@ use crate::error::Failure;
 use crate::gpu::{version_string, DeviceInfo};
 use crate::kernels;
 use crate::provenance;
-use crate::runner::Calibration;
+use crate::runner::{Calibration, TimeSpent};
 use anyhow::{Context as _, Result};
 use perftest_results::gzip::Output;
 use perftest_results::output::OutFile;
@@ -134,6 +134,24 @@ impl Reporter for Json {
         Ok(())
     }
 
+    fn end_device(&mut self, device: &DeviceInfo, spent: &TimeSpent) -> Result<()> {
+        let mut time = Map::new();
+        time.insert("total".into(), json!(round_ms(spent.total_s)));
+        for (phase, s) in &spent.phases {
+            time.insert(phase.name().into(), json!(round_ms(*s)));
+        }
+        time.insert("other".into(), json!(round_ms(spent.other_s())));
+        if let Some(d) = self
+            .devices
+            .iter_mut()
+            .rev()
+            .find(|d| d["index"] == json!(device.index))
+        {
+            d["time_s"] = Value::Object(time);
+        }
+        Ok(())
+    }
+
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let mut obj = result_row(row).to_json().context("a JSON row")?;
         // The driver's statistics of the kernel: JSON only (a list, no CSV column).
@@ -162,6 +180,8 @@ impl Reporter for Json {
             "shaderc_version": provenance::SHADERC_VERSION,
             "command_line": std::env::args().collect::<Vec<_>>(),
             "interrupted": interrupted,
+            "started": super::started_utc(),
+            "wall_s": round_ms(super::wall_s()),
             "devices": self.devices,
             "kernel_spirv_hashes": kernels,
             "results": self.rows,
@@ -178,4 +198,9 @@ impl Reporter for Json {
         // The reporters name the output before its error: the cause alone.
         .map_err(|e| anyhow::anyhow!("{}", e.root_cause()))
     }
+}
+
+/// Seconds to the millisecond (a document, not a measurement).
+fn round_ms(s: f64) -> f64 {
+    (s * 1000.0).round() / 1000.0
 }

@@ -8,7 +8,7 @@ pub use terminal::{terminal_line, Terminal, TerminalFormat};
 
 use crate::catalog::TestCase;
 use crate::gpu::DeviceInfo;
-use crate::runner::{Calibration, Measurement, Mode};
+use crate::runner::{Calibration, Measurement, Mode, TimeSpent};
 use anyhow::Result;
 use std::io::Write;
 use std::sync::OnceLock;
@@ -95,6 +95,10 @@ pub trait Reporter {
     }
     /// Called once per finished test, in run order; should make the row durable at once.
     fn row(&mut self, row: &Row<'_>) -> Result<()>;
+    /// Called once a device's rows are in, with where its run spent its wall time.
+    fn end_device(&mut self, _device: &DeviceInfo, _spent: &TimeSpent) -> Result<()> {
+        Ok(())
+    }
     /// Called once after the last row; `interrupted` when the run was cut short.
     fn finish(&mut self, _interrupted: bool) -> Result<()> {
         Ok(())
@@ -181,6 +185,11 @@ impl Reporters {
         calibration: Option<&Calibration>,
     ) {
         self.each(Some(outputs), |r| r.begin_device(device, calibration));
+    }
+
+    /// Passes `end_device` to the live outputs of kind `outputs`.
+    pub fn end_device(&mut self, outputs: Outputs, device: &DeviceInfo, spent: &TimeSpent) {
+        self.each(Some(outputs), |r| r.end_device(device, spent));
     }
 
     /// Passes a row to the live outputs of kind `outputs`.
@@ -331,4 +340,34 @@ impl Reporter for Kept {
         self.rows.borrow_mut().push(result_row(row));
         Ok(())
     }
+}
+
+/// When the run started: the wall clock (for the JSON document's `started`) and the
+/// monotonic one (for its `wall_s`), taken by the first call (at the start of the run).
+pub fn run_started() -> &'static (std::time::SystemTime, std::time::Instant) {
+    static STARTED: std::sync::OnceLock<(std::time::SystemTime, std::time::Instant)> =
+        std::sync::OnceLock::new();
+    STARTED.get_or_init(|| (std::time::SystemTime::now(), std::time::Instant::now()))
+}
+
+/// The run's start in UTC, to the second (RFC 3339: `2026-11-28T05:12:03Z`).
+pub fn started_utc() -> String {
+    humantime::format_rfc3339_seconds(run_started().0).to_string()
+}
+
+/// Seconds since the run started.
+pub fn wall_s() -> f64 {
+    run_started().1.elapsed().as_secs_f64()
+}
+
+/// Where a device's run spent its wall time, as one line: the total, then each phase.
+pub fn time_spent_line(spent: &TimeSpent) -> String {
+    let mut parts: Vec<String> = spent
+        .phases
+        .iter()
+        .filter(|(_, s)| *s >= 0.05)
+        .map(|(p, s)| format!("{} {s:.1}", p.name()))
+        .collect();
+    parts.push(format!("other {:.1}", spent.other_s()));
+    format!("{:.1} s: {} (s)", spent.total_s, parts.join(", "))
 }

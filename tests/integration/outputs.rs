@@ -578,3 +578,69 @@ fn a_hard_kill_loses_only_the_block_in_progress() {
         .collect();
     assert!(left.is_empty(), "left beside the CSV: {left:?}");
 }
+
+/// A run records what it took (issue 60): the JSON's `started` (UTC, RFC 3339) and `wall_s`,
+/// each device's `time_s` by phase (its total at least the phases' sum, within the run's
+/// wall time), and the terminal's `time:` and `wall time` lines saying the same.
+#[test]
+fn a_run_records_its_start_wall_time_and_where_its_time_went() {
+    let dir = tempdir("json-time");
+    let json = dir.join("run.json");
+    let before = std::time::SystemTime::now();
+    let o = run_one(&["--json", json.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let started = doc["started"].as_str().expect("started");
+    let at = humantime_secs(started);
+    let before_s = before
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    assert!(
+        at + 1 >= before_s && at <= before_s + 60,
+        "started {started} is not this run's start"
+    );
+    let wall = doc["wall_s"].as_f64().expect("wall_s");
+    assert!(wall > 0.0 && wall < 600.0, "wall_s {wall}");
+    let time = doc["devices"][0]["time_s"]
+        .as_object()
+        .expect("devices[0].time_s");
+    let total = time["total"].as_f64().unwrap();
+    let phases: f64 = time
+        .iter()
+        .filter(|(k, _)| *k != "total")
+        .map(|(_, v)| v.as_f64().unwrap())
+        .sum();
+    assert!(
+        total > 0.0 && total <= wall && (phases - total).abs() < 0.01,
+        "phases (other included) {phases} s, total {total} s, wall {wall} s: {time:?}"
+    );
+    assert!(time["timed samples"].as_f64().unwrap() > 0.0, "{time:?}");
+    let err = stderr(&o);
+    assert!(err.contains(&format!("(started {started})")), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("perftest: time: ") && l.contains("warm-up")),
+        "{err}"
+    );
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC time to the second (`2026-11-28T05:12:03Z`).
+fn humantime_secs(s: &str) -> u64 {
+    let b = s.as_bytes();
+    assert!(
+        s.len() == 20 && b[4] == b'-' && b[10] == b'T' && b[19] == b'Z',
+        "{s}"
+    );
+    let n = |r: std::ops::Range<usize>| s[r].parse::<i64>().unwrap();
+    let (y, m, d) = (n(0..4), n(5..7), n(8..10));
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146097 + doe - 719468;
+    (days * 86400 + n(11..13) * 3600 + n(14..16) * 60 + n(17..19)) as u64
+}

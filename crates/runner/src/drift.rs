@@ -153,8 +153,9 @@ impl Runner<'_> {
         let pipeline = self.pipeline_for(&test)?;
         let constants = self.constants(&test, PushConstants::NO_WRITE);
         let work = (&*pipeline, &constants, self.calibration.groups);
-        let batch =
-            self.submit_dispatches(Some(work), 1, self.check_samples(), true, None, false)?;
+        let batch = self.trace.span(super::Phase::DriftCheck, || {
+            self.submit_dispatches(Some(work), 1, self.check_samples(), true, None, false)
+        })?;
         let median = Stats::from_times(&batch.times)
             .map(|s| s.median_ms)
             .filter(|_| batch.span > 0.0)

@@ -158,12 +158,24 @@ impl<'g> Runner<'g> {
         let in_dispatch = latency.warm_iterations << 16;
         let ops = iterations as f64 * latency.ops_per_iteration as f64;
         let mut clocks = Vec::with_capacity(1 + latency.chains.len());
+        // Where the family asks, the caches emptied instead of the walk (see
+        // `Latency::evict_first`); the walk where no buffer to fill can be had.
+        let evict = latency
+            .evict_first
+            .then(|| self.evict_buffer().ok())
+            .flatten();
         for start in std::iter::once(own).chain(latency.chains.iter().copied()) {
-            let mut left = warm;
-            while left > 0 {
-                let n = left.min(WARM_CHUNK);
-                self.latency_run(test, pipeline, n as u32, start)?;
-                left -= n;
+            if let Some(evict) = evict {
+                self.gpu
+                    .submit(|d, cmd| Self::record_evict(d, cmd, evict, 0))
+                    .context("emptying the caches before a chain")?;
+            } else {
+                let mut left = warm;
+                while left > 0 {
+                    let n = left.min(WARM_CHUNK);
+                    self.latency_run(test, pipeline, n as u32, start)?;
+                    left -= n;
+                }
             }
             let fewest = |iterations: u32| -> Result<u64> {
                 (0..TIMED_RUNS)

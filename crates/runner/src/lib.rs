@@ -26,6 +26,7 @@ pub use measurement::{
     Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status, CLOCK_AGREEMENT_PCT,
 };
 pub use timing::{Calibration, MAX_DISPATCH_MS};
+pub use trace::{Phase, TimeSpent};
 
 /// A pipeline built up front (borrowed) or just now (owned).
 pub(crate) enum PipelineRef<'a, 'g> {
@@ -94,6 +95,8 @@ pub struct Runner<'g> {
     pub management: std::result::Result<perftest_gpu::mgmt::Management, String>,
     /// The node's lock, where several devices run at once (see [`Runner::share_host`]).
     host: Option<std::sync::Arc<std::sync::RwLock<()>>>,
+    /// `PERFTEST_PAD_MB`'s device memory, held for the run (see [`Runner::new`]).
+    _pad: Option<Buffer<'g>>,
 }
 
 /// Why `--groups groups` cannot run on `device`, if it cannot: the output buffer of the
@@ -148,19 +151,41 @@ impl<'g> Runner<'g> {
     ) -> Result<Self> {
         let trace = trace::Trace::from_env(gpu.info.index);
         trace.line("start", &[]);
-        let output = Self::output_buffer(gpu, &settings)?;
-        let shared = Self::upload_input(gpu, instance, &settings)?;
-        let bound = REGISTRY
-            .iter()
-            .map(|family| family.bind(&shared))
-            .collect::<Result<Vec<_>>>()?;
+        // A diagnostic (docs/fleet.md): device memory taken first, so that every buffer after
+        // it lies elsewhere; a row that moves with it moves with where its memory was placed.
+        let pad = match std::env::var("PERFTEST_PAD_MB")
+            .ok()
+            .map(|v| v.parse::<u64>())
+        {
+            Some(Ok(mb)) if mb > 0 => Some(Buffer::new(
+                gpu,
+                "placement pad",
+                mb << 20,
+                vk::BufferUsageFlags::STORAGE_BUFFER,
+                Memory::DeviceLocal,
+            )?),
+            Some(Err(_)) => anyhow::bail!("PERFTEST_PAD_MB must be a number of MB"),
+            _ => None,
+        };
+        let (output, shared, bound) = trace.span(Phase::Resources, || -> Result<_> {
+            let output = Self::output_buffer(gpu, &settings)?;
+            let shared = Self::upload_input(gpu, instance, &settings)?;
+            let bound = REGISTRY
+                .iter()
+                .map(|family| family.bind(&shared))
+                .collect::<Result<Vec<_>>>()?;
+            Ok((output, shared, bound))
+        })?;
         trace.line("phase", &[("done", "resources".into())]);
-        gpu.submit(|d, cmd| {
-            for b in &bound {
-                b.record_upload(&shared, d, cmd);
-            }
-        })
-        .context("filling the views and images from the input")?;
+        trace
+            .span(Phase::Upload, || {
+                gpu.submit(|d, cmd| {
+                    for b in &bound {
+                        b.record_upload(&shared, d, cmd);
+                    }
+                })
+            })
+            .context("filling the views and images from the input")?;
         trace.line("phase", &[("done", "upload".into())]);
         let mut runner = Runner {
             gpu,
@@ -184,10 +209,14 @@ impl<'g> Runner<'g> {
             driver_steady: 0.into(),
             management: perftest_gpu::mgmt::Management::open(gpu.info),
             host: None,
+            _pad: pad,
         };
         // Before the pipelines are built, which may idle the GPU for seconds: the clock the
         // driver raised when the device was opened is what the warm-up waits for.
-        runner.open_mhz = runner.clock_at_open().context("probing the shader clock")?;
+        runner.open_mhz = runner
+            .trace
+            .span(Phase::WarmUp, || runner.clock_at_open())
+            .context("probing the shader clock")?;
         // The reference kernel too: calibration and every drift check time it, and building it
         // between tests (when the baseline is not selected) would idle the GPU mid-run.
         let mut wanted = tests.to_vec();
@@ -195,27 +224,34 @@ impl<'g> Runner<'g> {
         if !wanted.contains(&reference) {
             wanted.push(reference);
         }
-        runner.pipelines = runner.build_pipelines(&wanted);
+        runner.pipelines = runner
+            .trace
+            .span(Phase::Pipelines, || runner.build_pipelines(&wanted));
         runner.trace.line("phase", &[("done", "pipelines".into())]);
-        runner.latency_pipelines = runner.build_latency_pipelines(tests);
+        runner.latency_pipelines = runner.trace.span(Phase::LatencyPipelines, || {
+            runner.build_latency_pipelines(tests)
+        });
         runner
             .trace
             .line("phase", &[("done", "latency pipelines".into())]);
         runner.after_build();
         let (warm, measured) = runner
-            .warm_dispatch()
+            .trace
+            .span(Phase::WarmUp, || runner.warm_dispatch())
             .context("timing the reference kernel")?;
         runner.trace.line("phase", &[("done", "warm-up".into())]);
         runner.warm_dispatch = warm;
         runner.calibration = runner
-            .calibrate(measured)
+            .trace
+            .span(Phase::WarmUp, || runner.calibrate(measured))
             .context("calibrating the dispatch size")?;
         runner
             .trace
             .line("phase", &[("done", "calibration".into())]);
         runner.set_steady(runner.calibration.clock_mhz.unwrap_or(0.0));
         if let Some(mhz) = runner
-            .driver_clock_at_steady()
+            .trace
+            .span(Phase::WarmUp, || runner.driver_clock_at_steady())
             .context("reading the driver's clock at the steady state")?
         {
             runner
@@ -287,6 +323,11 @@ impl<'g> Runner<'g> {
         )
     }
 
+    /// Where this device's run has spent its wall time so far, by phase.
+    pub fn time_spent(&self) -> TimeSpent {
+        self.trace.spent()
+    }
+
     /// Why `test` cannot run on this device, if it cannot.
     pub fn unsupported_reason(&self, test: &TestCase) -> Option<String> {
         let f = &self.gpu.info.features;
@@ -336,6 +377,22 @@ impl<'g> Runner<'g> {
 
     /// Runs (or runs again) one test in the configured mode.
     pub fn measure(&self, test: &TestCase) -> Measurement {
+        // A self-timed test's buffers are made before it waits for the node (allocating and
+        // pinning a GB of host memory takes 0.3–0.5 s, none of it the test's own timing):
+        // alongside the other devices' tests, never while another device's host test runs.
+        if test.self_timed() && self.settings.mode == Mode::Time {
+            let _shared = self
+                .host
+                .as_ref()
+                .map(|lock| lock.read().unwrap_or_else(|poisoned| poisoned.into_inner()));
+            if let Err(e) = self.trace.span(Phase::Prepare, || {
+                self.bound[test.family_index()].prepare_self(&self.shared, test.index())
+            }) {
+                // Reported by the test itself, which makes its buffers again and fails.
+                self.trace.line("prepare", &[("error", format!("{e:#}"))]);
+            }
+        }
+        let waited = std::time::Instant::now();
         // A test that panicked while holding the lock leaves nothing to repair: take it on.
         let _held = self.host.as_ref().map(|lock| {
             if test.shares_host() {
@@ -353,6 +410,7 @@ impl<'g> Runner<'g> {
                 ("host", test.shares_host().to_string()),
             ]
         };
+        self.trace.add(Phase::HostWait, waited.elapsed());
         self.trace.line("measure", &fields());
         let m = self.throttled(test, || self.measure_now(test));
         self.trace.line("measured", &fields());
@@ -439,7 +497,8 @@ impl<'g> Runner<'g> {
             _ => {}
         }
         if self.settings.mode == Mode::Time {
-            self.rewarm_after_idle()
+            self.trace
+                .span(Phase::Rewarm, || self.rewarm_after_idle())
                 .context("re-warming the GPU after it idled")?;
         }
         if test.self_timed() {
@@ -458,7 +517,7 @@ impl<'g> Runner<'g> {
                 self.link_note(test, m);
                 // The latency is extra information: its failure costs only the figure (and a
                 // note), unless the device is gone.
-                match self.latency(test) {
+                match self.trace.span(Phase::Latency, || self.latency(test)) {
                     Ok(Some(latency::Figure::Clk { clk, spread })) => {
                         m.latency_clk = Some(clk);
                         m.latency_ns = m.clock_mhz.map(|mhz| clk / mhz * 1000.0);
@@ -474,10 +533,14 @@ impl<'g> Runner<'g> {
                 }
             }
             Mode::Verify => {
-                let timing::Sizing { groups, note, .. } = self.size_dispatch(test, pipeline)?;
+                let timing::Sizing { groups, note, .. } = self
+                    .trace
+                    .span(Phase::Probes, || self.size_dispatch(test, pipeline))?;
                 self.trace.line("phase", &[("done", "sizing".into())]);
                 (m.groups, m.notes) = (groups, note.into_iter().collect());
-                let verified = self.verify(test, pipeline, groups)?;
+                let verified = self
+                    .trace
+                    .span(Phase::Verify, || self.verify(test, pipeline, groups))?;
                 m.subgroup_size = self.kernel_subgroup_size(test)?;
                 if let Err(mismatch) = verified {
                     m.status = Status::Mismatch;
@@ -508,7 +571,8 @@ impl<'g> Runner<'g> {
         m.full_groups = m.groups;
         match self.settings.mode {
             Mode::Time => {
-                self.time_self_at_steady_clock(test, m)?;
+                self.trace
+                    .span(Phase::SelfTimed, || self.time_self_at_steady_clock(test, m))?;
                 driver_notes(m);
                 self.link_note(test, m);
                 if m.stats.is_none() {
@@ -518,7 +582,10 @@ impl<'g> Runner<'g> {
             }
             Mode::Verify => {
                 let family = &self.bound[test.family_index()];
-                if let Err(mismatch) = family.verify_self(&self.shared, test.index())? {
+                let checked = self.trace.span(Phase::Verify, || {
+                    family.verify_self(&self.shared, test.index())
+                })?;
+                if let Err(mismatch) = checked {
                     m.status = Status::Mismatch;
                     m.notes = vec![Note::Mismatch(mismatch.to_string())];
                 }
@@ -558,10 +625,14 @@ impl<'g> Runner<'g> {
                 groups,
                 estimate_ms,
                 note,
-            } = self.size_dispatch(test, pipeline)?;
+            } = self
+                .trace
+                .span(Phase::Probes, || self.size_dispatch(test, pipeline))?;
             // The driver's own readings while the row's work runs, every 10 ms.
             let watch = self.watch_driver();
-            let timed = self.time(test, pipeline, groups, estimate_ms);
+            let timed = self.trace.span(Phase::Samples, || {
+                self.time(test, pipeline, groups, estimate_ms)
+            });
             m.driver = self.finish_driver(watch);
             let (stats, clocks) = timed?;
             let steady = self.steady_mhz();
@@ -750,13 +821,25 @@ impl<'g> Runner<'g> {
             .copied()
             .collect();
         self.build_parallel(&todo, |t| {
-            (*t, self.pipeline(t).map_err(|e| format!("{e:#}")))
+            let started = std::time::Instant::now();
+            let built = self.pipeline(t).map_err(|e| format!("{e:#}"));
+            if self.trace.on() {
+                let ms = started.elapsed().as_secs_f64() * 1e3;
+                self.trace.line(
+                    "pipeline",
+                    &[("name", t.name().to_string()), ("ms", format!("{ms:.1}"))],
+                );
+            }
+            (*t, built)
         })
         .into_iter()
         .collect()
     }
 
-    /// `build` applied to every item of `todo`, on up to 16 threads.
+    /// `build` applied to every item of `todo`, on up to 16 threads, in `todo`'s order. Each
+    /// thread takes the next item when it is done with its last: a few pipelines (the matrix
+    /// kernels) take far longer to compile than the rest, and fixed chunks left the thread
+    /// that drew them compiling alone.
     fn build_parallel<T: Sync, R: Send>(
         &self,
         todo: &[T],
@@ -764,19 +847,32 @@ impl<'g> Runner<'g> {
     ) -> Vec<R> {
         let threads = std::thread::available_parallelism()
             .map_or(4, |n| n.get())
-            .min(16);
-        let chunk = todo.len().div_ceil(threads).max(1);
-        let build = &build;
-        std::thread::scope(|s| {
-            let handles: Vec<_> = todo
-                .chunks(chunk)
-                .map(|part| s.spawn(move || part.iter().map(build).collect::<Vec<_>>()))
+            .min(16)
+            .min(todo.len())
+            .max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (build, next) = (&build, &next);
+        let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(move || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(item) = todo.get(i) else { break };
+                            mine.push((i, build(item)));
+                        }
+                        mine
+                    })
+                })
                 .collect();
             handles
                 .into_iter()
                 .flat_map(|h| h.join().unwrap_or_default())
                 .collect()
-        })
+        });
+        done.sort_by_key(|(i, _)| *i);
+        done.into_iter().map(|(_, r)| r).collect()
     }
 
     /// Whether `test` runs its clock kernel here (see [`perftest_suites::families::Spec::clock_kernel`]):

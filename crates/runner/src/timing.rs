@@ -33,6 +33,14 @@ const MIN_AUTO_SAMPLES: u32 = 5;
 /// A test whose samples vary more than this (CV, %) gets more samples, within its budget:
 /// its median then moves less between runs.
 const NOISY_CV_PCT: f64 = 0.5;
+/// Samples a test takes first when `--samples` is not given; where they spread by at most
+/// [`STEADY_CV_PCT`], the row is steady and they are its samples, else it takes the rest of
+/// its budget (and more, where it is noisy).
+const STEADY_SAMPLES: u32 = 5;
+/// The largest spread (CV, %) of the first [`STEADY_SAMPLES`] that ends a row's sampling: half
+/// the noisy threshold, where the median of five is within about 0.15 % of the median of
+/// twenty (1.25 σ/√n), less than rows move between runs.
+const STEADY_CV_PCT: f64 = 0.25;
 /// The most samples a noisy test gets.
 const MAX_AUTO_SAMPLES: u32 = 200;
 /// What a cold test's dispatches fill before each one: twice the largest last-level cache of
@@ -54,6 +62,9 @@ const MAX_WARMUP_MS: f64 = 1000.0;
 const PROBE_SAMPLES: u32 = 3;
 /// Timed dispatches of each re-check at a larger size (each up to the watchdog budget).
 const RECHECK_SAMPLES: u32 = 2;
+/// A self-timed test whose one timed probe takes at least this long is sized from it alone
+/// (see [`Runner::time_self`]).
+const SELF_PROBE_ALONE_MS: f64 = 5.0;
 /// Re-checks at growing sizes before a cut is taken as it stands.
 const MAX_RECHECKS: u32 = 8;
 /// `--fault probe-stall`: added to the first timed probe dispatch of every test (longer than
@@ -235,6 +246,11 @@ pub(crate) fn size_from_probes(
     }
 }
 
+/// Whether `times` spread by at most [`STEADY_CV_PCT`] (see [`STEADY_SAMPLES`]).
+fn is_steady(times: &[f64]) -> bool {
+    Stats::from_times(times).is_some_and(|st| st.cv_pct <= STEADY_CV_PCT)
+}
+
 /// The fastest of `times` (a stall only ever adds time).
 fn fastest_of(times: &[f64]) -> f64 {
     times.iter().copied().fold(f64::INFINITY, f64::min)
@@ -339,7 +355,7 @@ impl<'g> Runner<'g> {
 
     /// The buffer a cold test's dispatches fill to empty the caches ([`EVICT_BYTES`], at most
     /// a sixteenth of the device-local heap), made on first use.
-    fn evict_buffer(&self) -> Result<&Buffer<'g>> {
+    pub(super) fn evict_buffer(&self) -> Result<&Buffer<'g>> {
         self.evict
             .get_or_init(|| {
                 let bytes = EVICT_BYTES.min(device_local_heap_bytes(self.gpu) / 16);
@@ -366,7 +382,12 @@ impl<'g> Runner<'g> {
 
     /// Fills `evict` with `value`, after the previous fill of it (write after write), before
     /// the next dispatch.
-    fn record_evict(d: &ash::Device, cmd: vk::CommandBuffer, evict: &Buffer<'_>, value: u32) {
+    pub(super) fn record_evict(
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        evict: &Buffer<'_>,
+        value: u32,
+    ) {
         use vk::{AccessFlags as A, PipelineStageFlags as S};
         record_memory_barrier(
             d,
@@ -693,18 +714,26 @@ impl<'g> Runner<'g> {
                 .saturating_sub(s.warmup)
                 .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
         });
-        let (mut times, mut clocks) = self.probed_dispatches(
-            pipeline,
-            &constants,
-            groups,
-            s.warmup,
-            samples,
-            Around {
-                probe: true,
-                cold,
-                kernel_clock,
-            },
-        )?;
+        let around = Around {
+            probe: true,
+            cold,
+            kernel_clock,
+        };
+        // A steady row's median is known from its first few samples: the rest of the budget
+        // only where they spread (see [`STEADY_CV_PCT`]).
+        let first = match s.samples {
+            None => samples.min(STEADY_SAMPLES),
+            Some(_) => samples,
+        };
+        let (mut times, mut clocks) =
+            self.probed_dispatches(pipeline, &constants, groups, s.warmup, first, around)?;
+        if first < samples && !is_steady(&times) {
+            let (more, more_clocks) =
+                self.probed_dispatches(pipeline, &constants, groups, 1, samples - first, around)?;
+            times.extend(more);
+            clocks.probes.extend(more_clocks.probes);
+            clocks.kernel.extend(more_clocks.kernel);
+        }
         if s.fault == Some(Fault::NoisyBaseline)
             && *test == catalog::baseline()
             && !NOISE_INJECTED.swap(true, std::sync::atomic::Ordering::Relaxed)
@@ -719,20 +748,10 @@ impl<'g> Runner<'g> {
             if let Some(st) = Stats::from_times(&times).filter(|st| st.cv_pct > NOISY_CV_PCT) {
                 // The measured median, not the probe's estimate, sizes the extra samples.
                 let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
-                let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(samples);
+                let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(times.len() as u32);
                 if extra > 0 {
-                    let (more, more_clocks) = self.probed_dispatches(
-                        pipeline,
-                        &constants,
-                        groups,
-                        1,
-                        extra,
-                        Around {
-                            probe: true,
-                            cold,
-                            kernel_clock,
-                        },
-                    )?;
+                    let (more, more_clocks) =
+                        self.probed_dispatches(pipeline, &constants, groups, 1, extra, around)?;
                     times.extend(more);
                     clocks.probes.extend(more_clocks.probes);
                     clocks.kernel.extend(more_clocks.kernel);
@@ -743,21 +762,43 @@ impl<'g> Runner<'g> {
     }
 
     /// Times a self-timed test (its family records and times its own commands): a probe of
-    /// one sample sizes the samples to the per-test budget, as for a kernel; returns their
-    /// statistics.
+    /// one sample (three where one is short) sizes the samples to the per-test budget, as for
+    /// a kernel, and its runs count toward the warm-up; returns their statistics.
     pub(super) fn time_self(&self, test: &TestCase) -> Result<Option<Stats>> {
         let s = self.settings;
         let family = &self.bound[test.family_index()];
+        // The probe's runs are the warm-up's first (the same work, just before).
+        let mut warmup = s.warmup;
         let samples = match s.samples {
             Some(n) => n,
             None => {
-                let probe = family.time_self(&self.shared, test.index(), 1, PROBE_SAMPLES)?;
-                ((TEST_BUDGET_MS / fastest_of(&probe).max(1e-6)) as u32)
+                // One timed run first: where it alone takes a good part of the budget (a GB
+                // copied over the host's link: 21 ms), a stall could only make it longer, by a
+                // small part; shorter work takes the fastest of three, as a kernel's probe.
+                let mut probe = family.time_self(&self.shared, test.index(), 1, 1)?;
+                if fastest_of(&probe) < SELF_PROBE_ALONE_MS {
+                    probe.extend(family.time_self(
+                        &self.shared,
+                        test.index(),
+                        0,
+                        PROBE_SAMPLES - 1,
+                    )?);
+                }
+                let n = ((TEST_BUDGET_MS / fastest_of(&probe).max(1e-6)) as u32)
                     .saturating_sub(s.warmup)
-                    .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES)
+                    .clamp(MIN_AUTO_SAMPLES, DEFAULT_SAMPLES);
+                warmup = warmup.saturating_sub(1 + probe.len() as u32);
+                n
             }
         };
-        let mut times = family.time_self(&self.shared, test.index(), s.warmup, samples)?;
+        let first = match s.samples {
+            None => samples.min(STEADY_SAMPLES),
+            Some(_) => samples,
+        };
+        let mut times = family.time_self(&self.shared, test.index(), warmup, first)?;
+        if first < samples && !is_steady(&times) {
+            times.extend(family.time_self(&self.shared, test.index(), 0, samples - first)?);
+        }
         self.disturb(&mut times);
         Ok(Stats::from_times(&times))
     }
@@ -812,6 +853,15 @@ impl<'g> Runner<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn five_samples_within_a_quarter_percent_are_steady() {
+        assert!(is_steady(&[1.000, 1.001, 0.999, 1.002, 1.000]));
+        // One stalled sample among five spreads them beyond the rule: the rest are taken.
+        assert!(!is_steady(&[1.000, 1.001, 0.999, 1.030, 1.000]));
+        assert!(!is_steady(&[]));
+        const { assert!(STEADY_CV_PCT < NOISY_CV_PCT && STEADY_SAMPLES >= MIN_AUTO_SAMPLES) };
+    }
 
     #[test]
     fn the_clock_slots_sum_the_workgroups_that_read_both_clocks() {

@@ -1,8 +1,103 @@
-//! A line per drift check and per test, for diagnosing a run (`PERFTEST_TRACE=FILE`): when it happened on the host's clock (seconds since the first runner of the process started), on which device, what the baseline and the probe read, and how fast the device's timer ran against the host's clock since the previous check.
+//! Where a device's run spends its wall time (a [`Phase`] each, always counted), and a line per drift check and per test for diagnosing a run (`PERFTEST_TRACE=FILE`): when it happened on the host's clock (seconds since the first runner of the process started), on which device, what the baseline and the probe read, and how fast the device's timer ran against the host's clock since the previous check.
 
 use std::io::Write as _;
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// What a device's run is doing: its wall time is counted against one of these at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Opening the device, creating the input, the views, images and samplers.
+    Resources,
+    /// Filling them from the input.
+    Upload,
+    /// Building the tests' pipelines (and their descriptor sets).
+    Pipelines,
+    /// Building the tests' latency kernels.
+    LatencyPipelines,
+    /// Bringing the clocks up before the first test, and calibrating the dispatch size.
+    WarmUp,
+    /// Waiting for another device's test that runs alone on the node (`--device all`).
+    HostWait,
+    /// Bringing the clocks back up after the GPU idled.
+    Rewarm,
+    /// The drift checks' baseline timings.
+    DriftCheck,
+    /// Sizing a test's dispatch (its probes).
+    Probes,
+    /// A kernel test's timed dispatches (its warm-up included).
+    Samples,
+    /// A self-timed test's work (transfers, dispatch rows), its probe included.
+    SelfTimed,
+    /// Preparing a self-timed test's buffers before it runs.
+    Prepare,
+    /// A test's latency chase.
+    Latency,
+    /// Running a test once and comparing its output with the CPU's reference.
+    Verify,
+}
+
+impl Phase {
+    /// Every phase, in the order a run meets them.
+    pub const ALL: [Phase; 14] = [
+        Phase::Resources,
+        Phase::Upload,
+        Phase::Pipelines,
+        Phase::LatencyPipelines,
+        Phase::WarmUp,
+        Phase::HostWait,
+        Phase::Rewarm,
+        Phase::DriftCheck,
+        Phase::Probes,
+        Phase::Samples,
+        Phase::SelfTimed,
+        Phase::Prepare,
+        Phase::Latency,
+        Phase::Verify,
+    ];
+
+    /// The phase's name in the JSON document and on the terminal.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Resources => "resources",
+            Phase::Upload => "upload",
+            Phase::Pipelines => "pipelines",
+            Phase::LatencyPipelines => "latency pipelines",
+            Phase::WarmUp => "warm-up",
+            Phase::HostWait => "host wait",
+            Phase::Rewarm => "re-warm",
+            Phase::DriftCheck => "drift checks",
+            Phase::Probes => "probes",
+            Phase::Samples => "timed samples",
+            Phase::SelfTimed => "self-timed",
+            Phase::Prepare => "prepare",
+            Phase::Latency => "latency",
+            Phase::Verify => "verify",
+        }
+    }
+
+    fn index(self) -> usize {
+        Phase::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+}
+
+/// Where one device's run spent its wall time: seconds per [`Phase`], and in all (from the
+/// device's first step to the last row); what no phase claims is the rest (CPU references,
+/// reading results, the reporters).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeSpent {
+    /// Seconds per phase, in [`Phase::ALL`]'s order; phases that took no time left out.
+    pub phases: Vec<(Phase, f64)>,
+    /// Seconds from the device's first step to now.
+    pub total_s: f64,
+}
+
+impl TimeSpent {
+    /// The seconds no phase claims.
+    pub fn other_s(&self) -> f64 {
+        (self.total_s - self.phases.iter().map(|(_, s)| s).sum::<f64>()).max(0.0)
+    }
+}
 
 /// The process's trace file, if `PERFTEST_TRACE` names one that could be created, and the
 /// instant its times count from: one for every device, so that devices running at once
@@ -17,21 +112,78 @@ fn shared() -> &'static (Option<Mutex<std::fs::File>>, Instant) {
     })
 }
 
-/// Where one device's trace lines go, if anywhere.
+/// One device's time accounting, and where its trace lines go, if anywhere.
 pub(super) struct Trace {
     /// The device's `--device` index, on each line.
     device: usize,
+    /// When the device's run started.
+    start: Instant,
+    /// Time per phase, and the phase being counted now (an inner span inside it is its).
+    spent: Mutex<([Duration; Phase::ALL.len()], Option<Phase>)>,
 }
 
 impl Trace {
     /// The trace asked for by `PERFTEST_TRACE`, or none, for device `device`.
     pub(super) fn from_env(device: usize) -> Self {
-        Trace { device }
+        Trace {
+            device,
+            start: Instant::now(),
+            spent: Mutex::new(([Duration::ZERO; Phase::ALL.len()], None)),
+        }
     }
 
     /// Whether lines are written.
     pub(super) fn on(&self) -> bool {
         shared().0.is_some()
+    }
+
+    /// Runs `f`, its wall time counted against `phase`, unless another phase is being
+    /// counted now (a drift check's timing inside a re-time counts once, as the outer one).
+    pub(super) fn span<R>(&self, phase: Phase, f: impl FnOnce() -> R) -> R {
+        let outer = self.spent.lock().map(|mut s| {
+            let outer = s.1.is_some();
+            if !outer {
+                s.1 = Some(phase);
+            }
+            outer
+        });
+        if !matches!(outer, Ok(false)) {
+            return f();
+        }
+        let t = Instant::now();
+        let r = f();
+        let dt = t.elapsed();
+        if let Ok(mut s) = self.spent.lock() {
+            s.0[phase.index()] += dt;
+            s.1 = None;
+        }
+        r
+    }
+
+    /// Counts `dt` against `phase` (a phase timed by the caller).
+    pub(super) fn add(&self, phase: Phase, dt: Duration) {
+        if let Ok(mut s) = self.spent.lock() {
+            s.0[phase.index()] += dt;
+        }
+    }
+
+    /// Where the device's run has spent its time so far.
+    pub(super) fn spent(&self) -> TimeSpent {
+        let phases = self
+            .spent
+            .lock()
+            .map(|s| {
+                Phase::ALL
+                    .iter()
+                    .map(|p| (*p, s.0[p.index()].as_secs_f64()))
+                    .filter(|(_, s)| *s > 0.0)
+                    .collect()
+            })
+            .unwrap_or_default();
+        TimeSpent {
+            phases,
+            total_s: self.start.elapsed().as_secs_f64(),
+        }
     }
 
     /// Writes `what` and its fields as one tab-separated line, after the host time in s,
@@ -48,5 +200,33 @@ impl Trace {
         if let Ok(mut f) = file.lock() {
             let _ = f.write_all(text.as_bytes());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_inner_span_counts_once_as_the_outer_phase() {
+        let t = Trace::from_env(0);
+        t.span(Phase::Samples, || {
+            std::thread::sleep(Duration::from_millis(20));
+            t.span(Phase::DriftCheck, || {
+                std::thread::sleep(Duration::from_millis(20))
+            });
+        });
+        t.span(Phase::Verify, || {
+            std::thread::sleep(Duration::from_millis(10))
+        });
+        let spent = t.spent();
+        let get = |p| spent.phases.iter().find(|(q, _)| *q == p).map(|(_, s)| *s);
+        assert!(get(Phase::Samples).unwrap() >= 0.040, "{spent:?}");
+        assert_eq!(get(Phase::DriftCheck), None, "{spent:?}");
+        assert!(get(Phase::Verify).unwrap() >= 0.010, "{spent:?}");
+        assert!(
+            spent.total_s >= 0.050 && spent.other_s() < spent.total_s,
+            "{spent:?}"
+        );
     }
 }

@@ -173,6 +173,14 @@ pub struct Latency {
     /// `runner/latency.rs`'s chunk): a pointer chase walks its whole working set first, so
     /// that a set that fits a cache is in it.
     pub warm_ops: u64,
+    /// Whether the caches are emptied before each chain instead of the walk of `warm_ops`
+    /// (a pointer chase whose cycle is longer than that walk and the timed steps after it):
+    /// the walk leaves in the caches only lines behind the chain's position, none of which
+    /// its timed steps reach again, so what it does for them is to push out what the last
+    /// chain (another order over the same lines) left there, which the runner's eviction fill
+    /// does in a fraction of a millisecond instead of a second. The timed dispatches' own
+    /// untimed steps (`warm_iterations`) still run first.
+    pub evict_first: bool,
     /// The `readStart` of each further chain timed like the test's own (a pointer chase's
     /// chains of other seeds through the same lines): the row's latency is then the median
     /// over all chains, and their spread is reported beside it. Empty: the test's own only.
@@ -569,6 +577,17 @@ pub trait Spec: Sync + 'static {
     ) -> Result<Vec<f64>> {
         anyhow::bail!("this test has no commands of its own to time")
     }
+    /// Makes what a self-timed test's work needs (its buffers) ahead of [`Spec::time_self`],
+    /// which makes them itself where this did not: the runner calls it before the test waits
+    /// for the node, so that no other device waits through an allocation. Nothing by default.
+    fn prepare_self(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _v: Self::Variant,
+    ) -> Result<()> {
+        Ok(())
+    }
     /// `--verify` of a self-timed test: runs its work once and compares what it wrote with
     /// the CPU's expectation.
     fn verify_self(
@@ -697,6 +716,8 @@ pub trait Bound<'g>: Sync {
         warmup: u32,
         samples: u32,
     ) -> Result<Vec<f64>>;
+    /// A self-timed test's buffers, made ahead (see [`Spec::prepare_self`]).
+    fn prepare_self(&self, shared: &Shared<'g>, i: usize) -> Result<()>;
     /// `--verify` of a self-timed test (see [`Spec::verify_self`]).
     fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked;
     /// Test `i`'s chase at another working set (see [`Spec::probe`]).
@@ -821,6 +842,10 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
     ) -> Result<Vec<f64>> {
         self.spec
             .time_self(&self.res, shared, at(self.spec, i).1, warmup, samples)
+    }
+    fn prepare_self(&self, shared: &Shared<'g>, i: usize) -> Result<()> {
+        self.spec
+            .prepare_self(&self.res, shared, at(self.spec, i).1)
     }
     fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked {
         self.spec.verify_self(&self.res, shared, at(self.spec, i).1)

@@ -604,6 +604,7 @@ impl Spec for Alu {
 
     fn latency(&self, op: Op) -> Option<Latency> {
         Some(Latency {
+            evict_first: false,
             reports_subgroup_size: true,
             kernel: format!("alu_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,

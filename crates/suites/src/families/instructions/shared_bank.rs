@@ -136,6 +136,7 @@ impl Spec for SharedBank {
     fn latency(&self, v: Load) -> Option<Latency> {
         match v {
             Load::Stride(s) => Some(Latency {
+                evict_first: false,
                 reports_subgroup_size: true,
                 kernel: format!("shared_bank_latency_s{s}"),
                 ops_per_iteration: LOADS_PER_ITERATION,

@@ -185,6 +185,7 @@ impl Spec for SubgroupOps {
 
     fn latency(&self, op: Op) -> Option<Latency> {
         Some(Latency {
+            evict_first: false,
             reports_subgroup_size: true,
             kernel: format!("subgroup_ops_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32,

@@ -255,6 +255,7 @@ impl Spec for DotProduct {
 
     fn latency(&self, d: Dot) -> Option<Latency> {
         Some(Latency {
+            evict_first: false,
             reports_subgroup_size: true,
             kernel: format!("dot_{}_latency", d.info().0),
             ops_per_iteration: if d.is_float() {

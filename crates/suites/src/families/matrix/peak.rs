@@ -206,6 +206,7 @@ impl Spec for Peak {
 
     fn latency(&self, op: Op) -> Option<Latency> {
         Some(Latency {
+            evict_first: false,
             reports_subgroup_size: true,
             kernel: format!("peak_{}_latency", op.info().0),
             ops_per_iteration: ROUNDS * ROUNDS,

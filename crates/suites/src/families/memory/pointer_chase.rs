@@ -112,6 +112,11 @@ const IMAGE_SIDE: u32 = 8192;
 /// cache is in it, but at most this many steps: 64 MB of lines, more than any current GPU's
 /// last-level cache, beyond which the chase misses all the same.
 const WARM_STEPS_MAX: u64 = 1 << 19;
+/// Steps beyond [`WARM_STEPS_MAX`] a cycle must have for its chains to be started from
+/// emptied caches rather than walked first ([`Latency::evict_first`]): 8 MB of lines, more
+/// than the 33792 steps each chain's timed dispatches walk (3 × (4096 + 1024) and
+/// 3 × (4096 + 2048)), so that none of them is a line the walk would have left behind.
+const WARM_MARGIN_STEPS: u64 = 1 << 16;
 
 /// What the chase loads through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,7 +147,29 @@ pub enum Resource {
     Registers,
 }
 
+/// Whether a cycle of `lines` is longer than its warm walk and the steps timed after it
+/// ([`Latency::evict_first`]).
+fn beyond_warm(lines: u32) -> bool {
+    lines as u64 > WARM_STEPS_MAX + WARM_MARGIN_STEPS
+}
+
 impl Resource {
+    /// Whether each step's load touches its own line's bytes alone, through a buffer: lines
+    /// the walk visited and lines it did not share no byte a cache could hold (a bilinear
+    /// footprint reaches the next row's line; an image's texels lie in tiles; a plain
+    /// cycle's 8-byte nodes share lines).
+    fn nodes_own_lines(self) -> bool {
+        matches!(
+            self,
+            Resource::TexelBuffer
+                | Resource::RawBuffer
+                | Resource::StructuredBuffer
+                | Resource::StorageTexelBuffer
+                | Resource::DeviceAddress
+                | Resource::LoadToUse(_)
+        )
+    }
+
     /// Every resource, in run order.
     const ALL: [Resource; 23] = [
         Resource::TexelBuffer,
@@ -987,6 +1014,7 @@ impl Spec for PointerChase {
             } else {
                 0
             },
+            evict_first: v.resource.nodes_own_lines() && beyond_warm(v.lines()),
             // A plain cycle is one chain: its nodes fill its table.
             chains: if memory && !matches!(v.resource, Resource::Cycle(_)) {
                 (1..CHAINS).map(|c| (c * SIZES + v.size) as u32).collect()
@@ -1219,6 +1247,7 @@ fn probe<'a, 'g>(
         state: &c.state,
         latency: Latency {
             warm_ops: (lines as u64).min(WARM_STEPS_MAX),
+            evict_first: v.resource.nodes_own_lines() && beyond_warm(lines),
             chains: (1..CHAINS).map(|k| (PROBE_SLOT + k) as u32).collect(),
             warm_iterations: lines.min(WARM_IN_DISPATCH_STEPS) / STEPS_PER_ITERATION,
             ..latency
@@ -1314,6 +1343,52 @@ mod tests {
         // The largest size fills a group (a slot per chain and size, below the registers', is
         // checked where the constants are).
         assert_eq!(places[SIZES - 1].base, 0);
+    }
+
+    #[test]
+    fn only_buffer_chases_beyond_their_walk_start_from_emptied_caches() {
+        let evicts = |resource, size| {
+            PointerChase
+                .latency(Variant { resource, size })
+                .is_some_and(|l| l.evict_first)
+        };
+        let largest = SIZES - 1;
+        // The walk covers at most WARM_STEPS_MAX lines (64 MB) and the timed steps 8 MB more.
+        let first_beyond = (0..SIZES)
+            .find(|&s| size_lines(s) as u64 > WARM_STEPS_MAX + WARM_MARGIN_STEPS)
+            .expect("a size beyond the walk");
+        assert!(
+            size_bytes(first_beyond) > 72 << 20,
+            "{}",
+            size_bytes(first_beyond)
+        );
+        assert!(size_bytes(first_beyond - 1) <= 72 << 20);
+        for resource in [
+            Resource::RawBuffer,
+            Resource::TexelBuffer,
+            Resource::StructuredBuffer,
+            Resource::StorageTexelBuffer,
+            Resource::DeviceAddress,
+            Resource::LoadToUse(Form::Uint64),
+        ] {
+            assert!(evicts(resource, largest), "{resource:?}");
+            assert!(evicts(resource, first_beyond), "{resource:?}");
+            assert!(!evicts(resource, first_beyond - 1), "{resource:?}");
+            assert!(!evicts(resource, 0), "{resource:?}");
+        }
+        // Images (tiles, a bilinear footprint across lines), plain cycles (nodes sharing lines)
+        // and the loop without loads keep the walk.
+        for resource in [
+            Resource::StorageImage,
+            Resource::TexelFetch,
+            Resource::SampleNearest,
+            Resource::SampleBilinear,
+            Resource::Cycle(Spacing::Word),
+            Resource::Cycle(Spacing::Line),
+            Resource::Registers,
+        ] {
+            assert!(!evicts(resource, largest), "{resource:?}");
+        }
     }
 
     #[test]

@@ -271,6 +271,7 @@ impl Spec for StrideChase {
     fn latency(&self, v: Variant) -> Option<Latency> {
         let steps = v.bytes() / v.stride() as u64;
         Some(Latency {
+            evict_first: false,
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
             kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),

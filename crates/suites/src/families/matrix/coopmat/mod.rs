@@ -157,6 +157,7 @@ impl Spec for Coopmat {
     fn latency(&self, v: Variant) -> Option<Latency> {
         let Variant::Config(i) = v else { return None };
         Some(Latency {
+            evict_first: false,
             reports_subgroup_size: true,
             kernel: format!("coopmat_{}_latency", CONFIGS[i].label()),
             ops_per_iteration: 2 * UNROLL,

@@ -473,6 +473,13 @@ impl Spec for Transfer {
         }
     }
 
+    fn prepare_self(&self, r: &Resources<'_>, _: &Shared<'_>, v: Variant) -> Result<()> {
+        if matches!(v, Variant::Copy { .. } | Variant::Fill { .. }) {
+            drop(r.held(v)?);
+        }
+        Ok(())
+    }
+
     fn time_self(
         &self,
         r: &Resources<'_>,
