@@ -478,6 +478,8 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                     let fleet = spread.get(&(j.subsystem, item.what.clone())).copied();
                     let compared = judged && timed && fleet.is_some();
                     let deviation = m.deviation.filter(|_| compared);
+                    // An item's own floor, where it needs a higher one (the smallest store band).
+                    let floor_pct = j.floor_pct.map_or(floor_pct, |f| f.max(floor_pct));
                     let limit = threshold(fleet, m.own, floor_pct);
                     let call = match deviation {
                         None => Call::NotCompared,

@@ -271,6 +271,10 @@ pub struct Judged {
     pub worse: Worse,
     /// The tests the value came from, each compared across GPUs on its own.
     pub tests: Vec<String>,
+    /// The item's own floor (%), where what it reads moves more than the fleet's floor
+    /// between healthy GPUs for a reason of its own (where its memory lies); `None`: the
+    /// fleet's.
+    pub floor_pct: Option<f64>,
 }
 
 impl Item {
@@ -286,7 +290,16 @@ impl Item {
             subsystem,
             worse,
             tests,
+            floor_pct: None,
         });
+        self
+    }
+
+    /// The item with a floor of its own, `pct` (see [`Judged::floor_pct`]).
+    pub fn floor(mut self, pct: f64) -> Self {
+        if let Some(j) = &mut self.judged {
+            j.floor_pct = Some(pct);
+        }
         self
     }
 
