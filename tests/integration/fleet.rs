@@ -434,7 +434,7 @@ fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not()
     assert!(text.contains(", 0 degraded, 0 suspect, "), "{text}");
 }
 
-// Claim: docs/fleet.md: "the smallest store band is judged beyond 20 %"
+// Claim: docs/fleet.md: "smallest store band is judged beyond 20 %"
 #[test]
 fn the_smallest_store_band_is_called_only_beyond_what_placement_moves() {
     let dir = tempdir("fleet-small-stores");
