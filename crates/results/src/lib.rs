@@ -11,6 +11,7 @@ pub mod output;
 pub mod path;
 pub mod published;
 pub mod row;
+pub mod size;
 mod stats;
 mod suite;
 pub mod summary;

@@ -261,8 +261,8 @@ impl fmt::Display for Note {
                 "a probe of the edge between {} (the last size of the sweep on the plateau) \
                  and {}, bisected after the sweep: its own chains, verified; only its latency \
                  is its own (its clock and driver columns are the row `{clock_of}`'s)",
-                crate::summary::size_name(*on),
-                crate::summary::size_name(*off)
+                crate::size::size_name(*on),
+                crate::size::size_name(*off)
             ),
             Note::DeviceLost { during } => {
                 write!(f, "not run: the device was lost during {during}")
