@@ -4,6 +4,7 @@ use crate::catalog::{self, Suite, TestCase};
 use crate::error::Failure;
 use crate::runner::{Fault, Mode};
 use clap::Parser;
+use perftest_results::Words;
 use std::path::{Path, PathBuf};
 
 /// Measures how fast compute shaders read data through each kind of Vulkan resource
@@ -147,7 +148,7 @@ pub struct Args {
     pub validation: bool,
 
     /// Inject a fault, to test that failures are detected.
-    #[arg(long, hide = true, value_enum)]
+    #[arg(long, hide = true, value_parser = words(|_: Fault| None))]
     pub fault: Option<Fault>,
 }
 
@@ -171,11 +172,44 @@ fn parse_drift_limit(s: &str) -> Result<DriftLimit, String> {
     }
 }
 
-/// `--suite`'s values: clap's own parser for [`SuiteArg`] (which lists the possible values
-/// in `--help`), except that an empty name — `--suite original,` — gets its own error
-/// rather than clap's "a value is required", which reads as if no value were given.
+/// A parser of a lower crate's [`Words`] (`--fault`, `compare --format`): clap's own parser
+/// of possible values, each with its line of `--help` from `help`.
+fn words<T: Words + Send + Sync>(
+    help: fn(T) -> Option<&'static str>,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(T::ALL.iter().map(|&v| {
+        let value = PossibleValue::new(v.word());
+        match help(v) {
+            Some(text) => value.help(text),
+            None => value,
+        }
+    }))
+    .map(|word| T::from_word(&word).expect("clap took one of the possible values"))
+}
+
+/// `compare --format`'s values, as `--help` lists them.
+fn compare_format_help(format: crate::compare::CompareFormat) -> Option<&'static str> {
+    use crate::compare::CompareFormat;
+    Some(match format {
+        CompareFormat::Table => "Aligned plain-text columns, for a terminal",
+        CompareFormat::Markdown => {
+            "A GitHub-flavoured Markdown table, ready to paste into an issue or a README"
+        }
+    })
+}
+
+/// `--suite`'s values: clap's parser of the possible values [`SuiteArg::words`] lists,
+/// except that an empty name — `--suite original,` — gets its own error rather than clap's
+/// "a value is required", which reads as if no value were given.
 #[derive(Clone)]
 struct SuiteParser;
+
+impl SuiteParser {
+    fn values() -> clap::builder::PossibleValuesParser {
+        clap::builder::PossibleValuesParser::new(SuiteArg::words())
+    }
+}
 
 impl clap::builder::TypedValueParser for SuiteParser {
     type Value = SuiteArg;
@@ -193,16 +227,15 @@ impl clap::builder::TypedValueParser for SuiteParser {
             )
             .with_cmd(cmd));
         }
-        clap::builder::EnumValueParser::<SuiteArg>::new().parse_ref(cmd, arg, value)
+        let word = Self::values().parse_ref(cmd, arg, value)?;
+        Ok(SuiteArg::from_word(&word).expect("clap took one of the possible values"))
     }
 
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
         Some(Box::new(
-            <SuiteArg as clap::ValueEnum>::value_variants()
-                .iter()
-                .filter_map(clap::ValueEnum::to_possible_value),
+            SuiteArg::words().map(clap::builder::PossibleValue::new),
         ))
     }
 }
@@ -210,11 +243,9 @@ impl clap::builder::TypedValueParser for SuiteParser {
 /// A hint for a word clap took for an unknown subcommand (`perftest original`): the option
 /// that takes it, where it names a suite or selects tests; `None` where it is neither.
 pub fn subcommand_hint(word: &str) -> Option<String> {
-    use clap::ValueEnum;
-    if let Some(suite) = SuiteArg::value_variants().iter().find_map(|s| {
-        let pv = s.to_possible_value()?;
-        pv.matches(word, true).then(|| pv.get_name().to_owned())
-    }) {
+    if let Some(suite) =
+        SuiteArg::words().find(|s| clap::builder::PossibleValue::new(*s).matches(word, true))
+    {
         return Some(format!("did you mean `--suite {suite}`?"));
     }
     let word = word.trim();
@@ -265,7 +296,7 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["files", "references"])]
         list_references: bool,
         /// Output layout.
-        #[arg(long, value_enum, default_value_t = crate::compare::CompareFormat::Table)]
+        #[arg(long, value_parser = words(compare_format_help), default_value = "table")]
         format: crate::compare::CompareFormat,
     },
     /// Write one self-contained HTML report (inline SVG charts and CSS; nothing fetched,
@@ -361,25 +392,30 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Values of `--suite`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Values of `--suite`: a suite, or one of the selections across suites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuiteArg {
-    Original,
-    Control,
-    Extended,
-    Write,
-    Formats,
-    Instructions,
-    Ceiling,
-    Branch,
-    Pitfalls,
-    Matrix,
-    Bandwidth,
-    Latency,
-    // The fleet health profile (a selection across suites; no `///`: clap would then list
-    // every value with its help, and the rest have none).
+    Suite(Suite),
+    /// The fleet health profile (a selection across suites).
     Health,
+    /// Every suite.
     All,
+}
+
+impl SuiteArg {
+    /// Every value's word, as `--help` lists them: the suites, then `health` and `all`.
+    pub fn words() -> impl Iterator<Item = &'static str> {
+        Suite::ALL.iter().map(|s| s.word()).chain(["health", "all"])
+    }
+
+    /// The value `word` names exactly.
+    fn from_word(word: &str) -> Option<Self> {
+        match word {
+            "health" => Some(SuiteArg::Health),
+            "all" => Some(SuiteArg::All),
+            _ => Suite::from_word(word).map(SuiteArg::Suite),
+        }
+    }
 }
 
 /// What to do, validated before any GPU work.
@@ -571,14 +607,11 @@ pub fn no_match(args: &Args) -> String {
         .map(|f| format!("{f:?}"))
         .collect::<Vec<_>>()
         .join(" --filter ");
-    let elsewhere: Vec<String> = <Suite as clap::ValueEnum>::value_variants()
+    let elsewhere: Vec<String> = Suite::ALL
         .iter()
         .filter_map(|s| {
             let n = catalog::filter(&catalog::suite(*s), &args.filters).len();
-            let name = clap::ValueEnum::to_possible_value(s)?
-                .get_name()
-                .to_string();
-            (n > 0).then(|| format!("{n} in --suite {name}"))
+            (n > 0).then(|| format!("{n} in --suite {s}"))
         })
         .collect();
     if elsewhere.is_empty() {
@@ -606,19 +639,8 @@ pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
     let mut out = Vec::new();
     for a in args {
         match a {
-            SuiteArg::Original => out.push(Suite::Original),
-            SuiteArg::Control => out.push(Suite::Control),
-            SuiteArg::Extended => out.push(Suite::Extended),
-            SuiteArg::Write => out.push(Suite::Write),
-            SuiteArg::Formats => out.push(Suite::Formats),
-            SuiteArg::Instructions => out.push(Suite::Instructions),
-            SuiteArg::Ceiling => out.push(Suite::Ceiling),
-            SuiteArg::Branch => out.push(Suite::Branch),
-            SuiteArg::Pitfalls => out.push(Suite::Pitfalls),
-            SuiteArg::Matrix => out.push(Suite::Matrix),
-            SuiteArg::Bandwidth => out.push(Suite::Bandwidth),
-            SuiteArg::Latency => out.push(Suite::Latency),
-            SuiteArg::All => out.extend(<Suite as clap::ValueEnum>::value_variants()),
+            SuiteArg::Suite(s) => out.push(*s),
+            SuiteArg::All => out.extend(Suite::ALL),
             // A selection across suites, not a suite: see `selected_tests`.
             SuiteArg::Health => {}
         }

@@ -11,13 +11,15 @@ use std::path::PathBuf;
 pub use references::list_references;
 pub(crate) use references::sig3;
 
-/// How `compare` lays out its table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompareFormat {
-    /// Aligned plain-text columns, for a terminal.
-    Table,
-    /// A GitHub-flavoured Markdown table, ready to paste into an issue or a README.
-    Markdown,
+crate::words! {
+    /// How `compare` lays out its table.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum CompareFormat {
+        /// Aligned plain-text columns, for a terminal.
+        Table = "table",
+        /// A GitHub-flavoured Markdown table, ready to paste into an issue or a README.
+        Markdown = "markdown",
+    }
 }
 
 /// Loads of the original's dispatch (4096 groups × 256 threads × 256 loads): times of rows

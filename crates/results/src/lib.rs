@@ -15,10 +15,12 @@ pub mod size;
 mod stats;
 mod suite;
 pub mod summary;
+pub mod words;
 pub mod write;
 
 pub use note::Note;
 pub use row::Row;
 pub use stats::median;
 pub use suite::{Catalog, Suite};
+pub use words::Words;
 pub use write::CsvWriter;
