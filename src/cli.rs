@@ -2,7 +2,7 @@
 
 use crate::catalog::{self, Suite, TestCase};
 use crate::error::Failure;
-use crate::runner::{Fault, Mode};
+use crate::runner::{Fault, Mode, Settings};
 use clap::Parser;
 use perftest_results::Words;
 use std::path::{Path, PathBuf};
@@ -418,35 +418,37 @@ impl SuiteArg {
     }
 }
 
-/// What to do, validated before any GPU work.
 /// What every invocation checks before anything else, the listings included: a filter has
 /// a text, a listing is asked for once, and a listing writes no run's outputs.
-pub fn check_listing(args: &Args) -> Result<(), Failure> {
-    if args.filters.iter().any(|f| f.trim().is_empty()) {
+fn check_listing(
+    filters: &[String],
+    list_devices: bool,
+    list_tests: bool,
+    csv: &Option<PathBuf>,
+    json: &Option<PathBuf>,
+) -> Result<(), Failure> {
+    if filters.iter().any(|f| f.trim().is_empty()) {
         return Err(Failure::Usage(
             "--filter needs a text: an empty one would select every test (leave --filter \
              out for that)"
                 .into(),
         ));
     }
-    if args.list_devices && args.list_tests {
+    if list_devices && list_tests {
         return Err(Failure::Usage(
             "--list-devices and --list-tests: give one (each prints its own list and exits)".into(),
         ));
     }
     let listing = [
-        ("--list-devices", args.list_devices, "the device list"),
-        ("--list-tests", args.list_tests, "the test names"),
+        ("--list-devices", list_devices, "the device list"),
+        ("--list-tests", list_tests, "the test names"),
     ]
     .into_iter()
     .find(|(_, given, _)| *given);
     if let Some((listing, _, what)) = listing {
-        if let Some(flag) = [
-            ("--csv", args.csv.is_some()),
-            ("--json", args.json.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
+        if let Some(flag) = [("--csv", csv.is_some()), ("--json", json.is_some())]
+            .into_iter()
+            .find_map(|(flag, given)| given.then_some(flag))
         {
             return Err(Failure::Usage(format!(
                 "{flag} writes a run's rows; {listing} runs nothing and prints {what} on \
@@ -470,22 +472,112 @@ fn rehearsal_count(value: &str) -> Option<(usize, bool)> {
         .map(|n| (n, per_family))
 }
 
+/// What one invocation asks for, typed once from clap's [`Args`] (nothing after this reads
+/// them): a subcommand, the test list, or a run.
+#[derive(Debug)]
+pub enum Invocation {
+    /// `compare`, `report`, `summary` or `fleet`.
+    Command(Command),
+    /// `--list-tests`: the selected tests, in run order.
+    ListTests(Vec<TestCase>),
+    /// A run of the selected tests (or `--list-devices`, which opens Vulkan as a run does).
+    Run(Config),
+}
+
+/// A run, validated before any GPU work: every option of [`Args`] as the application uses it.
 #[derive(Debug)]
 pub struct Config {
-    pub args: Args,
     /// The selected tests, in run order, with their 1-based index in the full suite.
     pub tests: Vec<(usize, TestCase)>,
-    pub mode: Mode,
+    /// How each test is run (`--groups`, `--warmup`, `--samples`, `--verify`, `--fault`).
+    pub settings: Settings,
     /// Where `PERFTEST_FIRST_TESTS` cut the selection: (tests kept, tests selected).
     pub rehearsal: Option<(usize, usize)>,
+    /// `--list-devices`: print the devices and run nothing.
+    pub list_devices: bool,
+    /// `--validation`.
+    pub validation: bool,
+    /// `--device`'s selectors, as given.
+    pub devices: Vec<String>,
+    /// `--in-turn`.
+    pub in_turn: bool,
+    /// `--shuffle`, with `--seed`'s seed where given.
+    pub shuffle: Option<Option<u64>>,
+    /// The drift check: `None` for none (`--drift-limit off`), else its limit (`None` =
+    /// automatic).
+    pub drift: Option<Option<f64>>,
+    /// `--shader-stats`.
+    pub shader_stats: bool,
+    /// `--csv`: a file, or stdout (`-`).
+    pub csv: Option<CsvOut>,
+    /// `--json`.
+    pub json: Option<PathBuf>,
+    /// `--host`.
+    pub host: Option<String>,
+    /// `--format`.
+    pub format: crate::report::TerminalFormat,
+    /// Whether the run ends with the summary (`--summary`, `--suite all` or `health`).
+    pub summary: bool,
+    /// `--strict`.
+    pub strict: bool,
+}
+
+/// Where `--csv` writes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CsvOut {
+    /// `--csv -`: the rows on stdout, the human-readable lines on stderr.
+    Stdout,
+    File(PathBuf),
 }
 
 impl Config {
-    /// Checks the arguments that need no GPU.
+    /// Whether the CSV goes to stdout (`--csv -`).
+    pub fn csv_to_stdout(&self) -> bool {
+        self.csv == Some(CsvOut::Stdout)
+    }
+}
+
+impl Invocation {
+    /// Checks the arguments that need no GPU and types them.
     // Long on purpose: every option's check in one place, in the order `--help` lists them,
     // so that each bad input's message is found beside the others.
     pub fn from_args(args: Args) -> Result<Self, Failure> {
-        check_listing(&args)?;
+        let Args {
+            command,
+            list_devices,
+            list_tests,
+            device,
+            in_turn,
+            filters,
+            suite,
+            groups,
+            samples,
+            warmup,
+            shuffle,
+            drift_limit,
+            seed,
+            shader_stats,
+            csv,
+            json,
+            host,
+            format,
+            summary,
+            strict,
+            verify,
+            validation,
+            fault,
+        } = args;
+        if let Some(command) = command {
+            return Ok(Invocation::Command(command));
+        }
+        check_listing(&filters, list_devices, list_tests, &csv, &json)?;
+        if list_tests {
+            let tests = catalog::filter(&selected_tests(&suite), &filters);
+            if tests.is_empty() {
+                return Err(Failure::Usage(no_match(&filters)));
+            }
+            return Ok(Invocation::ListTests(tests));
+        }
         // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
         // GPU work, not lost silently.
         if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
@@ -499,63 +591,26 @@ impl Config {
                 )));
             }
         }
-        let suite = selected_tests(&args.suite);
-        let mut selected = catalog::filter(&suite, &args.filters);
-        let mut rehearsal = None;
-        if selected.is_empty() {
-            return Err(Failure::Usage(no_match(&args)));
-        }
-        // A rehearsal (docs/testing.md): the documented commands run in CI as written, each
-        // cut to the first tests of its selection (and the baseline, where selected), so that
-        // every option and output is exercised in seconds on a CPU driver.
-        if let Some(first) = std::env::var_os("PERFTEST_FIRST_TESTS") {
-            let (n, per_family) = first.to_str().and_then(rehearsal_count).ok_or_else(|| {
-                Failure::Usage(format!(
-                    "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more, or N/family)",
-                    first.to_string_lossy()
-                ))
-            })?;
-            // The baseline stays where it was selected: every ratio is relative to it.
-            let selected_count = selected.len();
-            let baseline = catalog::baseline();
-            let had_baseline = selected.contains(&baseline);
-            if per_family {
-                // The first N of each family: every kernel template, resource kind and
-                // check runs once (scripts/windows-check.sh), in seconds.
-                let mut seen = std::collections::HashMap::new();
-                selected.retain(|t| {
-                    let count = seen.entry(t.family_index()).or_insert(0usize);
-                    *count += 1;
-                    *count <= n
-                });
-            } else {
-                selected.truncate(n);
-            }
-            if had_baseline && !selected.contains(&baseline) {
-                selected.push(baseline);
-            }
-            rehearsal = Some((selected.len(), selected_count));
-        }
-        let all = catalog::all_tests();
-        let tests = selected
-            .into_iter()
-            .map(|t| (all.iter().position(|s| *s == t).unwrap() + 1, t))
-            .collect();
-        if let Some(p) = &args.csv {
+        let (tests, rehearsal) = selection(&suite, &filters)?;
+        if let Some(p) = &csv {
             if p.as_os_str().is_empty() {
                 return Err(Failure::Usage(
                     "--csv needs a file name (or - for stdout)".into(),
                 ));
             }
         }
-        if let Some(p) = &args.json {
+        if let Some(p) = &json {
             if p.as_os_str().is_empty() || p.as_os_str() == "-" {
                 return Err(Failure::Usage("--json needs a file name".into()));
             }
         }
         // `--csv -` is stdout, not a path.
-        if let (Some(csv), Some(json)) = (&args.csv, &args.json) {
-            if csv.as_os_str() != "-" && crate::report::path::same_file(csv, json) {
+        let csv = csv.map(|p| match p.as_os_str() == "-" {
+            true => CsvOut::Stdout,
+            false => CsvOut::File(p),
+        });
+        if let (Some(CsvOut::File(csv)), Some(json)) = (&csv, &json) {
+            if crate::report::path::same_file(csv, json) {
                 return Err(Failure::Usage(format!(
                     "--csv {} and --json {} are the same file; give each output its own path",
                     csv.display(),
@@ -564,8 +619,7 @@ impl Config {
             }
         }
         // An empty selector would silently mean "the default device".
-        if let Some(sel) = args
-            .device
+        if let Some(sel) = device
             .iter()
             .find(|s| s.split(',').any(|part| part.trim().is_empty()))
         {
@@ -575,34 +629,101 @@ impl Config {
                  --device out for the default device"
             )));
         }
-        if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-")
-            && args.format != crate::report::TerminalFormat::Original
-        {
+        if csv == Some(CsvOut::Stdout) && format != crate::report::TerminalFormat::Original {
             return Err(Failure::Usage(
                 "--csv - writes CSV to stdout; it cannot be combined with --format".into(),
             ));
         }
-        let mode = if args.verify {
-            Mode::Verify
-        } else {
-            Mode::Time
-        };
-        Ok(Config {
-            args,
+        let mode = if verify { Mode::Verify } else { Mode::Time };
+        let whole = [SuiteArg::All, SuiteArg::Health];
+        Ok(Invocation::Run(Config {
             tests,
-            mode,
+            settings: Settings {
+                groups,
+                warmup,
+                samples,
+                mode,
+                fault,
+            },
             rehearsal,
-        })
+            list_devices,
+            validation,
+            devices: device,
+            in_turn,
+            shuffle: shuffle.then_some(seed),
+            drift: match drift_limit {
+                Some(DriftLimit::Off) => None,
+                Some(DriftLimit::Pct(p)) => Some(Some(p)),
+                None => Some(None),
+            },
+            shader_stats,
+            csv,
+            json,
+            host,
+            format,
+            summary: summary || suite.iter().any(|s| whole.contains(s)),
+            strict,
+        }))
     }
 }
 
-/// The suites named by `--suite` (the original suite when none is given, so that a plain
-/// run and `--list-tests` stay exactly the original's list).
+/// The tests a run selects, in run order, each with its 1-based index in the full suite.
+type Selection = Vec<(usize, TestCase)>;
+
+/// The tests a run selects (`--suite`, `--filter`), and where `PERFTEST_FIRST_TESTS` cut
+/// them: (tests kept, tests selected).
+fn selection(
+    suite: &[SuiteArg],
+    filters: &[String],
+) -> Result<(Selection, Option<(usize, usize)>), Failure> {
+    let mut selected = catalog::filter(&selected_tests(suite), filters);
+    let mut rehearsal = None;
+    if selected.is_empty() {
+        return Err(Failure::Usage(no_match(filters)));
+    }
+    // A rehearsal (docs/testing.md): the documented commands run in CI as written, each
+    // cut to the first tests of its selection (and the baseline, where selected), so that
+    // every option and output is exercised in seconds on a CPU driver.
+    if let Some(first) = std::env::var_os("PERFTEST_FIRST_TESTS") {
+        let (n, per_family) = first.to_str().and_then(rehearsal_count).ok_or_else(|| {
+            Failure::Usage(format!(
+                "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more, or N/family)",
+                first.to_string_lossy()
+            ))
+        })?;
+        // The baseline stays where it was selected: every ratio is relative to it.
+        let selected_count = selected.len();
+        let baseline = catalog::baseline();
+        let had_baseline = selected.contains(&baseline);
+        if per_family {
+            // The first N of each family: every kernel template, resource kind and
+            // check runs once (scripts/windows-check.sh), in seconds.
+            let mut seen = std::collections::HashMap::new();
+            selected.retain(|t| {
+                let count = seen.entry(t.family_index()).or_insert(0usize);
+                *count += 1;
+                *count <= n
+            });
+        } else {
+            selected.truncate(n);
+        }
+        if had_baseline && !selected.contains(&baseline) {
+            selected.push(baseline);
+        }
+        rehearsal = Some((selected.len(), selected_count));
+    }
+    let all = catalog::all_tests();
+    let tests = selected
+        .into_iter()
+        .map(|t| (all.iter().position(|s| *s == t).unwrap() + 1, t))
+        .collect();
+    Ok((tests, rehearsal))
+}
+
 /// Why the filters select nothing, as one sentence: where another suite holds tests they
 /// match, which (with the `--suite` that runs them).
-pub fn no_match(args: &Args) -> String {
-    let filters = args
-        .filters
+fn no_match(filters: &[String]) -> String {
+    let quoted = filters
         .iter()
         .map(|f| format!("{f:?}"))
         .collect::<Vec<_>>()
@@ -610,22 +731,22 @@ pub fn no_match(args: &Args) -> String {
     let elsewhere: Vec<String> = Suite::ALL
         .iter()
         .filter_map(|s| {
-            let n = catalog::filter(&catalog::suite(*s), &args.filters).len();
+            let n = catalog::filter(&catalog::suite(*s), filters).len();
             (n > 0).then(|| format!("{n} in --suite {s}"))
         })
         .collect();
     if elsewhere.is_empty() {
-        format!("--filter {filters} matches no test of any suite; see `perftest --suite all --list-tests`")
+        format!("--filter {quoted} matches no test of any suite; see `perftest --suite all --list-tests`")
     } else {
         format!(
-            "--filter {filters} matches no test of the suites selected, but {} (--suite all runs every suite)",
+            "--filter {quoted} matches no test of the suites selected, but {} (--suite all runs every suite)",
             elsewhere.join(", ")
         )
     }
 }
 
 /// The tests `--suite` selects, in run order: its suites' and, for `health`, the profile's.
-pub fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
+fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
     let suites = selected_suites(args);
     let health = args.contains(&SuiteArg::Health).then(catalog::health);
     catalog::all_tests()
@@ -634,8 +755,9 @@ pub fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
         .collect()
 }
 
-/// The suites `--suite` names (the default: the original; `health` names none).
-pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
+/// The suites `--suite` names (the default: the original, so that a plain run and
+/// `--list-tests` stay exactly the original's list; `health` names none).
+fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
     let mut out = Vec::new();
     for a in args {
         match a {
