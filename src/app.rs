@@ -11,6 +11,7 @@ use anyhow::{Context as _, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use perftest_results::note::{self, Note};
 use perftest_results::output::OutFile;
+use perftest_results::Words;
 use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -848,7 +849,7 @@ impl Sink for Out<'_> {
                 self.note(&format!(
                     "{}: {} — {}; its time is not a steady-state figure",
                     m.name(),
-                    m.conditions.name(),
+                    m.conditions.row().word(),
                     flag_reason(m)
                 ));
             }

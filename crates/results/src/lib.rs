@@ -15,6 +15,7 @@ pub mod size;
 mod stats;
 mod suite;
 pub mod summary;
+pub mod vocab;
 pub mod words;
 pub mod write;
 
@@ -22,5 +23,6 @@ pub use note::Note;
 pub use row::Row;
 pub use stats::median;
 pub use suite::{Catalog, Suite};
+pub use vocab::{ClockEvent, ClockEvents, Conditions, Mode, Status, Unit};
 pub use words::Words;
 pub use write::CsvWriter;

@@ -859,7 +859,7 @@ fn faster_than_link(gbytes_per_s: f64, link: perftest_gpu::mgmt::Link) -> Option
 /// reasons the driver gave for holding the clock down (power cap, thermal slowdown…) are
 /// named: in a throttled row's flag, else as a note.
 fn driver_notes(m: &mut Measurement) {
-    use perftest_gpu::mgmt::{reason_names, THROTTLE};
+    use perftest_gpu::mgmt::THROTTLE;
     let Some(driver) = m.driver else { return };
     if let (Some(off), Some(probe), Some(sm)) =
         (m.probe_vs_driver_pct(), m.probe_mhz(), driver.sm_mhz)
@@ -873,7 +873,7 @@ fn driver_notes(m: &mut Measurement) {
         }
     }
     if let Some(bits) = driver.reasons.map(|b| b & THROTTLE).filter(|b| *b != 0) {
-        let names = reason_names(bits);
+        let names = perftest_results::ClockEvents::from_nvml(bits).to_string();
         let flag = m.notes.iter_mut().find_map(|n| match n {
             Note::Throttled { driver_reasons, .. } => Some(driver_reasons),
             _ => None,

@@ -125,40 +125,9 @@ pub type Dispatch<'a> = dyn FnMut() -> Result<()> + 'a;
 /// What `--verify` of a write test returns: `Ok(Ok(()))` when the memory matches the reference.
 pub type Checked = Result<std::result::Result<(), Mismatch>>;
 
-/// What a test's count (`loads_per_dispatch`, `gloads_per_s`, `loads_per_clk_per_cu`) counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Loads (or loop iterations, for the control loops).
-    Loads,
-    /// Arithmetic or subgroup operations (the instruction suite), integer operations of the
-    /// matrix suite (a multiply-add counts two).
-    Ops,
-    /// Floating-point operations of the matrix suite (a multiply-add counts two).
-    Flops,
-    /// Bytes copied or filled by a transfer command.
-    Bytes,
-    /// Dispatches recorded (what a dispatch costs).
-    Dispatches,
-    /// Submissions waited for, one after another.
-    Submits,
-    /// Timestamp pairs written back to back.
-    Timestamps,
-}
-
-impl Unit {
-    /// The CSV's `unit` column.
-    pub fn name(self) -> &'static str {
-        match self {
-            Unit::Loads => "loads",
-            Unit::Ops => "ops",
-            Unit::Flops => "flops",
-            Unit::Bytes => "bytes",
-            Unit::Dispatches => "dispatches",
-            Unit::Submits => "submits",
-            Unit::Timestamps => "timestamps",
-        }
-    }
-}
+/// What a test's count (`loads_per_dispatch`, `gloads_per_s`, `loads_per_clk_per_cu`) counts:
+/// the results' unit, the word its rows' `unit` column holds.
+pub use perftest_results::Unit;
 
 /// How a test's dependent-chain latency is measured: a kernel that runs one subgroup through
 /// `ITERATIONS` (the first push-constant word) iterations of `ops_per_iteration` dependent
