@@ -5,6 +5,10 @@
 use super::{Columns, Shared, Spec};
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
 use anyhow::Result;
 use ash::vk;
@@ -179,13 +183,15 @@ impl Spec for Branch {
         Some(FORMAT.bytes())
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        format!(
-            "branch_{}_{}_n{}",
-            v.coherence.name().to_lowercase(),
-            v.shape.name(),
-            v.work
-        )
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        named(&[
+            Text("branch_"),
+            Text(&v.coherence.name().to_lowercase()),
+            Text("_"),
+            Text(v.shape.name()),
+            Text("_n"),
+            Number(v.work),
+        ])
     }
 
     /// Samples taken per thread: two per iteration, on every iteration (baseline) or on the
@@ -295,7 +301,7 @@ mod tests {
         assert_eq!(names[6 * 33], "136X Coherent branch baseline");
         assert_eq!(names.last().unwrap(), "256X Divergent branch short");
         assert_eq!(
-            Branch.kernel(tests[4].1, tests[4].2),
+            Branch.kernel(tests[4].1, tests[4].2).name(),
             "branch_divergent_long_n0"
         );
     }

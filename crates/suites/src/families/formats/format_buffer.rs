@@ -4,6 +4,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::formats::ext_format::{self, ExtFormat};
 use crate::families::{each, upload, Columns, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -46,13 +50,15 @@ impl Spec for FormatBuffer {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: ExtFormat, p: Pattern) -> String {
-        format!(
-            "format_buffer_{}_w{}_{}",
-            f.kind().ident(),
-            f.channels,
-            p.ident()
-        )
+    fn kernel(&self, f: ExtFormat, p: Pattern) -> KernelId {
+        named(&[
+            Text("format_buffer_"),
+            Text(f.kind().ident()),
+            Text("_w"),
+            Number(f.channels),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     fn reference(&self, f: ExtFormat, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {

@@ -10,6 +10,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_linear_filter, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -177,14 +181,20 @@ impl Spec for TextureDims {
         Some(f.bytes())
     }
 
-    fn kernel(&self, (d, r, f): (Dim, Read, Format), p: Pattern) -> String {
-        let op = if r == Read::Load { "load" } else { "sample" };
-        format!(
-            "texture_dims_{}_{op}_w{}_{}",
-            d.ident(),
-            f.channels(),
-            p.ident()
-        )
+    fn kernel(&self, (d, r, f): (Dim, Read, Format), p: Pattern) -> KernelId {
+        let op = if r == Read::Load {
+            "_load_w"
+        } else {
+            "_sample_w"
+        };
+        named(&[
+            Text("texture_dims_"),
+            Text(d.ident()),
+            Text(op),
+            Number(f.channels()),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     fn reference(

@@ -12,6 +12,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, ulp32, within, word, TOLERANCE_UNIT};
 use crate::families::{each, lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::f16;
@@ -566,8 +567,8 @@ impl Spec for Alu {
         None
     }
 
-    fn kernel(&self, op: Op, _: Pattern) -> String {
-        format!("alu_{}", op.label())
+    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+        named(&[Text("alu_"), Text(op.label())])
     }
 
     fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -605,10 +606,9 @@ impl Spec for Alu {
     fn latency(&self, op: Op) -> Option<Latency> {
         Some(Latency {
             reports_subgroup_size: true,
-            kernel: format!("alu_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,
             warm_ops: 0,
-            ..Default::default()
+            ..Latency::of(named(&[Text("alu_latency_"), Text(op.label())]))
         })
     }
 

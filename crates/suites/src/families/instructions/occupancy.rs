@@ -6,6 +6,10 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::{Columns, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -65,8 +69,8 @@ impl Spec for Occupancy {
         Some(4)
     }
 
-    fn kernel(&self, r: Registers, _: Pattern) -> String {
-        format!("occupancy_r{}", r.0)
+    fn kernel(&self, r: Registers, _: Pattern) -> KernelId {
+        named(&[Text("occupancy_r"), Number(r.0)])
     }
 
     fn reference(&self, r: Registers, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {

@@ -5,6 +5,10 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, word};
 use crate::families::{Columns, Latency, Shared, Spec};
+use crate::kernels::{
+    id, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -74,10 +78,10 @@ impl Spec for SharedBank {
         })
     }
 
-    fn kernel(&self, v: Load, _: Pattern) -> String {
+    fn kernel(&self, v: Load, _: Pattern) -> KernelId {
         match v {
-            Load::Stride(s) => format!("shared_bank_s{s}"),
-            Load::Vec4 => "shared_bank_vec4".into(),
+            Load::Stride(s) => named(&[Text("shared_bank_s"), Number(s)]),
+            Load::Vec4 => id::SHARED_BANK_VEC4,
         }
     }
 
@@ -137,10 +141,9 @@ impl Spec for SharedBank {
         match v {
             Load::Stride(s) => Some(Latency {
                 reports_subgroup_size: true,
-                kernel: format!("shared_bank_latency_s{s}"),
                 ops_per_iteration: LOADS_PER_ITERATION,
                 warm_ops: 0,
-                ..Default::default()
+                ..Latency::of(named(&[Text("shared_bank_latency_s"), Number(s)]))
             }),
             Load::Vec4 => None,
         }

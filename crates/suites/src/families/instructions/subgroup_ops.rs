@@ -5,6 +5,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, word};
 use crate::families::{each, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -143,8 +144,8 @@ impl Spec for SubgroupOps {
         None
     }
 
-    fn kernel(&self, op: Op, _: Pattern) -> String {
-        format!("subgroup_ops_{}", op.label())
+    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+        named(&[Text("subgroup_ops_"), Text(op.label())])
     }
 
     /// The reference for subgroups of 32 (the runner asks for the device's size).
@@ -186,10 +187,9 @@ impl Spec for SubgroupOps {
     fn latency(&self, op: Op) -> Option<Latency> {
         Some(Latency {
             reports_subgroup_size: true,
-            kernel: format!("subgroup_ops_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32,
             warm_ops: 0,
-            ..Default::default()
+            ..Latency::of(named(&[Text("subgroup_ops_latency_"), Text(op.label())]))
         })
     }
 

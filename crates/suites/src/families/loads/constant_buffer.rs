@@ -3,6 +3,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -73,11 +77,15 @@ impl Spec for ConstantBuffer {
         Some(16)
     }
 
-    fn kernel(&self, v: Variant, p: Pattern) -> String {
+    fn kernel(&self, v: Variant, p: Pattern) -> KernelId {
         match v {
-            Variant::Original => format!("constant_buffer_w4_{}", p.ident()),
-            Variant::Spread(n) => format!("constant_buffer_w4_spread{n}"),
-            Variant::Within512 => format!("constant_buffer_w4_{}_within512", p.ident()),
+            Variant::Original => named(&[Text("constant_buffer_w4_"), Text(p.ident())]),
+            Variant::Spread(n) => named(&[Text("constant_buffer_w4_spread"), Number(n)]),
+            Variant::Within512 => named(&[
+                Text("constant_buffer_w4_"),
+                Text(p.ident()),
+                Text("_within512"),
+            ]),
         }
     }
 

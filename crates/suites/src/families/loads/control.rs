@@ -4,6 +4,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{Columns, Shared, Spec};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 
@@ -54,11 +55,12 @@ impl Spec for Control {
         None
     }
 
-    fn kernel(&self, s: Shape, p: Pattern) -> String {
-        match s {
-            Shape::OneD => format!("control_1d_w4_{}", p.ident()),
-            Shape::TwoD => format!("control_2d_w4_{}", p.ident()),
-        }
+    fn kernel(&self, s: Shape, p: Pattern) -> KernelId {
+        let shape = match s {
+            Shape::OneD => "control_1d_w4_",
+            Shape::TwoD => "control_2d_w4_",
+        };
+        named(&[Text(shape), Text(p.ident())])
     }
 
     fn reference(&self, s: Shape, p: Pattern, _: &[u8]) -> Vec<ThreadSum> {

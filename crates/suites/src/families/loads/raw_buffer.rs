@@ -2,6 +2,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -69,8 +73,13 @@ impl Spec for RawBuffer {
         Some(4 * l.words)
     }
 
-    fn kernel(&self, l: Load, p: Pattern) -> String {
-        format!("raw_buffer_w{}_{}", l.words, p.ident())
+    fn kernel(&self, l: Load, p: Pattern) -> KernelId {
+        named(&[
+            Text("raw_buffer_w"),
+            Number(l.words),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     fn read_start(&self, l: Load) -> u32 {

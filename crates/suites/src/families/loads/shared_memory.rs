@@ -3,6 +3,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -34,8 +35,8 @@ impl Spec for SharedMemory {
         Some(16)
     }
 
-    fn kernel(&self, _: (), p: Pattern) -> String {
-        format!("shared_memory_w4_{}", p.ident())
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        named(&[Text("shared_memory_w4_"), Text(p.ident())])
     }
 
     fn reference(&self, _: (), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {

@@ -3,6 +3,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -76,11 +80,12 @@ impl Spec for StructuredBuffer {
         Some(4 * e.width())
     }
 
-    fn kernel(&self, e: Element, p: Pattern) -> String {
-        match e {
-            Element::Std430(w) => format!("structured_buffer_w{w}_{}", p.ident()),
-            Element::PackedFloat3 => format!("scalar_buffer_w3_{}", p.ident()),
-        }
+    fn kernel(&self, e: Element, p: Pattern) -> KernelId {
+        let (kind, w) = match e {
+            Element::Std430(w) => ("structured_buffer_w", w),
+            Element::PackedFloat3 => ("scalar_buffer_w", 3),
+        };
+        named(&[Text(kind), Number(w), Text("_"), Text(p.ident())])
     }
 
     fn reference(&self, e: Element, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {

@@ -3,6 +3,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, missing_image, sampled_images, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -40,8 +44,13 @@ impl Spec for TextureLoad {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("texture_load_w{}_{}", f.channels(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        named(&[
+            Text("texture_load_w"),
+            Number(f.channels()),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {

@@ -7,6 +7,10 @@ use crate::families::{
     each, lacks_linear_filter, missing_image, sampled_images, Columns, Shared, Spec,
 };
 use crate::format::Format;
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -163,7 +167,7 @@ impl Spec for TextureSample {
         Some(f.bytes())
     }
 
-    fn kernel(&self, (f, _, setup): Variant, p: Pattern) -> String {
+    fn kernel(&self, (f, _, setup): Variant, p: Pattern) -> KernelId {
         // The bound sampler decides the filter, addressing and whether it is immutable: one
         // kernel serves all of those.
         let kind = match setup {
@@ -171,7 +175,14 @@ impl Spec for TextureSample {
             Setup::Unnormalized => "_unnormalized",
             _ => "",
         };
-        format!("texture_sample{kind}_w{}_{}", f.channels(), p.ident())
+        named(&[
+            Text("texture_sample"),
+            Text(kind),
+            Text("_w"),
+            Number(f.channels()),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     fn reference(&self, (f, _, _): Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {

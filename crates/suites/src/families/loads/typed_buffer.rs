@@ -3,6 +3,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -38,8 +42,13 @@ impl Spec for TypedBuffer {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("typed_buffer_w{}_{}", f.channels(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        named(&[
+            Text("typed_buffer_w"),
+            Number(f.channels()),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     fn is_baseline(&self, f: Format, p: Pattern) -> bool {

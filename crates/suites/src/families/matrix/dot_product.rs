@@ -6,6 +6,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::{bf16, f16};
@@ -224,8 +225,8 @@ impl Spec for DotProduct {
         None
     }
 
-    fn kernel(&self, d: Dot, _: Pattern) -> String {
-        format!("dot_{}_t", d.info().0)
+    fn kernel(&self, d: Dot, _: Pattern) -> KernelId {
+        named(&[Text("dot_"), Text(d.info().0), Text("_t")])
     }
 
     fn reference(&self, d: Dot, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -256,13 +257,12 @@ impl Spec for DotProduct {
     fn latency(&self, d: Dot) -> Option<Latency> {
         Some(Latency {
             reports_subgroup_size: true,
-            kernel: format!("dot_{}_latency", d.info().0),
             ops_per_iteration: if d.is_float() {
                 ROUNDS
             } else {
                 ROUNDS * ROUNDS
             },
-            ..Default::default()
+            ..Latency::of(named(&[Text("dot_"), Text(d.info().0), Text("_latency")]))
         })
     }
 

@@ -7,6 +7,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::f16;
@@ -169,14 +170,14 @@ impl Spec for Peak {
         None
     }
 
-    fn kernel(&self, op: Op, _: Pattern) -> String {
-        format!("peak_{}_t", op.info().0)
+    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+        named(&[Text("peak_"), Text(op.info().0), Text("_t")])
     }
 
-    fn clock_kernel(&self, op: Op, _: Pattern) -> Option<String> {
+    fn clock_kernel(&self, op: Op, _: Pattern) -> Option<KernelId> {
         // ALU work, whose time follows the probe's clock (docs/timing.md): the same reading
         // here holds the in-kernel clock to the probe's where the two should agree.
-        Some(format!("peak_{}_tc", op.info().0))
+        Some(named(&[Text("peak_"), Text(op.info().0), Text("_tc")]))
     }
 
     fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -207,9 +208,8 @@ impl Spec for Peak {
     fn latency(&self, op: Op) -> Option<Latency> {
         Some(Latency {
             reports_subgroup_size: true,
-            kernel: format!("peak_{}_latency", op.info().0),
             ops_per_iteration: ROUNDS * ROUNDS,
-            ..Default::default()
+            ..Latency::of(named(&[Text("peak_"), Text(op.info().0), Text("_latency")]))
         })
     }
 

@@ -2,6 +2,10 @@
 
 use crate::data::ThreadSum;
 use crate::families::{lacks_feature, upload, Columns, Latency, Probe, Shared, Spec, Unit};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -925,10 +929,14 @@ impl Spec for PointerChase {
         )
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
         match v.resource {
-            Resource::Shared => format!("pointer_chase_shared_{}k", SIZES_KB[v.size]),
-            r => format!("pointer_chase_{}", r.ident()),
+            Resource::Shared => named(&[
+                Text("pointer_chase_shared_"),
+                Number(SIZES_KB[v.size]),
+                Text("k"),
+            ]),
+            r => named(&[Text("pointer_chase_"), Text(r.ident())]),
         }
     }
 
@@ -977,7 +985,7 @@ impl Spec for PointerChase {
         Some(Latency {
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
-            kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
+            kernel: named(&[Text(self.kernel(v, Pattern::Random).name()), Text("_clock")]),
             ops_per_iteration: STEPS_PER_ITERATION,
             // Before each chain: a walk of its own cycle, so that it is timed in its own steady
             // state (a cycle larger than a cache misses in it on every step; another chain's
@@ -1257,7 +1265,9 @@ mod tests {
             "latency: ByteAddressBuffer beside groupshared{uint[8192]} 16 KB"
         );
         assert_eq!(
-            PointerChase.kernel(tests[2 * SIZES].1, Pattern::Random),
+            PointerChase
+                .kernel(tests[2 * SIZES].1, Pattern::Random)
+                .name(),
             "pointer_chase_raw_buffer_pad32k"
         );
         // After the seven resources that follow the raw buffer's two.
@@ -1271,7 +1281,7 @@ mod tests {
             "latency: Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]} 2 MB"
         );
         assert_eq!(
-            PointerChase.kernel(tests[pair].1, Pattern::Random),
+            PointerChase.kernel(tests[pair].1, Pattern::Random).name(),
             "pointer_chase_texel_fetch_beside128k"
         );
         // The kernel's buffer set is the resource's: chain 0 of that sweep size.
@@ -1279,7 +1289,9 @@ mod tests {
         assert_eq!(name(tests.len() - 2), "latency: groupshared{uint} 64 KB");
         assert_eq!(name(tests.len() - 1), "latency: registers{uint}, no load");
         assert_eq!(
-            PointerChase.kernel(tests[tests.len() - 2].1, Pattern::Random),
+            PointerChase
+                .kernel(tests[tests.len() - 2].1, Pattern::Random)
+                .name(),
             "pointer_chase_shared_64k"
         );
         // Every name is distinct, and each octave has four points.

@@ -2,6 +2,10 @@
 
 use crate::data::ThreadSum;
 use crate::families::{upload, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -237,8 +241,8 @@ impl Spec for StrideChase {
         Some(4)
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        format!("stride_chase_{}b", v.stride())
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        named(&[Text("stride_chase_"), Number(v.stride()), Text("b")])
     }
 
     fn read_start(&self, v: Variant) -> u32 {
@@ -273,7 +277,7 @@ impl Spec for StrideChase {
         Some(Latency {
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
-            kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
+            kernel: named(&[Text(self.kernel(v, Pattern::Random).name()), Text("_clock")]),
             ops_per_iteration: BLOCK_NODES,
             // Each chain walks its whole cycle first, so that a set that fits a cache is in it
             // (at most 1.75 M steps: the 56 MB set 32 bytes apart), except the memory's.
@@ -377,7 +381,7 @@ mod tests {
             "latency by stride: ByteAddressBuffer 256 MB, 512 B apart"
         );
         assert_eq!(
-            StrideChase.kernel(tests[3], Pattern::Random),
+            StrideChase.kernel(tests[3], Pattern::Random).name(),
             "stride_chase_32b"
         );
         let mut slots: Vec<u32> = tests

@@ -4,6 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Atomic, StorageTarget, ELEMENTS};
 use crate::families::{each, lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
@@ -57,7 +58,7 @@ impl Spec for BufferAtomic {
         Some(op.layout().bytes() as u32)
     }
 
-    fn kernel(&self, op: Atomic, p: Pattern) -> String {
+    fn kernel(&self, op: Atomic, p: Pattern) -> KernelId {
         let name = match op {
             Atomic::Add => "add",
             Atomic::AddReturn => "add_return",
@@ -65,7 +66,12 @@ impl Spec for BufferAtomic {
             Atomic::Add64 => "add64",
             Atomic::FloatAdd => "fadd",
         };
-        format!("buffer_atomic_{name}_{}", p.ident())
+        named(&[
+            Text("buffer_atomic_"),
+            Text(name),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.

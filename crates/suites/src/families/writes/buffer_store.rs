@@ -4,6 +4,10 @@
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Channel, Kind, Layout, StorageTarget, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -73,9 +77,16 @@ impl Spec for BufferStore {
         Some(4 * e.width)
     }
 
-    fn kernel(&self, e: Element, p: Pattern) -> String {
+    fn kernel(&self, e: Element, p: Pattern) -> KernelId {
         let ty = if e.float { "float" } else { "uint" };
-        format!("buffer_store_{ty}_w{}_{}", e.width, p.ident())
+        named(&[
+            Text("buffer_store_"),
+            Text(ty),
+            Text("_w"),
+            Number(e.width),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.

@@ -5,6 +5,7 @@ use crate::data::ThreadSum;
 use crate::families::writes::{self, Target, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
 use crate::format::Format;
+use crate::kernels::{named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -45,8 +46,13 @@ impl Spec for TexelBufferStore {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("texel_buffer_store_{}_{}", f.qualifier(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        named(&[
+            Text("texel_buffer_store_"),
+            Text(f.qualifier()),
+            Text("_"),
+            Text(p.ident()),
+        ])
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.

@@ -4,6 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::Unit;
+use crate::kernels::{named, KernelId, Part, Part::Number, Part::Text};
 use ash::vk;
 use perftest_gpu::{
     CoopMatEntry, COMPONENT_BFLOAT16, COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
@@ -180,18 +181,26 @@ pub const CONFIGS: [Config; 24] = [
 ];
 
 impl Config {
-    /// `16x16x16_f16_f16_f32[_sat]`, as kernel names print it.
-    pub(crate) fn label(&self) -> String {
-        format!(
-            "{}x{}x{}_{}_{}_{}{}",
-            self.m,
-            self.n,
-            self.k,
-            self.a.name(),
-            self.b.name(),
-            self.c.name(),
-            if self.saturating { "_sat" } else { "" }
-        )
+    /// The configuration's kernel of `family`: `{family}16x16x16_f16_f16_f32[_sat]`, then
+    /// `tail` (`_t`, `_latency`; coopmat2's `_w128`).
+    pub(crate) fn kernel(&self, family: &str, tail: &[Part]) -> KernelId {
+        let mut parts = vec![
+            Text(family),
+            Number(self.m),
+            Text("x"),
+            Number(self.n),
+            Text("x"),
+            Number(self.k),
+            Text("_"),
+            Text(self.a.name()),
+            Text("_"),
+            Text(self.b.name()),
+            Text("_"),
+            Text(self.c.name()),
+            Text(if self.saturating { "_sat" } else { "" }),
+        ];
+        parts.extend_from_slice(tail);
+        named(&parts)
     }
 
     /// Whether the driver's entry `e` is this configuration.

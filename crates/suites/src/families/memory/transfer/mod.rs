@@ -333,12 +333,11 @@ impl Spec for Transfer {
     }
 
     /// The kernel a dispatch row times (the others time no kernel of their own).
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
         match v {
-            Variant::Dispatches(Submission::Chain) => "dispatch_chain",
-            _ => "dispatch_empty",
+            Variant::Dispatches(Submission::Chain) => id::DISPATCH_CHAIN,
+            _ => id::DISPATCH_EMPTY,
         }
-        .into()
     }
 
     fn reference(&self, _: Variant, _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
