@@ -109,6 +109,29 @@ pub const fn named(parts: &[Part]) -> KernelId {
     panic!("a family names a kernel that no glsl/ template's `// @kernels` line declares")
 }
 
+/// Fails the build where `$kernel`, a `const fn` of one value of each list (a test's
+/// variant's parts, its pattern), names a kernel that no glsl/ template's `// @kernels` line
+/// declares, for any combination of the lists' values: a family states the kernels its tests
+/// run.
+macro_rules! check_built {
+    ($kernel:path; $($list:expr),+) => {
+        const _: () = check_built!(@each $kernel; []; $($list),+);
+    };
+    (@each $kernel:path; [$($value:expr),*];) => {{
+        $kernel($($value),*);
+    }};
+    (@each $kernel:path; [$($value:expr),*]; $list:expr $(, $rest:expr)*) => {{
+        let list = $list;
+        let mut i = 0;
+        while i < list.len() {
+            let value = list[i];
+            check_built!(@each $kernel; [$($value,)* value]; $($rest),*);
+            i += 1;
+        }
+    }};
+}
+pub(crate) use check_built;
+
 /// Every kernel, sorted by name.
 pub fn all() -> &'static [Kernel] {
     &table::KERNELS

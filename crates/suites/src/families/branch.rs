@@ -53,12 +53,20 @@ impl Coherence {
             Coherence::Divergent => "Divergent",
         }
     }
+
+    /// As kernel names spell it.
+    const fn ident(self) -> &'static str {
+        match self {
+            Coherence::Coherent => "coherent",
+            Coherence::Divergent => "divergent",
+        }
+    }
 }
 
 impl Shape {
     const ALL: [Shape; 3] = [Shape::Baseline, Shape::Long, Shape::Short];
 
-    fn name(self) -> &'static str {
+    const fn name(self) -> &'static str {
         match self {
             Shape::Baseline => "baseline",
             Shape::Long => "long",
@@ -184,14 +192,7 @@ impl Spec for Branch {
     }
 
     fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
-        named(&[
-            Text("branch_"),
-            Text(&v.coherence.name().to_lowercase()),
-            Text("_"),
-            Text(v.shape.name()),
-            Text("_n"),
-            Number(v.work),
-        ])
+        kernel_of(v.coherence, v.shape, v.work)
     }
 
     /// Samples taken per thread: two per iteration, on every iteration (baseline) or on the
@@ -282,6 +283,35 @@ impl Spec for Branch {
         ]
     }
 }
+
+/// The kernel of `coherence`, `shape` and `work` units of ALU work.
+const fn kernel_of(coherence: Coherence, shape: Shape, work: u32) -> KernelId {
+    named(&[
+        Text("branch_"),
+        Text(coherence.ident()),
+        Text("_"),
+        Text(shape.name()),
+        Text("_n"),
+        Number(work),
+    ])
+}
+
+// Fails the build where a test's kernel is not built: every amount of work of
+// [`work_units`], each coherence and shape.
+const _: () = {
+    let mut work = 0;
+    while work <= 256 {
+        let (mut c, mut s) = (0, 0);
+        while c < Coherence::ALL.len() {
+            while s < Shape::ALL.len() {
+                kernel_of(Coherence::ALL[c], Shape::ALL[s], work);
+                s += 1;
+            }
+            (c, s) = (c + 1, 0);
+        }
+        work += if work < 128 { 4 } else { 8 };
+    }
+};
 
 #[cfg(test)]
 mod tests {

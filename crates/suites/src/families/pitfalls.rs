@@ -4,7 +4,7 @@
 use super::{Columns, Shared, Spec};
 use crate::data::{ThreadSum, TEXTURE_SIZE};
 use crate::kernels::{
-    id, named, KernelId,
+    check_built, id, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite, THREADS_PER_GROUP};
@@ -249,21 +249,7 @@ impl Spec for Pitfalls {
     }
 
     fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
-        match v {
-            StackArray => id::PITFALLS_ARRAY_STACK,
-            ConstantArray => id::PITFALLS_ARRAY_CONSTANT,
-            SelectChain => id::PITFALLS_ARRAY_SELECT,
-            FieldsAdjacent => id::PITFALLS_FIELDS_ADJACENT,
-            FieldsApart => id::PITFALLS_FIELDS_APART,
-            OffsetInt => id::PITFALLS_OFFSET_INT,
-            OffsetUint => id::PITFALLS_OFFSET_UINT,
-            OffsetU16 => id::PITFALLS_OFFSET_UINT16,
-            SwitchFallThrough => id::PITFALLS_SWITCH_FALLTHROUGH,
-            SwitchSeparate => id::PITFALLS_SWITCH_SEPARATE,
-            Reads { chains, .. } => named(&[Text("pitfalls_reads_chains"), Number(chains)]),
-            Contracted => id::PITFALLS_MATH_CONTRACTED,
-            Precise => id::PITFALLS_MATH_PRECISE,
-        }
+        kernel_of(v)
     }
 
     /// Iterations per thread (each set's unit of work: a pick, two or four words, a read, a
@@ -360,6 +346,26 @@ impl Spec for Pitfalls {
         ]
     }
 }
+
+/// The kernel of variant `v`.
+const fn kernel_of(v: Variant) -> KernelId {
+    match v {
+        StackArray => id::PITFALLS_ARRAY_STACK,
+        ConstantArray => id::PITFALLS_ARRAY_CONSTANT,
+        SelectChain => id::PITFALLS_ARRAY_SELECT,
+        FieldsAdjacent => id::PITFALLS_FIELDS_ADJACENT,
+        FieldsApart => id::PITFALLS_FIELDS_APART,
+        OffsetInt => id::PITFALLS_OFFSET_INT,
+        OffsetUint => id::PITFALLS_OFFSET_UINT,
+        OffsetU16 => id::PITFALLS_OFFSET_UINT16,
+        SwitchFallThrough => id::PITFALLS_SWITCH_FALLTHROUGH,
+        SwitchSeparate => id::PITFALLS_SWITCH_SEPARATE,
+        Reads { chains, .. } => named(&[Text("pitfalls_reads_chains"), Number(chains)]),
+        Contracted => id::PITFALLS_MATH_CONTRACTED,
+        Precise => id::PITFALLS_MATH_PRECISE,
+    }
+}
+check_built!(kernel_of; ALL);
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -160,14 +160,7 @@ impl Spec for MemoryLocation {
     }
 
     fn kernel(&self, (l, _): (Load, Residence), p: Pattern) -> KernelId {
-        // The original families' kernels: the very same loads.
-        let (kind, w) = match l {
-            Load::Raw(w) => ("raw_buffer_w", w),
-            Load::Structured(w) => ("structured_buffer_w", w),
-            Load::Typed(f) => ("typed_buffer_w", f.channels()),
-            Load::Constant => ("constant_buffer_w", 4),
-        };
-        named(&[Text(kind), Number(w), Text("_"), Text(p.ident())])
+        kernel_of(l, p)
     }
 
     fn reference(&self, (l, _): (Load, Residence), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -268,3 +261,16 @@ impl Spec for MemoryLocation {
         Some(describe_memory_type(shared.gpu, index))
     }
 }
+
+/// The kernel of load `l` and pattern `p`, wherever its data lives.
+const fn kernel_of(l: Load, p: Pattern) -> KernelId {
+    // The original families' kernels: the very same loads.
+    let (kind, w) = match l {
+        Load::Raw(w) => ("raw_buffer_w", w),
+        Load::Structured(w) => ("structured_buffer_w", w),
+        Load::Typed(f) => ("typed_buffer_w", f.channels()),
+        Load::Constant => ("constant_buffer_w", 4),
+    };
+    named(&[Text(kind), Number(w), Text("_"), Text(p.ident())])
+}
+check_built!(kernel_of; LOADS, Pattern::ALL);

@@ -11,7 +11,7 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_linear_filter, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -60,7 +60,7 @@ impl Dim {
         s.extent.width * s.extent.height * s.extent.depth * s.layers
     }
 
-    fn ident(self) -> &'static str {
+    const fn ident(self) -> &'static str {
         match self {
             Dim::D1 => "1d",
             Dim::Array => "array",
@@ -182,19 +182,7 @@ impl Spec for TextureDims {
     }
 
     fn kernel(&self, (d, r, f): (Dim, Read, Format), p: Pattern) -> KernelId {
-        let op = if r == Read::Load {
-            "_load_w"
-        } else {
-            "_sample_w"
-        };
-        named(&[
-            Text("texture_dims_"),
-            Text(d.ident()),
-            Text(op),
-            Number(f.channels()),
-            Text("_"),
-            Text(p.ident()),
-        ])
+        kernel_of(d, r, f, p)
     }
 
     fn reference(
@@ -303,3 +291,21 @@ impl Spec for TextureDims {
         }
     }
 }
+
+/// The kernel of dimension `d`, read `r`, format `f` and pattern `p`.
+const fn kernel_of(d: Dim, r: Read, f: Format, p: Pattern) -> KernelId {
+    let op = if matches!(r, Read::Load) {
+        "_load_w"
+    } else {
+        "_sample_w"
+    };
+    named(&[
+        Text("texture_dims_"),
+        Text(d.ident()),
+        Text(op),
+        Number(f.channels()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Dim::ALL, [Read::Load, Read::Nearest, Read::Filtered], Format::ALL, Pattern::ALL);

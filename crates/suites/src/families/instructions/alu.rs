@@ -12,7 +12,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, ulp32, within, word, TOLERANCE_UNIT};
 use crate::families::{each, lacks_feature, Columns, Latency, Shared, Spec, Unit};
-use crate::kernels::{named, KernelId, Part::Text};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::f16;
@@ -103,7 +103,7 @@ impl Op {
 
     /// (kernel label, test name, CSV format, loop iterations, operations counted per update,
     /// dependent operations per update, what it needs).
-    fn info(
+    const fn info(
         self,
     ) -> (
         &'static str,
@@ -203,7 +203,7 @@ impl Op {
         }
     }
 
-    fn label(self) -> &'static str {
+    const fn label(self) -> &'static str {
         self.info().0
     }
 
@@ -568,7 +568,7 @@ impl Spec for Alu {
     }
 
     fn kernel(&self, op: Op, _: Pattern) -> KernelId {
-        named(&[Text("alu_"), Text(op.label())])
+        kernel_of(op)
     }
 
     fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -608,7 +608,7 @@ impl Spec for Alu {
             reports_subgroup_size: true,
             ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,
             warm_ops: 0,
-            ..Latency::of(named(&[Text("alu_latency_"), Text(op.label())]))
+            ..Latency::of(latency_of(op))
         })
     }
 
@@ -643,6 +643,18 @@ impl Spec for Alu {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `op`.
+const fn kernel_of(op: Op) -> KernelId {
+    named(&[Text("alu_"), Text(op.label())])
+}
+check_built!(kernel_of; Op::ALL);
+
+/// The latency kernel of `op`.
+const fn latency_of(op: Op) -> KernelId {
+    named(&[Text("alu_latency_"), Text(op.label())])
+}
+check_built!(latency_of; Op::ALL);
 
 #[cfg(test)]
 mod tests {

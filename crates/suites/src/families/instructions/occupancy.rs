@@ -7,7 +7,7 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::{Columns, Shared, Spec};
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -70,7 +70,7 @@ impl Spec for Occupancy {
     }
 
     fn kernel(&self, r: Registers, _: Pattern) -> KernelId {
-        named(&[Text("occupancy_r"), Number(r.0)])
+        kernel_of(r)
     }
 
     fn reference(&self, r: Registers, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -117,3 +117,9 @@ impl Spec for Occupancy {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `r` registers.
+const fn kernel_of(r: Registers) -> KernelId {
+    named(&[Text("occupancy_r"), Number(r.0)])
+}
+check_built!(kernel_of; Registers::ALL);

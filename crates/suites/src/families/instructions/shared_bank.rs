@@ -6,7 +6,7 @@ use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, word};
 use crate::families::{Columns, Latency, Shared, Spec};
 use crate::kernels::{
-    id, named, KernelId,
+    check_built, id, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -79,10 +79,7 @@ impl Spec for SharedBank {
     }
 
     fn kernel(&self, v: Load, _: Pattern) -> KernelId {
-        match v {
-            Load::Stride(s) => named(&[Text("shared_bank_s"), Number(s)]),
-            Load::Vec4 => id::SHARED_BANK_VEC4,
-        }
+        kernel_of(v)
     }
 
     fn reference(&self, v: Load, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -143,7 +140,7 @@ impl Spec for SharedBank {
                 reports_subgroup_size: true,
                 ops_per_iteration: LOADS_PER_ITERATION,
                 warm_ops: 0,
-                ..Latency::of(named(&[Text("shared_bank_latency_s"), Number(s)]))
+                ..Latency::of(latency_of(s))
             }),
             Load::Vec4 => None,
         }
@@ -187,3 +184,18 @@ impl Spec for SharedBank {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of load `v`.
+const fn kernel_of(v: Load) -> KernelId {
+    match v {
+        Load::Stride(s) => named(&[Text("shared_bank_s"), Number(s)]),
+        Load::Vec4 => id::SHARED_BANK_VEC4,
+    }
+}
+check_built!(kernel_of; Load::ALL);
+
+/// The latency kernel of loads `stride` words apart.
+const fn latency_of(stride: u32) -> KernelId {
+    named(&[Text("shared_bank_latency_s"), Number(stride)])
+}
+check_built!(latency_of; [1, 2, 4, 8, 16, 32]);

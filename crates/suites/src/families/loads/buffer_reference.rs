@@ -4,7 +4,7 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -45,12 +45,7 @@ impl Spec for BufferReference {
     }
 
     fn kernel(&self, w: u32, p: Pattern) -> KernelId {
-        named(&[
-            Text("buffer_reference_w"),
-            Number(w),
-            Text("_"),
-            Text(p.ident()),
-        ])
+        kernel_of(w, p)
     }
 
     fn reference(&self, w: u32, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -70,3 +65,14 @@ impl Spec for BufferReference {
         )
     }
 }
+
+/// The kernel of `w` floats a load and pattern `p`.
+const fn kernel_of(w: u32, p: Pattern) -> KernelId {
+    named(&[
+        Text("buffer_reference_w"),
+        Number(w),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; [1, 2, 4], Pattern::ALL);

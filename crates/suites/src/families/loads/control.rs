@@ -4,7 +4,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{Columns, Shared, Spec};
-use crate::kernels::{named, KernelId, Part::Text};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 
@@ -56,11 +56,7 @@ impl Spec for Control {
     }
 
     fn kernel(&self, s: Shape, p: Pattern) -> KernelId {
-        let shape = match s {
-            Shape::OneD => "control_1d_w4_",
-            Shape::TwoD => "control_2d_w4_",
-        };
-        named(&[Text(shape), Text(p.ident())])
+        kernel_of(s, p)
     }
 
     fn reference(&self, s: Shape, p: Pattern, _: &[u8]) -> Vec<ThreadSum> {
@@ -74,3 +70,13 @@ impl Spec for Control {
         Ok(())
     }
 }
+
+/// The kernel of loop shape `s` and pattern `p`.
+const fn kernel_of(s: Shape, p: Pattern) -> KernelId {
+    let shape = match s {
+        Shape::OneD => "control_1d_w4_",
+        Shape::TwoD => "control_2d_w4_",
+    };
+    named(&[Text(shape), Text(p.ident())])
+}
+check_built!(kernel_of; [Shape::OneD, Shape::TwoD], [Pattern::Linear]);

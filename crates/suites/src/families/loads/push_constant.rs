@@ -3,7 +3,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
-use crate::kernels::{named, KernelId, Part::Text};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 
@@ -35,7 +35,7 @@ impl Spec for PushConstant {
     }
 
     fn kernel(&self, _: (), p: Pattern) -> KernelId {
-        named(&[Text("push_constant_w4_"), Text(p.ident())])
+        kernel_of(p)
     }
 
     fn reference(&self, _: (), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -46,3 +46,9 @@ impl Spec for PushConstant {
         Ok(())
     }
 }
+
+/// The kernel of pattern `p`.
+const fn kernel_of(p: Pattern) -> KernelId {
+    named(&[Text("push_constant_w4_"), Text(p.ident())])
+}
+check_built!(kernel_of; Pattern::ALL);

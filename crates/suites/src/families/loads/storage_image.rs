@@ -3,7 +3,7 @@
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::format::Format;
-use crate::kernels::{named, KernelId, Part::Text};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -39,12 +39,7 @@ impl Spec for StorageImage {
     }
 
     fn kernel(&self, f: Format, p: Pattern) -> KernelId {
-        named(&[
-            Text("storage_image_"),
-            Text(f.qualifier()),
-            Text("_"),
-            Text(p.ident()),
-        ])
+        kernel_of(f, p)
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -104,3 +99,14 @@ impl Spec for StorageImage {
         vec![(0, Binding::StorageImage(&images[&f]))]
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("storage_image_"),
+        Text(f.qualifier()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);

@@ -4,7 +4,7 @@ use crate::data::{self, ThreadSum};
 use crate::families::{each, missing_image, sampled_images, Columns, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -45,12 +45,7 @@ impl Spec for TextureLoad {
     }
 
     fn kernel(&self, f: Format, p: Pattern) -> KernelId {
-        named(&[
-            Text("texture_load_w"),
-            Number(f.channels()),
-            Text("_"),
-            Text(p.ident()),
-        ])
+        kernel_of(f, p)
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -91,3 +86,16 @@ impl Spec for TextureLoad {
         vec![(0, Binding::SampledImage(&images[&f]))]
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("texture_load_w"),
+        Number(f.channels()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);
+check_built!(kernel_of; Format::ALL, Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; Format::ALL, [Pattern::LinearCeiling]);

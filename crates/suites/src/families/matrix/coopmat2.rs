@@ -9,7 +9,7 @@ use crate::families::instructions::whole_waves;
 use crate::families::matrix::coopmat::{cfg, describe, Config, Elem};
 use crate::families::{Columns, Shared, Spec, Unit};
 use crate::kernels::{
-    KernelId,
+    check_built, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{Pattern, Suite};
@@ -124,12 +124,11 @@ impl Spec for Coopmat2 {
     fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
         // The listing row is never built (always unsupported).
         let (c, w) = v.config().unwrap_or((SHAPES[0], INVOCATIONS[0]));
-        c.kernel("coopmat2_", &[Text("_w"), Number(w)])
+        kernel_of(c, w, "")
     }
 
     fn clock_kernel(&self, v: Variant, _: Pattern) -> Option<KernelId> {
-        v.config()
-            .map(|(c, w)| c.kernel("coopmat2_", &[Text("_w"), Number(w), Text("_tc")]))
+        v.config().map(|(c, w)| kernel_of(c, w, "_tc"))
     }
 
     fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -233,6 +232,13 @@ impl Spec for Coopmat2 {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of shape `c` in workgroups of `w`, of kind `kind`: `` (throughput) or `_tc`
+/// (the same reading its clock).
+const fn kernel_of(c: Config, w: u32, kind: &str) -> KernelId {
+    c.kernel("coopmat2_", [Text("_w"), Number(w), Text(kind)])
+}
+check_built!(kernel_of; SHAPES, INVOCATIONS, ["", "_tc"]);
 
 #[cfg(test)]
 mod tests {

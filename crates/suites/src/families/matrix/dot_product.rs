@@ -6,7 +6,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
-use crate::kernels::{named, KernelId, Part::Text};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::{bf16, f16};
@@ -51,7 +51,7 @@ impl Dot {
     ];
 
     /// (kernel label, test name, CSV format, multiply-adds per dot product).
-    fn info(self) -> (&'static str, &'static str, &'static str, u64) {
+    const fn info(self) -> (&'static str, &'static str, &'static str, u64) {
         match self {
             Dot::S8x4 => (
                 "s8x4",
@@ -226,7 +226,7 @@ impl Spec for DotProduct {
     }
 
     fn kernel(&self, d: Dot, _: Pattern) -> KernelId {
-        named(&[Text("dot_"), Text(d.info().0), Text("_t")])
+        kernel_of(d)
     }
 
     fn reference(&self, d: Dot, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -262,7 +262,7 @@ impl Spec for DotProduct {
             } else {
                 ROUNDS * ROUNDS
             },
-            ..Latency::of(named(&[Text("dot_"), Text(d.info().0), Text("_latency")]))
+            ..Latency::of(kernel_of_kind(d, "_latency"))
         })
     }
 
@@ -339,6 +339,17 @@ impl Spec for DotProduct {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `d`.
+const fn kernel_of(d: Dot) -> KernelId {
+    kernel_of_kind(d, "_t")
+}
+
+/// The kernel of `d` of kind `kind`: `_t` (throughput) or `_latency`.
+const fn kernel_of_kind(d: Dot, kind: &str) -> KernelId {
+    named(&[Text("dot_"), Text(d.info().0), Text(kind)])
+}
+check_built!(kernel_of_kind; Dot::ALL, ["_t", "_latency"]);
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 use crate::data::ThreadSum;
 use crate::families::{lacks_feature, upload, Columns, Latency, Probe, Shared, Spec, Unit};
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
@@ -209,7 +209,7 @@ impl Resource {
     }
 
     /// The kernel's name without the size (and the clock suffix).
-    fn ident(self) -> &'static str {
+    const fn ident(self) -> &'static str {
         match self {
             Resource::TexelBuffer => "texel_buffer",
             Resource::RawBuffer => "raw_buffer",
@@ -323,7 +323,7 @@ impl Form {
         }
     }
 
-    fn ident(self) -> &'static str {
+    const fn ident(self) -> &'static str {
         match self {
             Form::Uint2 => "load_to_use",
             Form::Uint64 => "load_to_use_u64",
@@ -930,14 +930,7 @@ impl Spec for PointerChase {
     }
 
     fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
-        match v.resource {
-            Resource::Shared => named(&[
-                Text("pointer_chase_shared_"),
-                Number(SIZES_KB[v.size]),
-                Text("k"),
-            ]),
-            r => named(&[Text("pointer_chase_"), Text(r.ident())]),
-        }
+        kernel_of(v.resource, SIZES_KB[v.size], "")
     }
 
     /// The size's index (the kernel finds its place in the state buffer), or the registers'
@@ -985,7 +978,7 @@ impl Spec for PointerChase {
         Some(Latency {
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
-            kernel: named(&[Text(self.kernel(v, Pattern::Random).name()), Text("_clock")]),
+            kernel: kernel_of(v.resource, SIZES_KB[v.size], "_clock"),
             ops_per_iteration: STEPS_PER_ITERATION,
             // Before each chain: a walk of its own cycle, so that it is timed in its own steady
             // state (a cycle larger than a cache misses in it on every step; another chain's
@@ -1235,6 +1228,35 @@ fn probe<'a, 'g>(
         next,
     })
 }
+
+/// The kernel of a chase through `resource` (over `kb` KB where it is shared memory, whose
+/// kernels are one per working set), of kind `kind`: `` (the test's own) or `_clock` (its
+/// latency kernel).
+const fn kernel_of(resource: Resource, kb: u32, kind: &str) -> KernelId {
+    match resource {
+        Resource::Shared => named(&[
+            Text("pointer_chase_shared_"),
+            Number(kb),
+            Text("k"),
+            Text(kind),
+        ]),
+        r => named(&[Text("pointer_chase_"), Text(r.ident()), Text(kind)]),
+    }
+}
+check_built!(kernel_of; [Resource::Shared], SHARED_KB, ["", "_clock"]);
+
+// Fails the build where a test's kernel is not built: every other resource's, and its
+// latency kernel.
+const _: () = {
+    let mut i = 0;
+    while i < Resource::ALL.len() {
+        if !matches!(Resource::ALL[i], Resource::Shared) {
+            kernel_of(Resource::ALL[i], 0, "");
+            kernel_of(Resource::ALL[i], 0, "_clock");
+        }
+        i += 1;
+    }
+};
 
 #[cfg(test)]
 mod tests {

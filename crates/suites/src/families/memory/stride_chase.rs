@@ -3,7 +3,7 @@
 use crate::data::ThreadSum;
 use crate::families::{upload, Columns, Latency, Shared, Spec, Unit};
 use crate::kernels::{
-    named, KernelId,
+    check_built, named, KernelId,
     Part::{Number, Text},
 };
 use crate::model::{size_name, Pattern, Suite, THREADS_PER_GROUP};
@@ -242,7 +242,7 @@ impl Spec for StrideChase {
     }
 
     fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
-        named(&[Text("stride_chase_"), Number(v.stride()), Text("b")])
+        kernel_of(v.stride(), "")
     }
 
     fn read_start(&self, v: Variant) -> u32 {
@@ -277,7 +277,7 @@ impl Spec for StrideChase {
         Some(Latency {
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
-            kernel: named(&[Text(self.kernel(v, Pattern::Random).name()), Text("_clock")]),
+            kernel: kernel_of(v.stride(), "_clock"),
             ops_per_iteration: BLOCK_NODES,
             // Each chain walks its whole cycle first, so that a set that fits a cache is in it
             // (at most 1.75 M steps: the 56 MB set 32 bytes apart), except the memory's.
@@ -355,6 +355,13 @@ impl Spec for StrideChase {
         ]
     }
 }
+
+/// The kernel of a chase of loads `stride` bytes apart, of kind `kind`: `` (the test's own)
+/// or `_clock` (its latency kernel).
+const fn kernel_of(stride: u32, kind: &str) -> KernelId {
+    named(&[Text("stride_chase_"), Number(stride), Text("b"), Text(kind)])
+}
+check_built!(kernel_of; STRIDES, ["", "_clock"]);
 
 #[cfg(test)]
 mod tests {

@@ -29,7 +29,7 @@ pub enum Elem {
 
 impl Elem {
     /// The name in test and kernel names.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Elem::F16 => "f16",
             Elem::Bf16 => "bf16",
@@ -182,9 +182,9 @@ pub const CONFIGS: [Config; 24] = [
 
 impl Config {
     /// The configuration's kernel of `family`: `{family}16x16x16_f16_f16_f32[_sat]`, then
-    /// `tail` (`_t`, `_latency`; coopmat2's `_w128`).
-    pub(crate) fn kernel(&self, family: &str, tail: &[Part]) -> KernelId {
-        let mut parts = vec![
+    /// `tail` (`_t`, `_latency`; coopmat2's `_w128`; `Text("")` where a part is not needed).
+    pub(crate) const fn kernel(&self, family: &str, tail: [Part; 3]) -> KernelId {
+        named(&[
             Text(family),
             Number(self.m),
             Text("x"),
@@ -198,9 +198,10 @@ impl Config {
             Text("_"),
             Text(self.c.name()),
             Text(if self.saturating { "_sat" } else { "" }),
-        ];
-        parts.extend_from_slice(tail);
-        named(&parts)
+            tail[0],
+            tail[1],
+            tail[2],
+        ])
     }
 
     /// Whether the driver's entry `e` is this configuration.

@@ -11,7 +11,7 @@ mod config;
 use crate::data::ThreadSum;
 use crate::families::instructions::whole_waves;
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
-use crate::kernels::{KernelId, Part::Text};
+use crate::kernels::{check_built, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 pub(super) use config::{cfg, describe, Config, Elem, CONFIGS};
@@ -104,12 +104,12 @@ impl Spec for Coopmat {
             // Never built: the row is always unsupported.
             Variant::Unlisted => 0,
         };
-        CONFIGS[i].kernel("coopmat_", &[Text("_t")])
+        kernel_of(CONFIGS[i], "_t")
     }
 
     fn clock_kernel(&self, v: Variant, _: Pattern) -> Option<KernelId> {
         match v {
-            Variant::Config(i) => Some(CONFIGS[i].kernel("coopmat_", &[Text("_tc")])),
+            Variant::Config(i) => Some(kernel_of(CONFIGS[i], "_tc")),
             Variant::Unlisted => None,
         }
     }
@@ -160,7 +160,7 @@ impl Spec for Coopmat {
         Some(Latency {
             reports_subgroup_size: true,
             ops_per_iteration: 2 * UNROLL,
-            ..Latency::of(CONFIGS[i].kernel("coopmat_", &[Text("_latency")]))
+            ..Latency::of(kernel_of(CONFIGS[i], "_latency"))
         })
     }
 
@@ -247,6 +247,13 @@ impl Spec for Coopmat {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of configuration `c` of kind `kind`: `_t` (throughput), `_tc` (the same
+/// reading its clock), `_latency`.
+const fn kernel_of(c: Config, kind: &str) -> KernelId {
+    c.kernel("coopmat_", [Text(kind), Text(""), Text("")])
+}
+check_built!(kernel_of; CONFIGS, ["_t", "_tc", "_latency"]);
 
 #[cfg(test)]
 mod tests {
