@@ -140,6 +140,9 @@ impl<'g> Runner<'g> {
     /// Uploads the input and lets every family create its views, images and samplers.
     /// Builds the pipelines of `tests` up front (so no driver compilation idles the GPU
     /// between timed tests and lets its clocks drop), then calibrates and warms up.
+    // Long on purpose: the runner's one setup sequence, in the order it must run (input,
+    // each family's resources, every pipeline, calibration, warm-up), each step's failure
+    // said with its context.
     pub fn new(
         gpu: &'g Gpu<'g>,
         instance: &'g Instance,

@@ -1046,6 +1046,9 @@ pub const TEXTURE_LOAD: &str = "latency: Texture2D<float>.Load ";
 /// their own cache, evict the buffer's: one storage (said with the pair's first edge, where
 /// the rise begins); less, up to the texture's edge: separate. Only where the run has the
 /// rows, and where the buffer set lies on the L1's plateau.
+// Long on purpose: one reading of one pair of curves, in the steps the comment above
+// gives (the buffer chase's step, the pair less the texture at each size they share, the
+// rise and where it begins).
 fn beside_texture(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Option<Item> {
     let pair = latency_points(d, BESIDE_TEXTURE, in_ns);
     if pair.len() < curve::MIN_POINTS {

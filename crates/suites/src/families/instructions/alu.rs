@@ -103,6 +103,7 @@ impl Op {
 
     /// (kernel label, test name, CSV format, loop iterations, operations counted per update,
     /// dependent operations per update, what it needs).
+    // Long on purpose: one row per operation, the table every other method reads.
     const fn info(
         self,
     ) -> (

@@ -781,6 +781,8 @@ impl<'g> Chain<'g> {
 
 impl PointerChase {
     /// Why the device's limits keep `v` from running, if they do (needs no chain data).
+    // Long on purpose: one arm per resource, each the limit its binding must fit, beside
+    // the others so that a new resource's limit is found with them.
     fn over_limit(v: Variant, shared: &Shared<'_>) -> Option<String> {
         let info = shared.gpu.info;
         let limits = &info.limits;

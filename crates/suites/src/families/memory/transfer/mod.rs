@@ -530,6 +530,8 @@ impl Spec for Transfer {
         }
     }
 
+    // Long on purpose: one arm per kind of self-timed test (copies, fills, dispatches, the
+    // round trip, timestamps), each its own readback and comparison.
     fn verify_self(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Checked {
         let gpu = shared.gpu;
         // --fault reference: the CPU expects other words, so every row must fail.
