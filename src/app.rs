@@ -1,16 +1,17 @@
 //! The application: devices chosen, outputs opened, each device's run sent to the reporters,
 //! the summary and the exit code; stops cleanly on SIGINT, SIGTERM or SIGHUP.
 
-use crate::catalog::{self, TestCase};
-use crate::cli::{self, Config};
+use crate::catalog::TestCase;
+use crate::cli::{self, Command, Config, Invocation};
 use crate::error::Failure;
 use crate::runner::session::{self, Baseline, Outcome, Plan, Sink};
-use crate::runner::{self, Conditions, Measurement, Mode, Runner, Settings, Status};
+use crate::runner::{self, Conditions, Measurement, Mode, Runner, Status};
 use crate::{compare, gpu, report, select};
 use anyhow::{Context as _, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use perftest_results::note::{self, Note};
 use perftest_results::output::OutFile;
+use perftest_results::Words;
 use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -123,69 +124,78 @@ fn run_report(
 }
 
 /// Runs the tool with parsed arguments; returns the process exit code.
-// Long on purpose: the application's one sequence (subcommands, devices, outputs, the
-// run, the tally, the summary, the exit code), read top to bottom.
 pub fn run(args: cli::Args) -> Result<i32> {
     report::run_started();
-    if let Some(cli::Command::Compare {
-        files,
-        references,
-        list_references,
-        format,
-    }) = &args.command
-    {
-        stdout(&run_compare(files, references, *list_references, *format)?);
-        return Ok(0);
+    match Invocation::from_args(args)? {
+        Invocation::Command(command) => run_command(command),
+        Invocation::ListTests(tests) => list_tests(&tests),
+        Invocation::Run(config) => run_tests(config),
     }
-    if let Some(cli::Command::Report {
-        files,
-        output,
-        references,
-    }) = &args.command
-    {
-        run_report(files, output, references)?;
-        return Ok(0);
+}
+
+/// Runs a subcommand; returns the process exit code.
+fn run_command(command: Command) -> Result<i32> {
+    match command {
+        Command::Compare {
+            files,
+            references,
+            list_references,
+            format,
+        } => {
+            stdout(&run_compare(&files, &references, list_references, format)?);
+            Ok(0)
+        }
+        Command::Report {
+            files,
+            output,
+            references,
+        } => {
+            run_report(&files, &output, &references)?;
+            Ok(0)
+        }
+        Command::Summary { files, json } => run_summary(&files, json.as_deref()),
+        Command::Fleet {
+            paths,
+            json,
+            retest,
+            threshold,
+        } => crate::fleet::run(&paths, json.as_deref(), retest.as_deref(), threshold),
     }
-    if let Some(cli::Command::Summary { files, json }) = &args.command {
-        let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
-        // The output is checked before any input is read (`-`: stdout).
-        let out = match json {
-            Some(path) => {
-                cli::check_json_out(path, true)?;
-                (path.as_os_str() != "-")
-                    .then(|| OutFile::open("--json", path, files))
-                    .transpose()?
-            }
-            None => None,
-        };
-        let summaries =
-            crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
-        match (json, out) {
-            (None, _) => stdout(&crate::summary::text(&summaries)),
-            (Some(_), out) => {
-                let text = crate::summary::json(&summaries).context("the summary as JSON")? + "\n";
-                match out {
-                    None => stdout(&text),
-                    Some(out) => out.write(text.as_bytes()).map_err(usage)?,
-                }
+}
+
+/// `perftest summary`: the table on stdout, or the JSON to `json` (`-`: stdout).
+fn run_summary(files: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result<i32> {
+    let usage = |e: anyhow::Error| Failure::Usage(format!("{e:#}"));
+    // The output is checked before any input is read (`-`: stdout).
+    let out = match json {
+        Some(path) => {
+            cli::check_json_out(path, true)?;
+            (path.as_os_str() != "-")
+                .then(|| OutFile::open("--json", path, files))
+                .transpose()?
+        }
+        None => None,
+    };
+    let summaries =
+        crate::summary::summarise_files(files, &crate::catalog::names()).map_err(usage)?;
+    match (json, out) {
+        (None, _) => stdout(&crate::summary::text(&summaries)),
+        (Some(_), out) => {
+            let text = crate::summary::json(&summaries).context("the summary as JSON")? + "\n";
+            match out {
+                None => stdout(&text),
+                Some(out) => out.write(text.as_bytes()).map_err(usage)?,
             }
         }
-        return Ok(0);
     }
-    if let Some(cli::Command::Fleet {
-        paths,
-        json,
-        retest,
-        threshold,
-    }) = &args.command
-    {
-        return crate::fleet::run(paths, json.as_deref(), retest.as_deref(), *threshold);
-    }
-    cli::check_listing(&args)?;
-    if args.list_tests {
-        return list_tests(&args);
-    }
-    let config = Config::from_args(args)?;
+    Ok(0)
+}
+
+/// Runs the selected tests on the chosen devices (or lists the devices); returns the process
+/// exit code.
+// Long on purpose: the application's one sequence (devices, outputs, the run, the tally,
+// the summary, the exit code), read top to bottom.
+fn run_tests(config: Config) -> Result<i32> {
     // A run cut by the rehearsal hook says so before anything else: it is no measurement
     // of the selection.
     if let Some((kept, selected)) = config.rehearsal {
@@ -194,26 +204,25 @@ pub fn run(args: cli::Args) -> Result<i32> {
              (a rehearsal of the command, not a measurement of its selection)"
         );
     }
-    let args = &config.args;
-    let instance = gpu::Instance::new(args.validation)?;
+    let instance = gpu::Instance::new(config.validation)?;
     if instance.devices.is_empty() {
         return Err(gpu::NoVulkan(gpu::NO_DEVICE.into()).into());
     }
-    if args.list_devices {
+    if config.list_devices {
         stdout(&select::details(&instance.devices));
         return Ok(validation_exit(0));
     }
-    let choices = select::choose(&instance.devices, &args.device)?;
+    let choices = select::choose(&instance.devices, &config.devices)?;
     // A dispatch size a chosen device cannot bind is a usage error, before any output opens.
     for c in &choices {
-        runner::check_groups(args.groups, &instance.devices[c.index]).map_err(Failure::Usage)?;
+        runner::check_groups(config.settings.groups, &instance.devices[c.index])
+            .map_err(Failure::Usage)?;
     }
     // Opened after every usage check (so a typo never truncates a results file) and before
     // the first test (so an unwritable path fails fast).
-    let mut reporters = open_outputs(args, choices.len())?;
+    let mut reporters = open_outputs(&config, choices.len())?;
     // The summary at the end reads the run's own rows, as `perftest summary` reads a file's.
-    let whole = [cli::SuiteArg::All, cli::SuiteArg::Health];
-    let rows_kept = (args.summary || args.suite.iter().any(|s| whole.contains(s))).then(|| {
+    let rows_kept = config.summary.then(|| {
         let kept = Kept::default();
         reporters.push("the summary", kept.reporter());
         kept
@@ -223,7 +232,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
 
     // One worker per device, all at once; or one worker running the devices in turn. Only
     // this thread writes the outputs: the workers send it their rows.
-    let concurrent = choices.len() > 1 && !args.in_turn;
+    let concurrent = choices.len() > 1 && !config.in_turn;
     let devices: Vec<&gpu::DeviceInfo> =
         choices.iter().map(|c| &instance.devices[c.index]).collect();
     let progress = Progress::new(&devices, config.tests.len() as u64);
@@ -295,10 +304,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
     drop(instance);
 
     if let Some(kept) = rows_kept {
-        print_summary(
-            &kept,
-            args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-"),
-        );
+        print_summary(&kept, config.csv_to_stdout());
     }
     if labels.len() > 1 {
         // A verdict per GPU, then the run's.
@@ -330,7 +336,7 @@ pub fn run(args: cli::Args) -> Result<i32> {
         );
         return Ok(128 + signal);
     }
-    let strict = if args.strict {
+    let strict = if config.strict {
         tally.unsupported + tally.flagged()
     } else {
         0
@@ -352,11 +358,7 @@ fn interrupted_now() -> bool {
 }
 
 /// `--list-tests`: alone, the original's list byte for byte; with --suite, the suites asked for.
-fn list_tests(args: &cli::Args) -> Result<i32> {
-    let tests = catalog::filter(&cli::selected_tests(&args.suite), &args.filters);
-    if tests.is_empty() {
-        return Err(Failure::Usage(cli::no_match(args)).into());
-    }
+fn list_tests(tests: &[TestCase]) -> Result<i32> {
     let mut out = std::io::stdout().lock();
     for t in tests {
         writeln!(out, "{}", t.name())?;
@@ -413,9 +415,9 @@ impl Progress {
 }
 
 /// Creates the outputs; files are opened now, so a bad path fails before the first test.
-fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
-    report::set_host(args.host.as_deref());
-    let csv_to_stdout = args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-");
+fn open_outputs(config: &Config, devices: usize) -> Result<Reporters> {
+    report::set_host(config.host.as_deref());
+    let csv_to_stdout = config.csv_to_stdout();
     let human: Box<dyn Write> = if csv_to_stdout {
         Box::new(std::io::stderr())
     } else {
@@ -425,26 +427,28 @@ fn open_outputs(args: &cli::Args, devices: usize) -> Result<Reporters> {
     let name = if csv_to_stdout { "stderr" } else { "stdout" };
     reporters.push_taking(
         name,
-        Box::new(Terminal::new(human, args.format).labelled(devices > 1)),
+        Box::new(Terminal::new(human, config.format).labelled(devices > 1)),
         Outputs::InTurn,
     );
-    if let Some(path) = &args.csv {
-        let out: Box<dyn Write> = if csv_to_stdout {
-            Box::new(std::io::stdout())
-        } else {
+    if let Some(to) = &config.csv {
+        let (out, gzip, path): (Box<dyn Write>, bool, &std::path::Path) = match to {
+            cli::CsvOut::Stdout => (Box::new(std::io::stdout()), false, "-".as_ref()),
             // Opened as every output is (a device in place, a symlink followed, a read-only
-            // file refused), and streamed: the rows are in the file as they come.
-            Box::new(OutFile::open_stream("--csv", path, &[])?)
+            // file refused), and streamed: the rows are in the file as they come. `--csv
+            // FILE.gz` writes gzip (stdout never: `--csv - | gzip` does that).
+            cli::CsvOut::File(path) => (
+                Box::new(OutFile::open_stream("--csv", path, &[])?),
+                perftest_results::gzip::is_gzip_path(path),
+                path,
+            ),
         };
         // A file that opens but takes no bytes (a full disk, /dev/full) fails on its header:
         // a usage error naming it, before the first test, as a path that cannot be opened.
-        // `--csv FILE.gz` writes gzip (stdout never: `--csv - | gzip` does that).
-        let gzip = !csv_to_stdout && perftest_results::gzip::is_gzip_path(path);
         let csv = Csv::new(out, gzip)
             .map_err(|e| Failure::Usage(format!("cannot write --csv {}: {e:#}", path.display())))?;
         reporters.push(format!("--csv {}", path.display()), Box::new(csv));
     }
-    if let Some(path) = &args.json {
+    if let Some(path) = &config.json {
         reporters.push(
             format!("--json {}", path.display()),
             Box::new(Json::create(path)?),
@@ -598,16 +602,9 @@ fn run_device(
     mut out: Out<'_>,
     host: Option<Arc<RwLock<()>>>,
 ) -> Result<Outcome> {
-    let args = &config.args;
     let device = out.device;
-    out.header(instance, args);
-    let settings = Settings {
-        groups: args.groups,
-        warmup: args.warmup,
-        samples: args.samples,
-        mode: config.mode,
-        fault: args.fault,
-    };
+    out.header(instance, config.format);
+    let settings = config.settings;
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
         Err(e) => {
@@ -640,7 +637,7 @@ fn run_device(
     out.note(&calibration_line(&runner.calibration, device));
     // Where the driver's word is missing, one line says why (its columns stay empty).
     match &runner.management {
-        Err(why) if config.mode == Mode::Time => {
+        Err(why) if config.settings.mode == Mode::Time => {
             out.note(&format!("no driver readings beside the rows: {why}"))
         }
         _ => {}
@@ -648,13 +645,9 @@ fn run_device(
     let order = run_order(config, &out);
     let plan = Plan {
         order: &order,
-        shuffled: args.shuffle,
-        mode: config.mode,
-        drift: match args.drift_limit {
-            Some(cli::DriftLimit::Off) => None,
-            Some(cli::DriftLimit::Pct(p)) => Some(Some(p)),
-            None => Some(None),
-        },
+        shuffled: config.shuffle.is_some(),
+        mode: config.settings.mode,
+        drift: config.drift,
     };
     let outcome = session::run_tests(&runner, &plan, &mut out);
     out.bar.set_message("");
@@ -714,8 +707,8 @@ fn calibration_line(cal: &runner::Calibration, device: &gpu::DeviceInfo) -> Stri
 /// The selected tests in the order they run: as listed, or shuffled with `--shuffle`.
 fn run_order(config: &Config, out: &Out<'_>) -> Vec<(usize, TestCase)> {
     let mut order: Vec<(usize, TestCase)> = config.tests.clone();
-    if config.args.shuffle {
-        let seed = config.args.seed.unwrap_or_else(|| {
+    if let Some(seed) = config.shuffle {
+        let seed = seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
@@ -783,8 +776,8 @@ impl<'a> Out<'a> {
             progress,
             bar: progress.bars[pos].clone(),
             label: concurrent.then(|| format!("device {}: ", device.index)),
-            mode: config.mode,
-            shader_stats: config.args.shader_stats,
+            mode: config.settings.mode,
+            shader_stats: config.shader_stats,
             common_groups: 0,
         }
     }
@@ -804,8 +797,8 @@ impl<'a> Out<'a> {
     }
 
     /// The original's header: the device list, then the device used.
-    fn header(&self, instance: &gpu::Instance, args: &cli::Args) {
-        if args.format != report::TerminalFormat::Original {
+    fn header(&self, instance: &gpu::Instance, format: report::TerminalFormat) {
+        if format != report::TerminalFormat::Original {
             return;
         }
         let lines = select::summary_lines(&instance.devices).join("\n");
@@ -867,7 +860,7 @@ impl Sink for Out<'_> {
                 self.note(&format!(
                     "{}: {} — {}; its time is not a steady-state figure",
                     m.name(),
-                    m.conditions.name(),
+                    m.conditions.row().word(),
                     flag_reason(m)
                 ));
             }
@@ -917,13 +910,9 @@ impl<'a> Delivery<'a> {
             current: 0,
             pending: (0..n).map(|_| Vec::new()).collect(),
             ended: vec![false; n],
-            mode: config.mode,
-            warmup: config.args.warmup,
-            csv_on_stdout: config
-                .args
-                .csv
-                .as_deref()
-                .is_some_and(|p| p.as_os_str() == "-"),
+            mode: config.settings.mode,
+            warmup: config.settings.warmup,
+            csv_on_stdout: config.csv_to_stdout(),
         }
     }
 

@@ -2,8 +2,9 @@
 
 use crate::catalog::{self, Suite, TestCase};
 use crate::error::Failure;
-use crate::runner::{Fault, Mode};
+use crate::runner::{Fault, Mode, Settings};
 use clap::Parser;
+use perftest_results::Words;
 use std::path::{Path, PathBuf};
 
 /// Measures how fast compute shaders read data through each kind of Vulkan resource
@@ -147,7 +148,7 @@ pub struct Args {
     pub validation: bool,
 
     /// Inject a fault, to test that failures are detected.
-    #[arg(long, hide = true, value_enum)]
+    #[arg(long, hide = true, value_parser = words(|_: Fault| None))]
     pub fault: Option<Fault>,
 }
 
@@ -171,11 +172,44 @@ fn parse_drift_limit(s: &str) -> Result<DriftLimit, String> {
     }
 }
 
-/// `--suite`'s values: clap's own parser for [`SuiteArg`] (which lists the possible values
-/// in `--help`), except that an empty name — `--suite original,` — gets its own error
-/// rather than clap's "a value is required", which reads as if no value were given.
+/// A parser of a lower crate's [`Words`] (`--fault`, `compare --format`): clap's own parser
+/// of possible values, each with its line of `--help` from `help`.
+fn words<T: Words + Send + Sync>(
+    help: fn(T) -> Option<&'static str>,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(T::ALL.iter().map(|&v| {
+        let value = PossibleValue::new(v.word());
+        match help(v) {
+            Some(text) => value.help(text),
+            None => value,
+        }
+    }))
+    .map(|word| T::from_word(&word).expect("clap took one of the possible values"))
+}
+
+/// `compare --format`'s values, as `--help` lists them.
+fn compare_format_help(format: crate::compare::CompareFormat) -> Option<&'static str> {
+    use crate::compare::CompareFormat;
+    Some(match format {
+        CompareFormat::Table => "Aligned plain-text columns, for a terminal",
+        CompareFormat::Markdown => {
+            "A GitHub-flavoured Markdown table, ready to paste into an issue or a README"
+        }
+    })
+}
+
+/// `--suite`'s values: clap's parser of the possible values [`SuiteArg::words`] lists,
+/// except that an empty name — `--suite original,` — gets its own error rather than clap's
+/// "a value is required", which reads as if no value were given.
 #[derive(Clone)]
 struct SuiteParser;
+
+impl SuiteParser {
+    fn values() -> clap::builder::PossibleValuesParser {
+        clap::builder::PossibleValuesParser::new(SuiteArg::words())
+    }
+}
 
 impl clap::builder::TypedValueParser for SuiteParser {
     type Value = SuiteArg;
@@ -193,16 +227,15 @@ impl clap::builder::TypedValueParser for SuiteParser {
             )
             .with_cmd(cmd));
         }
-        clap::builder::EnumValueParser::<SuiteArg>::new().parse_ref(cmd, arg, value)
+        let word = Self::values().parse_ref(cmd, arg, value)?;
+        Ok(SuiteArg::from_word(&word).expect("clap took one of the possible values"))
     }
 
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
         Some(Box::new(
-            <SuiteArg as clap::ValueEnum>::value_variants()
-                .iter()
-                .filter_map(clap::ValueEnum::to_possible_value),
+            SuiteArg::words().map(clap::builder::PossibleValue::new),
         ))
     }
 }
@@ -210,11 +243,9 @@ impl clap::builder::TypedValueParser for SuiteParser {
 /// A hint for a word clap took for an unknown subcommand (`perftest original`): the option
 /// that takes it, where it names a suite or selects tests; `None` where it is neither.
 pub fn subcommand_hint(word: &str) -> Option<String> {
-    use clap::ValueEnum;
-    if let Some(suite) = SuiteArg::value_variants().iter().find_map(|s| {
-        let pv = s.to_possible_value()?;
-        pv.matches(word, true).then(|| pv.get_name().to_owned())
-    }) {
+    if let Some(suite) =
+        SuiteArg::words().find(|s| clap::builder::PossibleValue::new(*s).matches(word, true))
+    {
         return Some(format!("did you mean `--suite {suite}`?"));
     }
     let word = word.trim();
@@ -265,7 +296,7 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["files", "references"])]
         list_references: bool,
         /// Output layout.
-        #[arg(long, value_enum, default_value_t = crate::compare::CompareFormat::Table)]
+        #[arg(long, value_parser = words(compare_format_help), default_value = "table")]
         format: crate::compare::CompareFormat,
     },
     /// Write one self-contained HTML report (inline SVG charts and CSS; nothing fetched,
@@ -361,56 +392,63 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Values of `--suite`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Values of `--suite`: a suite, or one of the selections across suites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuiteArg {
-    Original,
-    Control,
-    Extended,
-    Write,
-    Formats,
-    Instructions,
-    Ceiling,
-    Branch,
-    Pitfalls,
-    Matrix,
-    Bandwidth,
-    Latency,
-    // The fleet health profile (a selection across suites; no `///`: clap would then list
-    // every value with its help, and the rest have none).
+    Suite(Suite),
+    /// The fleet health profile (a selection across suites).
     Health,
+    /// Every suite.
     All,
 }
 
-/// What to do, validated before any GPU work.
+impl SuiteArg {
+    /// Every value's word, as `--help` lists them: the suites, then `health` and `all`.
+    pub fn words() -> impl Iterator<Item = &'static str> {
+        Suite::ALL.iter().map(|s| s.word()).chain(["health", "all"])
+    }
+
+    /// The value `word` names exactly.
+    fn from_word(word: &str) -> Option<Self> {
+        match word {
+            "health" => Some(SuiteArg::Health),
+            "all" => Some(SuiteArg::All),
+            _ => Suite::from_word(word).map(SuiteArg::Suite),
+        }
+    }
+}
+
 /// What every invocation checks before anything else, the listings included: a filter has
 /// a text, a listing is asked for once, and a listing writes no run's outputs.
-pub fn check_listing(args: &Args) -> Result<(), Failure> {
-    if args.filters.iter().any(|f| f.trim().is_empty()) {
+fn check_listing(
+    filters: &[String],
+    list_devices: bool,
+    list_tests: bool,
+    csv: &Option<PathBuf>,
+    json: &Option<PathBuf>,
+) -> Result<(), Failure> {
+    if filters.iter().any(|f| f.trim().is_empty()) {
         return Err(Failure::Usage(
             "--filter needs a text: an empty one would select every test (leave --filter \
              out for that)"
                 .into(),
         ));
     }
-    if args.list_devices && args.list_tests {
+    if list_devices && list_tests {
         return Err(Failure::Usage(
             "--list-devices and --list-tests: give one (each prints its own list and exits)".into(),
         ));
     }
     let listing = [
-        ("--list-devices", args.list_devices, "the device list"),
-        ("--list-tests", args.list_tests, "the test names"),
+        ("--list-devices", list_devices, "the device list"),
+        ("--list-tests", list_tests, "the test names"),
     ]
     .into_iter()
     .find(|(_, given, _)| *given);
     if let Some((listing, _, what)) = listing {
-        if let Some(flag) = [
-            ("--csv", args.csv.is_some()),
-            ("--json", args.json.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
+        if let Some(flag) = [("--csv", csv.is_some()), ("--json", json.is_some())]
+            .into_iter()
+            .find_map(|(flag, given)| given.then_some(flag))
         {
             return Err(Failure::Usage(format!(
                 "{flag} writes a run's rows; {listing} runs nothing and prints {what} on \
@@ -434,22 +472,112 @@ fn rehearsal_count(value: &str) -> Option<(usize, bool)> {
         .map(|n| (n, per_family))
 }
 
+/// What one invocation asks for, typed once from clap's [`Args`] (nothing after this reads
+/// them): a subcommand, the test list, or a run.
+#[derive(Debug)]
+pub enum Invocation {
+    /// `compare`, `report`, `summary` or `fleet`.
+    Command(Command),
+    /// `--list-tests`: the selected tests, in run order.
+    ListTests(Vec<TestCase>),
+    /// A run of the selected tests (or `--list-devices`, which opens Vulkan as a run does).
+    Run(Config),
+}
+
+/// A run, validated before any GPU work: every option of [`Args`] as the application uses it.
 #[derive(Debug)]
 pub struct Config {
-    pub args: Args,
     /// The selected tests, in run order, with their 1-based index in the full suite.
     pub tests: Vec<(usize, TestCase)>,
-    pub mode: Mode,
+    /// How each test is run (`--groups`, `--warmup`, `--samples`, `--verify`, `--fault`).
+    pub settings: Settings,
     /// Where `PERFTEST_FIRST_TESTS` cut the selection: (tests kept, tests selected).
     pub rehearsal: Option<(usize, usize)>,
+    /// `--list-devices`: print the devices and run nothing.
+    pub list_devices: bool,
+    /// `--validation`.
+    pub validation: bool,
+    /// `--device`'s selectors, as given.
+    pub devices: Vec<String>,
+    /// `--in-turn`.
+    pub in_turn: bool,
+    /// `--shuffle`, with `--seed`'s seed where given.
+    pub shuffle: Option<Option<u64>>,
+    /// The drift check: `None` for none (`--drift-limit off`), else its limit (`None` =
+    /// automatic).
+    pub drift: Option<Option<f64>>,
+    /// `--shader-stats`.
+    pub shader_stats: bool,
+    /// `--csv`: a file, or stdout (`-`).
+    pub csv: Option<CsvOut>,
+    /// `--json`.
+    pub json: Option<PathBuf>,
+    /// `--host`.
+    pub host: Option<String>,
+    /// `--format`.
+    pub format: crate::report::TerminalFormat,
+    /// Whether the run ends with the summary (`--summary`, `--suite all` or `health`).
+    pub summary: bool,
+    /// `--strict`.
+    pub strict: bool,
+}
+
+/// Where `--csv` writes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CsvOut {
+    /// `--csv -`: the rows on stdout, the human-readable lines on stderr.
+    Stdout,
+    File(PathBuf),
 }
 
 impl Config {
-    /// Checks the arguments that need no GPU.
+    /// Whether the CSV goes to stdout (`--csv -`).
+    pub fn csv_to_stdout(&self) -> bool {
+        self.csv == Some(CsvOut::Stdout)
+    }
+}
+
+impl Invocation {
+    /// Checks the arguments that need no GPU and types them.
     // Long on purpose: every option's check in one place, in the order `--help` lists them,
     // so that each bad input's message is found beside the others.
     pub fn from_args(args: Args) -> Result<Self, Failure> {
-        check_listing(&args)?;
+        let Args {
+            command,
+            list_devices,
+            list_tests,
+            device,
+            in_turn,
+            filters,
+            suite,
+            groups,
+            samples,
+            warmup,
+            shuffle,
+            drift_limit,
+            seed,
+            shader_stats,
+            csv,
+            json,
+            host,
+            format,
+            summary,
+            strict,
+            verify,
+            validation,
+            fault,
+        } = args;
+        if let Some(command) = command {
+            return Ok(Invocation::Command(command));
+        }
+        check_listing(&filters, list_devices, list_tests, &csv, &json)?;
+        if list_tests {
+            let tests = catalog::filter(&selected_tests(&suite), &filters);
+            if tests.is_empty() {
+                return Err(Failure::Usage(no_match(&filters)));
+            }
+            return Ok(Invocation::ListTests(tests));
+        }
         // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
         // GPU work, not lost silently.
         if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
@@ -463,63 +591,26 @@ impl Config {
                 )));
             }
         }
-        let suite = selected_tests(&args.suite);
-        let mut selected = catalog::filter(&suite, &args.filters);
-        let mut rehearsal = None;
-        if selected.is_empty() {
-            return Err(Failure::Usage(no_match(&args)));
-        }
-        // A rehearsal (docs/testing.md): the documented commands run in CI as written, each
-        // cut to the first tests of its selection (and the baseline, where selected), so that
-        // every option and output is exercised in seconds on a CPU driver.
-        if let Some(first) = std::env::var_os("PERFTEST_FIRST_TESTS") {
-            let (n, per_family) = first.to_str().and_then(rehearsal_count).ok_or_else(|| {
-                Failure::Usage(format!(
-                    "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more, or N/family)",
-                    first.to_string_lossy()
-                ))
-            })?;
-            // The baseline stays where it was selected: every ratio is relative to it.
-            let selected_count = selected.len();
-            let baseline = catalog::baseline();
-            let had_baseline = selected.contains(&baseline);
-            if per_family {
-                // The first N of each family: every kernel template, resource kind and
-                // check runs once (scripts/windows-check.sh), in seconds.
-                let mut seen = std::collections::HashMap::new();
-                selected.retain(|t| {
-                    let count = seen.entry(t.family_index()).or_insert(0usize);
-                    *count += 1;
-                    *count <= n
-                });
-            } else {
-                selected.truncate(n);
-            }
-            if had_baseline && !selected.contains(&baseline) {
-                selected.push(baseline);
-            }
-            rehearsal = Some((selected.len(), selected_count));
-        }
-        let all = catalog::all_tests();
-        let tests = selected
-            .into_iter()
-            .map(|t| (all.iter().position(|s| *s == t).unwrap() + 1, t))
-            .collect();
-        if let Some(p) = &args.csv {
+        let (tests, rehearsal) = selection(&suite, &filters)?;
+        if let Some(p) = &csv {
             if p.as_os_str().is_empty() {
                 return Err(Failure::Usage(
                     "--csv needs a file name (or - for stdout)".into(),
                 ));
             }
         }
-        if let Some(p) = &args.json {
+        if let Some(p) = &json {
             if p.as_os_str().is_empty() || p.as_os_str() == "-" {
                 return Err(Failure::Usage("--json needs a file name".into()));
             }
         }
         // `--csv -` is stdout, not a path.
-        if let (Some(csv), Some(json)) = (&args.csv, &args.json) {
-            if csv.as_os_str() != "-" && crate::report::path::same_file(csv, json) {
+        let csv = csv.map(|p| match p.as_os_str() == "-" {
+            true => CsvOut::Stdout,
+            false => CsvOut::File(p),
+        });
+        if let (Some(CsvOut::File(csv)), Some(json)) = (&csv, &json) {
+            if crate::report::path::same_file(csv, json) {
                 return Err(Failure::Usage(format!(
                     "--csv {} and --json {} are the same file; give each output its own path",
                     csv.display(),
@@ -528,8 +619,7 @@ impl Config {
             }
         }
         // An empty selector would silently mean "the default device".
-        if let Some(sel) = args
-            .device
+        if let Some(sel) = device
             .iter()
             .find(|s| s.split(',').any(|part| part.trim().is_empty()))
         {
@@ -539,60 +629,124 @@ impl Config {
                  --device out for the default device"
             )));
         }
-        if args.csv.as_deref().is_some_and(|p| p.as_os_str() == "-")
-            && args.format != crate::report::TerminalFormat::Original
-        {
+        if csv == Some(CsvOut::Stdout) && format != crate::report::TerminalFormat::Original {
             return Err(Failure::Usage(
                 "--csv - writes CSV to stdout; it cannot be combined with --format".into(),
             ));
         }
-        let mode = if args.verify {
-            Mode::Verify
-        } else {
-            Mode::Time
-        };
-        Ok(Config {
-            args,
+        let mode = if verify { Mode::Verify } else { Mode::Time };
+        let whole = [SuiteArg::All, SuiteArg::Health];
+        Ok(Invocation::Run(Config {
             tests,
-            mode,
+            settings: Settings {
+                groups,
+                warmup,
+                samples,
+                mode,
+                fault,
+            },
             rehearsal,
-        })
+            list_devices,
+            validation,
+            devices: device,
+            in_turn,
+            shuffle: shuffle.then_some(seed),
+            drift: match drift_limit {
+                Some(DriftLimit::Off) => None,
+                Some(DriftLimit::Pct(p)) => Some(Some(p)),
+                None => Some(None),
+            },
+            shader_stats,
+            csv,
+            json,
+            host,
+            format,
+            summary: summary || suite.iter().any(|s| whole.contains(s)),
+            strict,
+        }))
     }
 }
 
-/// The suites named by `--suite` (the original suite when none is given, so that a plain
-/// run and `--list-tests` stay exactly the original's list).
+/// The tests a run selects, in run order, each with its 1-based index in the full suite.
+type Selection = Vec<(usize, TestCase)>;
+
+/// The tests a run selects (`--suite`, `--filter`), and where `PERFTEST_FIRST_TESTS` cut
+/// them: (tests kept, tests selected).
+fn selection(
+    suite: &[SuiteArg],
+    filters: &[String],
+) -> Result<(Selection, Option<(usize, usize)>), Failure> {
+    let mut selected = catalog::filter(&selected_tests(suite), filters);
+    let mut rehearsal = None;
+    if selected.is_empty() {
+        return Err(Failure::Usage(no_match(filters)));
+    }
+    // A rehearsal (docs/testing.md): the documented commands run in CI as written, each
+    // cut to the first tests of its selection (and the baseline, where selected), so that
+    // every option and output is exercised in seconds on a CPU driver.
+    if let Some(first) = std::env::var_os("PERFTEST_FIRST_TESTS") {
+        let (n, per_family) = first.to_str().and_then(rehearsal_count).ok_or_else(|| {
+            Failure::Usage(format!(
+                "PERFTEST_FIRST_TESTS={} is not a count of tests (1 or more, or N/family)",
+                first.to_string_lossy()
+            ))
+        })?;
+        // The baseline stays where it was selected: every ratio is relative to it.
+        let selected_count = selected.len();
+        let baseline = catalog::baseline();
+        let had_baseline = selected.contains(&baseline);
+        if per_family {
+            // The first N of each family: every kernel template, resource kind and
+            // check runs once (scripts/windows-check.sh), in seconds.
+            let mut seen = std::collections::HashMap::new();
+            selected.retain(|t| {
+                let count = seen.entry(t.family_index()).or_insert(0usize);
+                *count += 1;
+                *count <= n
+            });
+        } else {
+            selected.truncate(n);
+        }
+        if had_baseline && !selected.contains(&baseline) {
+            selected.push(baseline);
+        }
+        rehearsal = Some((selected.len(), selected_count));
+    }
+    let all = catalog::all_tests();
+    let tests = selected
+        .into_iter()
+        .map(|t| (all.iter().position(|s| *s == t).unwrap() + 1, t))
+        .collect();
+    Ok((tests, rehearsal))
+}
+
 /// Why the filters select nothing, as one sentence: where another suite holds tests they
 /// match, which (with the `--suite` that runs them).
-pub fn no_match(args: &Args) -> String {
-    let filters = args
-        .filters
+fn no_match(filters: &[String]) -> String {
+    let quoted = filters
         .iter()
         .map(|f| format!("{f:?}"))
         .collect::<Vec<_>>()
         .join(" --filter ");
-    let elsewhere: Vec<String> = <Suite as clap::ValueEnum>::value_variants()
+    let elsewhere: Vec<String> = Suite::ALL
         .iter()
         .filter_map(|s| {
-            let n = catalog::filter(&catalog::suite(*s), &args.filters).len();
-            let name = clap::ValueEnum::to_possible_value(s)?
-                .get_name()
-                .to_string();
-            (n > 0).then(|| format!("{n} in --suite {name}"))
+            let n = catalog::filter(&catalog::suite(*s), filters).len();
+            (n > 0).then(|| format!("{n} in --suite {s}"))
         })
         .collect();
     if elsewhere.is_empty() {
-        format!("--filter {filters} matches no test of any suite; see `perftest --suite all --list-tests`")
+        format!("--filter {quoted} matches no test of any suite; see `perftest --suite all --list-tests`")
     } else {
         format!(
-            "--filter {filters} matches no test of the suites selected, but {} (--suite all runs every suite)",
+            "--filter {quoted} matches no test of the suites selected, but {} (--suite all runs every suite)",
             elsewhere.join(", ")
         )
     }
 }
 
 /// The tests `--suite` selects, in run order: its suites' and, for `health`, the profile's.
-pub fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
+fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
     let suites = selected_suites(args);
     let health = args.contains(&SuiteArg::Health).then(catalog::health);
     catalog::all_tests()
@@ -601,24 +755,14 @@ pub fn selected_tests(args: &[SuiteArg]) -> Vec<TestCase> {
         .collect()
 }
 
-/// The suites `--suite` names (the default: the original; `health` names none).
-pub fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
+/// The suites `--suite` names (the default: the original, so that a plain run and
+/// `--list-tests` stay exactly the original's list; `health` names none).
+fn selected_suites(args: &[SuiteArg]) -> Vec<Suite> {
     let mut out = Vec::new();
     for a in args {
         match a {
-            SuiteArg::Original => out.push(Suite::Original),
-            SuiteArg::Control => out.push(Suite::Control),
-            SuiteArg::Extended => out.push(Suite::Extended),
-            SuiteArg::Write => out.push(Suite::Write),
-            SuiteArg::Formats => out.push(Suite::Formats),
-            SuiteArg::Instructions => out.push(Suite::Instructions),
-            SuiteArg::Ceiling => out.push(Suite::Ceiling),
-            SuiteArg::Branch => out.push(Suite::Branch),
-            SuiteArg::Pitfalls => out.push(Suite::Pitfalls),
-            SuiteArg::Matrix => out.push(Suite::Matrix),
-            SuiteArg::Bandwidth => out.push(Suite::Bandwidth),
-            SuiteArg::Latency => out.push(Suite::Latency),
-            SuiteArg::All => out.extend(<Suite as clap::ValueEnum>::value_variants()),
+            SuiteArg::Suite(s) => out.push(*s),
+            SuiteArg::All => out.extend(Suite::ALL),
             // A selection across suites, not a suite: see `selected_tests`.
             SuiteArg::Health => {}
         }

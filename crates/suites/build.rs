@@ -102,7 +102,16 @@ fn main() {
         )
         .unwrap();
     }
-    table.push_str("}\n/// The index of the kernel called `name`.\npub fn index(name: &str) -> Option<u16> {\n    Some(match name {\n");
+    writeln!(
+        table,
+        "}}\n/// Every kernel's name, sorted (a kernel's id is its position): a `const`, not a `static`,\n/// for `kernels::named` to read while the crate is built.\n#[allow(clippy::large_const_arrays)]\npub const NAMES: [&str; {}] = [",
+        kernels.len()
+    )
+    .unwrap();
+    for kernel in &kernels {
+        writeln!(table, "    {:?},", kernel.name).unwrap();
+    }
+    table.push_str("];\n/// The index of the kernel called `name`.\npub fn index(name: &str) -> Option<u16> {\n    Some(match name {\n");
     for (i, kernel) in kernels.iter().enumerate() {
         writeln!(table, "        {:?} => {i},", kernel.name).unwrap();
     }

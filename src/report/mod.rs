@@ -232,10 +232,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         resource: columns.resource.to_string(),
         format: columns.format.clone(),
         pattern: t.pattern().name().to_string(),
-        mode: match row.mode {
-            Mode::Time => "time".into(),
-            Mode::Verify => "verify".into(),
-        },
+        mode: Some(row.mode),
         // A test that never ran has no dispatch size.
         groups: (m.groups > 0).then_some(m.groups),
         // A self-timed test (a copy) counts its own bytes with no workgroups.
@@ -249,7 +246,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         ratio: row.ratio,
         gloads_per_s: row.gloads_per_s(),
         gbytes_per_s: row.gbytes_per_s(),
-        status: m.status.name().to_string(),
+        status: Some(m.status),
         // One line per row, whatever the note holds.
         reason: perftest_results::note::words(&m.notes).replace(['\n', '\r'], " "),
         clock_mhz: row.clock_mhz,
@@ -264,11 +261,11 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         driver_version: d.driver_version_string(),
         timestamp_period_ns: Some(d.timestamp_period),
         timestamp_valid_bits: d.compute_queue.map(|(_, b)| b),
-        conditions: m.conditions.name().to_string(),
+        conditions: m.conditions.row(),
         drift_pct: m.drift_pct,
         memory: m.memory.clone(),
         latency_clk: m.latency_clk,
-        unit: t.unit().name().to_string(),
+        unit: Some(t.unit()),
         latency_spread_pct: m.latency_spread_pct,
         driver_sm_mhz: m.driver.and_then(|d| d.sm_mhz),
         driver_mem_mhz: m.driver.and_then(|d| d.mem_mhz),
@@ -277,7 +274,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
         clock_events: m
             .driver
             .and_then(|d| d.reasons)
-            .map(crate::gpu::mgmt::row_reason_names)
+            .map(perftest_results::ClockEvents::of_row)
             .unwrap_or_default(),
         host: host().to_string(),
         device_uuid: d.uuid_string(),

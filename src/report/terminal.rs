@@ -9,6 +9,7 @@ use crate::runner::{Calibration, Mode, Status, MAX_DISPATCH_MS};
 use anyhow::Result;
 use perftest_results::note::words;
 use perftest_results::row::num;
+use perftest_results::Words;
 use std::io::Write;
 
 /// Layout of the results on stdout (`--format`).
@@ -153,7 +154,7 @@ pub fn terminal_line(row: &Row<'_>, common_groups: u32) -> String {
             match m.conditions {
                 c if c.is_flagged() => format!(
                     "{line} {} (baseline {:+.1} %{})",
-                    c.name().to_uppercase(),
+                    c.row().word().to_uppercase(),
                     m.drift_pct.unwrap_or(f64::NAN),
                     row.clock_mhz
                         .map_or(String::new(), |c| format!(", clock {c:.0} MHz"))
@@ -176,14 +177,14 @@ fn cells(row: &Row<'_>, common_groups: u32) -> [String; 6] {
     let status = match (m.status, &cut) {
         (Status::Ok, _) if m.conditions.is_flagged() => format!(
             "{}: baseline {:+.1} %{}",
-            m.conditions.name(),
+            m.conditions.row().word(),
             m.drift_pct.unwrap_or(f64::NAN),
             row.clock_mhz
                 .map_or(String::new(), |c| format!(", clock {c:.0} MHz"))
         ),
         (Status::Ok, None) => "ok".to_string(),
         (Status::Ok, Some(c)) => format!("ok ({})", c.note()),
-        (s, _) => format!("{}: {}", s.name(), words(&m.notes)),
+        (s, _) => format!("{}: {}", s.word(), words(&m.notes)),
     };
     let dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
     let star = if cut.is_some() { "*" } else { "" };

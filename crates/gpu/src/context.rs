@@ -567,6 +567,8 @@ impl Instance {
 
     /// The features perftest reads of an enumerated device (`has`: whether it lists an
     /// extension), each `false` where the device or its Vulkan version lacks it.
+    // Long on purpose: one `vkGetPhysicalDeviceFeatures2` chain of every feature struct the
+    // device's version and extensions allow, built and read in one place.
     fn features(
         &self,
         handle: vk::PhysicalDevice,

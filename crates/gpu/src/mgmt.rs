@@ -10,48 +10,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The clock-event (throttle) reasons NVML reports, as nvidia-smi names them, in NVML's order.
-pub const REASONS: [(ThrottleReasons, &str); 9] = [
-    (ThrottleReasons::GPU_IDLE, "idle"),
-    (
-        ThrottleReasons::APPLICATIONS_CLOCKS_SETTING,
-        "application clocks setting",
-    ),
-    (ThrottleReasons::SW_POWER_CAP, "power cap"),
-    (ThrottleReasons::HW_SLOWDOWN, "hardware slowdown"),
-    (ThrottleReasons::SYNC_BOOST, "sync boost"),
-    (ThrottleReasons::SW_THERMAL_SLOWDOWN, "thermal slowdown"),
-    (
-        ThrottleReasons::HW_THERMAL_SLOWDOWN,
-        "hardware thermal slowdown",
-    ),
-    (ThrottleReasons::HW_POWER_BRAKE_SLOWDOWN, "power brake"),
-    (
-        ThrottleReasons::DISPLAY_CLOCK_SETTING,
-        "display clock setting",
-    ),
-];
-
-/// The reasons of `bits` (NVML's bitmask, as [`Reading::reasons`] holds it), joined with `+`
-/// (empty for none; bits NVML has no name for are left out).
-pub fn reason_names(bits: u64) -> String {
-    let reasons = ThrottleReasons::from_bits_truncate(bits);
-    REASONS
-        .iter()
-        .filter(|(reason, _)| reasons.contains(*reason))
-        .map(|(_, name)| *name)
-        .collect::<Vec<_>>()
-        .join("+")
-}
-
-/// The reasons of `bits` a row's `clock_events` names: all but `idle`. A row's own kernels
-/// kept the GPU busy while it was read, yet NVML sets the idle bit on H100s and H200s under
-/// load: 51,979 of the 52,110 rows with driver readings in the committed results carry it
-/// (nvidia-smi shows it in every sample of a busy run too), so it says nothing about a row.
-pub fn row_reason_names(bits: u64) -> String {
-    reason_names(bits & !ThrottleReasons::GPU_IDLE.bits())
-}
-
 /// The reasons that hold a busy GPU's clock down (not idle, not a setting the user chose, not
 /// another GPU's sync boost), as NVML's bitmask.
 pub const THROTTLE: u64 = ThrottleReasons::SW_POWER_CAP
@@ -634,7 +592,6 @@ mod tests {
         assert_eq!(s.sm_mhz, Some(1920.0));
         assert_eq!(s.temp_c, Some(49.5));
         assert_eq!(s.reasons, Some(0x24));
-        assert_eq!(reason_names(0x24), "power cap+thermal slowdown");
         assert_eq!(Sampled::of(&[]).sm_mhz, None);
     }
 
@@ -653,37 +610,23 @@ mod tests {
     }
 
     #[test]
-    fn reasons_are_named_by_nvml_bits() {
-        // nvml.h's `nvmlClocksEventReason*` values, each with nvidia-smi's name.
+    fn reasons_are_nvml_bits() {
+        // nvml.h's `nvmlClocksEventReason*` values, in NVML's order: the results crate's
+        // `ClockEvent` names them by these bits (`1 << i` for the `i`-th).
         let bits = [
-            (0x1, "idle"),
-            (0x2, "application clocks setting"),
-            (0x4, "power cap"),
-            (0x8, "hardware slowdown"),
-            (0x10, "sync boost"),
-            (0x20, "thermal slowdown"),
-            (0x40, "hardware thermal slowdown"),
-            (0x80, "power brake"),
-            (0x100, "display clock setting"),
+            ThrottleReasons::GPU_IDLE,
+            ThrottleReasons::APPLICATIONS_CLOCKS_SETTING,
+            ThrottleReasons::SW_POWER_CAP,
+            ThrottleReasons::HW_SLOWDOWN,
+            ThrottleReasons::SYNC_BOOST,
+            ThrottleReasons::SW_THERMAL_SLOWDOWN,
+            ThrottleReasons::HW_THERMAL_SLOWDOWN,
+            ThrottleReasons::HW_POWER_BRAKE_SLOWDOWN,
+            ThrottleReasons::DISPLAY_CLOCK_SETTING,
         ];
-        for (bit, name) in bits {
-            assert_eq!(reason_names(bit), name, "bit {bit:#x}");
+        for (i, reason) in bits.iter().enumerate() {
+            assert_eq!(reason.bits(), 1 << i, "{reason:?}");
         }
-        assert_eq!(reason_names(0), "");
-        // A bit NVML names no reason for is left out.
-        assert_eq!(reason_names(0x1 | 1 << 40), "idle");
-        assert_eq!(reason_names(0x1ff), bits.map(|(_, n)| n).join("+"));
-        // A row names every reason but idle.
-        assert_eq!(row_reason_names(0x1), "");
-        assert_eq!(row_reason_names(0x1 | 0x4), "power cap");
-        assert_eq!(
-            row_reason_names(0x1ff),
-            bits[1..]
-                .iter()
-                .map(|(_, n)| *n)
-                .collect::<Vec<_>>()
-                .join("+")
-        );
         // Power cap, both slowdowns and both thermal ones, the power brake: not idle, not
         // the clock settings, not sync boost.
         assert_eq!(THROTTLE, 0x4 | 0x8 | 0x20 | 0x40 | 0x80);

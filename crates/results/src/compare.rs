@@ -4,6 +4,8 @@ pub mod read;
 mod references;
 
 use crate::published::Reference;
+use crate::vocab::{Status, Unit};
+use crate::words::Words;
 use anyhow::{bail, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -11,13 +13,15 @@ use std::path::PathBuf;
 pub use references::list_references;
 pub(crate) use references::sig3;
 
-/// How `compare` lays out its table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompareFormat {
-    /// Aligned plain-text columns, for a terminal.
-    Table,
-    /// A GitHub-flavoured Markdown table, ready to paste into an issue or a README.
-    Markdown,
+crate::words! {
+    /// How `compare` lays out its table.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum CompareFormat {
+        /// Aligned plain-text columns, for a terminal.
+        Table = "table",
+        /// A GitHub-flavoured Markdown table, ready to paste into an issue or a README.
+        Markdown = "markdown",
+    }
 }
 
 /// Loads of the original's dispatch (4096 groups × 256 threads × 256 loads): times of rows
@@ -140,7 +144,8 @@ struct Input {
 
 /// One test's result in one series.
 struct Cell {
-    status: String,
+    /// `None` for a file without the column.
+    status: Option<Status>,
     /// The median time per dispatch as measured (what the `ms` columns print).
     measured_ms: Option<f64>,
     /// The same scaled to the original's dispatch of 2^28 loads (what the comparisons use:
@@ -237,10 +242,10 @@ fn parse(input: &Input, tests: &mut Vec<String>) -> Result<Vec<Series>> {
         cells.insert(
             test.clone(),
             Cell {
-                status: row.status.clone(),
+                status: row.status,
                 measured_ms,
                 ms,
-                ops: row.unit == "ops",
+                ops: row.unit == Some(Unit::Ops),
             },
         );
     }
@@ -321,20 +326,17 @@ fn build_rows(series: &[Series], tests: &[String]) -> Rows {
 
 /// The median time of a test that ran and was timed.
 fn timed(cell: Option<&Cell>) -> Option<f64> {
-    cell.filter(|c| c.status == "ok").and_then(|c| c.ms)
+    cell.filter(|c| c.status == Some(Status::Ok))
+        .and_then(|c| c.ms)
 }
 
 /// `0.135`, or the status (`unsupported`) when the test did not run, or `-` when absent.
 fn ms_cell(cell: Option<&Cell>) -> String {
     match cell {
         None => "-".to_string(),
-        Some(c) if c.status != "ok" => {
-            if c.status.is_empty() {
-                "-".to_string()
-            } else {
-                c.status.clone()
-            }
-        }
+        Some(c) if c.status != Some(Status::Ok) => c
+            .status
+            .map_or_else(|| "-".to_string(), |s| s.word().to_string()),
         Some(c) => c
             .measured_ms
             .map_or_else(|| "-".to_string(), |ms| format!("{ms:.3}")),

@@ -89,7 +89,7 @@ pub fn cell(caches: &[CpuCache]) -> String {
     caches
         .iter()
         .map(|c| {
-            let mut s = format!("{} {}", c.name(), crate::summary::size_name(c.bytes));
+            let mut s = format!("{} {}", c.name(), crate::size::size_name(c.bytes));
             if c.ways > 0 {
                 s += &format!(" {}-way", c.ways);
             }
@@ -119,7 +119,7 @@ pub fn parse_cell(text: &str) -> Option<Vec<CpuCache>> {
             let mut c = CpuCache {
                 level: level.parse().ok()?,
                 unified,
-                bytes: crate::summary::size_bytes(&size)?,
+                bytes: crate::size::size_bytes(&size)?,
                 line: 0,
                 ways: 0,
             };

@@ -1,10 +1,13 @@
 //! A row's notes as data (what was found, with its numbers), put into words only for a report.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One note on a row: why it did not run, failed or mismatched, or how an ok row ran. The
 /// runner records notes in the order it finds them; [`words`] gives the `reason` column.
-#[derive(Clone, Debug, PartialEq)]
+/// Serde keeps a note as data (its kind in snake case, and its numbers), not as its words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Note {
     /// The device lacks what the test needs, in the runner's or the family's words.
     Unsupported(String),
@@ -261,8 +264,8 @@ impl fmt::Display for Note {
                 "a probe of the edge between {} (the last size of the sweep on the plateau) \
                  and {}, bisected after the sweep: its own chains, verified; only its latency \
                  is its own (its clock and driver columns are the row `{clock_of}`'s)",
-                crate::summary::size_name(*on),
-                crate::summary::size_name(*off)
+                crate::size::size_name(*on),
+                crate::size::size_name(*off)
             ),
             Note::DeviceLost { during } => {
                 write!(f, "not run: the device was lost during {during}")
@@ -491,5 +494,20 @@ mod tests {
             words(&[Note::ForcedGroups { groups: 1 }, Note::Family("x".into())]),
             "ran 1 group(s) whatever --groups: what it measures needs that size; x"
         );
+    }
+
+    #[test]
+    fn a_note_is_data_in_serde() {
+        let notes = vec![
+            Note::Cold { fill_mb: 256 },
+            Note::NoDuration,
+            Note::Unsupported("no shuffle".into()),
+        ];
+        let json = serde_json::to_string(&notes).unwrap();
+        assert_eq!(
+            json,
+            r#"[{"cold":{"fill_mb":256}},"no_duration",{"unsupported":"no shuffle"}]"#
+        );
+        assert_eq!(serde_json::from_str::<Vec<Note>>(&json).unwrap(), notes);
     }
 }

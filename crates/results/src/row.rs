@@ -3,6 +3,8 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::vocab::{ClockEvents, Conditions, Mode, Status, Unit};
+
 /// One result row: one (device, test) of a run, one field per column of [`COLUMNS`], in its
 /// order (the CSV header is the field names). Numbers are written with the decimals their
 /// column has always had (see [`num`]); a number that does not exist is `None` (an empty
@@ -28,8 +30,9 @@ pub struct Row {
     pub resource: String,
     pub format: String,
     pub pattern: String,
-    /// `time` or `verify`.
-    pub mode: String,
+    /// `time` or `verify`; `None` in files older than the column.
+    #[serde(with = "crate::vocab::word_opt")]
+    pub mode: Option<Mode>,
     /// Workgroups of the dispatch run; `None` for a test that never ran.
     #[serde(deserialize_with = "whole_opt")]
     pub groups: Option<u32>,
@@ -52,8 +55,10 @@ pub struct Row {
     pub gloads_per_s: Option<f64>,
     #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
     pub gbytes_per_s: Option<f64>,
-    /// `ok`, `unsupported`, `mismatch`, `error` or `interrupted`.
-    pub status: String,
+    /// `ok`, `unsupported`, `mismatch`, `error` or `interrupted`; `None` in a file without
+    /// the column.
+    #[serde(with = "crate::vocab::word_opt")]
+    pub status: Option<Status>,
     pub reason: String,
     #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "non_negative")]
     pub clock_mhz: Option<f64>,
@@ -76,14 +81,16 @@ pub struct Row {
     pub timestamp_period_ns: Option<f32>,
     #[serde(deserialize_with = "whole_opt")]
     pub timestamp_valid_bits: Option<u32>,
-    pub conditions: String,
+    pub conditions: Conditions,
     #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
     pub drift_pct: Option<f64>,
     pub memory: String,
     #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "non_negative")]
     pub latency_clk: Option<f64>,
-    /// What the `loads` columns count: `loads`, `ops`, `flops`, `bytes`, ….
-    pub unit: String,
+    /// What the `loads` columns count: `loads`, `ops`, `flops`, `bytes`, …; `None` in
+    /// files older than the column.
+    #[serde(with = "crate::vocab::word_opt")]
+    pub unit: Option<Unit>,
     #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "non_negative")]
     pub latency_spread_pct: Option<f64>,
     #[serde(serialize_with = "fixed::<1, _>", deserialize_with = "non_negative")]
@@ -94,7 +101,7 @@ pub struct Row {
     pub power_w: Option<f64>,
     #[serde(serialize_with = "fixed::<0, _>", deserialize_with = "number")]
     pub temp_c: Option<f64>,
-    pub clock_events: String,
+    pub clock_events: ClockEvents,
     /// The machine's name (`--host`, else the host name; empty in files older than the
     /// column): which GPUs share a machine.
     pub host: String,
@@ -193,7 +200,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 impl Row {
     /// Whether the row ran and was timed (or verified).
     pub fn ok(&self) -> bool {
-        self.status == "ok"
+        self.status == Some(Status::Ok)
     }
 
     /// Whether the row is a probe of a latency curve's edge (a test's chase at a working set
@@ -507,5 +514,66 @@ mod tests {
         assert_eq!(json["test"], "T");
         // Empty text is null too, as an empty number.
         assert_eq!(json["reason"], Value::Null);
+    }
+
+    #[test]
+    fn the_row_words_are_written_as_ever_and_read_back_typed() {
+        let row = Row {
+            test: "T".into(),
+            mode: Some(Mode::Verify),
+            status: Some(Status::Unsupported),
+            conditions: Conditions::Remeasured,
+            unit: Some(Unit::Flops),
+            clock_events: ClockEvents::from_nvml(0x24),
+            ..Default::default()
+        };
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        w.serialize(Row::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let records: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+        let at = |i: usize, c: &str| {
+            let col = COLUMNS.iter().position(|(n, _)| *n == c).unwrap();
+            records[i][col].to_string()
+        };
+        let words = ["mode", "status", "conditions", "unit", "clock_events"].map(|c| at(0, c));
+        assert_eq!(
+            words,
+            [
+                "verify",
+                "unsupported",
+                "re-measured",
+                "flops",
+                "power cap+thermal slowdown"
+            ]
+        );
+        // A row without them writes empty cells, and JSON `null`.
+        assert!(["mode", "status", "conditions", "unit", "clock_events"]
+            .iter()
+            .all(|c| at(1, c).is_empty()));
+        let json = Value::Object(Row::default().to_json().unwrap());
+        assert_eq!(json["status"], Value::Null);
+        assert_eq!(json["conditions"], Value::Null);
+        let json = Value::Object(row.to_json().unwrap());
+        assert_eq!(json["conditions"], "re-measured");
+        // Read back, every word is its type again.
+        let read: Vec<Row> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(read, [row, Row::default()]);
+        // A word that is none of the column's is an error naming the words.
+        let bad = text.replacen("unsupported", "fine", 1);
+        let err = csv::Reader::from_reader(bad.as_bytes())
+            .deserialize::<Row>()
+            .next()
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`fine` is not one of `ok`, `unsupported`"),
+            "{err}"
+        );
     }
 }

@@ -2,42 +2,44 @@
 
 use std::collections::HashMap;
 
-/// A group of tests selected with `--suite`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Suite {
-    /// The 138 tests of the Direct3D 11 original, in its order and with its names.
-    Original,
-    /// The loops without loads: what each kernel shape's loop costs by itself.
-    Control,
-    /// Vulkan-native ways to read the same data, sampler set-ups, and the uniform-load probes.
-    Extended,
-    /// Stores and atomics through every writable resource.
-    Write,
-    /// Every texture dimension, the extended formats, and where the data lives in memory.
-    Formats,
-    /// Instruction timings: arithmetic, conversions, transcendentals, subgroup operations,
-    /// shared-memory loads and occupancy, in operations per clock and latency in clocks.
-    Instructions,
-    /// Every family's loads unrolled, without the loop's per-load cost: what the load path
-    /// can deliver.
-    Ceiling,
-    /// The branch benchmark of a PerfTest fork: two samples behind a coherent or divergent
-    /// branch, beside 0X to 256X of independent ALU work.
-    Branch,
-    /// Shader pitfalls of a Metal optimisation talk: sets of kernels doing the same work in
-    /// two or three ways (private arrays, struct fields, offsets, switch, reads in flight,
-    /// fast math).
-    Pitfalls,
-    /// Matrix and dot-product throughput: every cooperative-matrix configuration the driver
-    /// lists, packed integer and half/bfloat16 dot products, in operations per clock per
-    /// compute unit and clocks per dependent operation.
-    Matrix,
-    /// Read bandwidth per resource over working sets from 4 KB to 1 GB: L1, L2 and memory,
-    /// in bytes per clock per compute unit and GB/s.
-    Bandwidth,
-    /// Load latency per resource: a dependent pointer chase by one lane over working sets
-    /// from 4 KB to 256 MB, in clocks per load (`latency_clk`).
-    Latency,
+crate::words! {
+    /// A group of tests selected with `--suite`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Suite {
+        /// The 138 tests of the Direct3D 11 original, in its order and with its names.
+        Original = "original",
+        /// The loops without loads: what each kernel shape's loop costs by itself.
+        Control = "control",
+        /// Vulkan-native ways to read the same data, sampler set-ups, and the uniform-load probes.
+        Extended = "extended",
+        /// Stores and atomics through every writable resource.
+        Write = "write",
+        /// Every texture dimension, the extended formats, and where the data lives in memory.
+        Formats = "formats",
+        /// Instruction timings: arithmetic, conversions, transcendentals, subgroup operations,
+        /// shared-memory loads and occupancy, in operations per clock and latency in clocks.
+        Instructions = "instructions",
+        /// Every family's loads unrolled, without the loop's per-load cost: what the load path
+        /// can deliver.
+        Ceiling = "ceiling",
+        /// The branch benchmark of a PerfTest fork: two samples behind a coherent or divergent
+        /// branch, beside 0X to 256X of independent ALU work.
+        Branch = "branch",
+        /// Shader pitfalls of a Metal optimisation talk: sets of kernels doing the same work in
+        /// two or three ways (private arrays, struct fields, offsets, switch, reads in flight,
+        /// fast math).
+        Pitfalls = "pitfalls",
+        /// Matrix and dot-product throughput: every cooperative-matrix configuration the driver
+        /// lists, packed integer and half/bfloat16 dot products, in operations per clock per
+        /// compute unit and clocks per dependent operation.
+        Matrix = "matrix",
+        /// Read bandwidth per resource over working sets from 4 KB to 1 GB: L1, L2 and memory,
+        /// in bytes per clock per compute unit and GB/s.
+        Bandwidth = "bandwidth",
+        /// Load latency per resource: a dependent pointer chase by one lane over working sets
+        /// from 4 KB to 256 MB, in clocks per load (`latency_clk`).
+        Latency = "latency",
+    }
 }
 
 /// Every test the tool knows, in run order, with its suite: what readers of results (the

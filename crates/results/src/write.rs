@@ -76,7 +76,7 @@ mod tests {
         Row {
             device_name: "GPU, \"quoted\"".into(),
             test: test.into(),
-            status: "ok".into(),
+            status: Some(crate::Status::Ok),
             ms_median: Some(ms),
             ..Default::default()
         }
@@ -113,15 +113,53 @@ mod tests {
 
     /// Every committed CSV under `dir` (plain or gzipped), recursively.
     fn committed_csvs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        committed(dir, &[".csv", ".csv.gz"], out);
+    }
+
+    /// Every committed file under `dir` whose name ends with one of `ends`, recursively.
+    fn committed(dir: &std::path::Path, ends: &[&str], out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.to_string_lossy();
             if path.is_dir() {
-                committed_csvs(&path, out);
-            } else if name.ends_with(".csv") || name.ends_with(".csv.gz") {
+                committed(&path, ends, out);
+            } else if ends.iter().any(|e| name.ends_with(e)) {
                 out.push(path);
             }
         }
+    }
+
+    #[test]
+    fn every_committed_result_reads_its_words_as_types() {
+        // Every result file committed (CSV and JSON, of every column set since the first),
+        // read: each status, mode, conditions, unit and clock-events cell is one of the
+        // results' words.
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results");
+        let mut paths = Vec::new();
+        committed(
+            std::path::Path::new(root),
+            &[".csv", ".csv.gz", ".json", ".json.gz"],
+            &mut paths,
+        );
+        let mut read = 0;
+        for path in paths {
+            let bytes = std::fs::read(&path).unwrap();
+            let bytes = if crate::gzip::is_gzip(&bytes) {
+                crate::gzip::decompress(&bytes).unwrap().bytes
+            } else {
+                bytes
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            // Results only: the tool's CSV header, or a JSON document with its rows.
+            if !(text.starts_with("device_index,") || text.contains("\"results\"")) {
+                continue;
+            }
+            if let Err(e) = crate::compare::read::read_path(&path) {
+                panic!("{}: {e:#}", path.display());
+            }
+            read += 1;
+        }
+        assert!(read >= 100, "only {read} result files read");
     }
 
     #[test]

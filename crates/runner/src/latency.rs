@@ -255,8 +255,7 @@ impl<'g> Runner<'g> {
             return Ok(None);
         }
         let kernel = if clocked {
-            perftest_suites::kernels::get(&probe.latency.kernel)
-                .with_context(|| format!("no kernel {}", probe.latency.kernel))?
+            probe.latency.kernel.kernel()
         } else {
             test.kernel().kernel()
         };

@@ -143,6 +143,9 @@ impl<'g> Runner<'g> {
     /// Uploads the input and lets every family create its views, images and samplers.
     /// Builds the pipelines of `tests` up front (so no driver compilation idles the GPU
     /// between timed tests and lets its clocks drop), then calibrates and warms up.
+    // Long on purpose: the runner's one setup sequence, in the order it must run (input,
+    // each family's resources, every pipeline, calibration, warm-up), each step's failure
+    // said with its context.
     pub fn new(
         gpu: &'g Gpu<'g>,
         instance: &'g Instance,
@@ -955,7 +958,7 @@ fn faster_than_link(gbytes_per_s: f64, link: perftest_gpu::mgmt::Link) -> Option
 /// reasons the driver gave for holding the clock down (power cap, thermal slowdown…) are
 /// named: in a throttled row's flag, else as a note.
 fn driver_notes(m: &mut Measurement) {
-    use perftest_gpu::mgmt::{reason_names, THROTTLE};
+    use perftest_gpu::mgmt::THROTTLE;
     let Some(driver) = m.driver else { return };
     if let (Some(off), Some(probe), Some(sm)) =
         (m.probe_vs_driver_pct(), m.probe_mhz(), driver.sm_mhz)
@@ -969,7 +972,7 @@ fn driver_notes(m: &mut Measurement) {
         }
     }
     if let Some(bits) = driver.reasons.map(|b| b & THROTTLE).filter(|b| *b != 0) {
-        let names = reason_names(bits);
+        let names = perftest_results::ClockEvents::from_nvml(bits).to_string();
         let flag = m.notes.iter_mut().find_map(|n| match n {
             Note::Throttled { driver_reasons, .. } => Some(driver_reasons),
             _ => None,

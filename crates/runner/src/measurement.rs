@@ -2,17 +2,9 @@
 
 use perftest_gpu::pipeline::ShaderStatistic;
 use perftest_results::Note;
+pub use perftest_results::{Mode, Status};
 use perftest_suites::catalog::TestCase;
 pub use perftest_suites::model::Fault;
-
-/// What a run does with each test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Warm up, then time `samples` dispatches.
-    Time,
-    /// One dispatch with the output write on, compared with the CPU reference.
-    Verify,
-}
 
 /// Under what conditions a row was timed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,24 +34,23 @@ pub enum Cause {
 }
 
 impl Conditions {
-    /// The CSV/JSON `conditions` cell.
-    pub fn name(self) -> &'static str {
+    /// The conditions a row is written with (the `conditions` column): these, less the
+    /// cause of a re-measure.
+    pub fn row(self) -> perftest_results::Conditions {
+        use perftest_results::Conditions as Row;
         match self {
-            Conditions::Unchecked => "",
-            Conditions::Steady => "steady",
-            Conditions::Remeasured(_) => "re-measured",
-            Conditions::Throttled => "throttled",
-            Conditions::Contended => "contended",
-            Conditions::Disturbed => "disturbed",
+            Conditions::Unchecked => Row::Unchecked,
+            Conditions::Steady => Row::Steady,
+            Conditions::Remeasured(_) => Row::Remeasured,
+            Conditions::Throttled => Row::Throttled,
+            Conditions::Contended => Row::Contended,
+            Conditions::Disturbed => Row::Disturbed,
         }
     }
 
     /// Whether the row's time is not the steady-state figure (and `--strict` fails).
     pub fn is_flagged(self) -> bool {
-        matches!(
-            self,
-            Conditions::Throttled | Conditions::Contended | Conditions::Disturbed
-        )
+        self.row().is_flagged()
     }
 
     /// These conditions after a block-wide verdict `block`: a row's own finding (re-measured
@@ -89,34 +80,6 @@ pub struct Settings {
     pub mode: Mode,
     /// An injected fault, if any.
     pub fault: Option<Fault>,
-}
-
-/// Outcome of one test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Timed, or verified equal to the reference.
-    Ok,
-    /// The device lacks a feature the test needs; its note says which.
-    Unsupported,
-    /// `--verify` found a difference from the reference.
-    Mismatch,
-    /// A Vulkan call failed.
-    Error,
-    /// Not run: the run was interrupted (Ctrl-C) before this test.
-    Interrupted,
-}
-
-impl Status {
-    /// Lower-case name for reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Unsupported => "unsupported",
-            Status::Mismatch => "mismatch",
-            Status::Error => "error",
-            Status::Interrupted => "interrupted",
-        }
-    }
 }
 
 /// Timing statistics of one test, per dispatch.

@@ -27,6 +27,9 @@ impl<'g> Runner<'g> {
     /// with the probe's name and latency, and says so; `note` tells the user what each edge
     /// came to. None where the family makes no probe (or the curve has no edge); no more
     /// once `stopped` (the run was interrupted).
+    // Long on purpose: one loop of rounds (bisect each edge, read the plateaus again with
+    // every probe on the curve, bisect what moved) over state every step reads: the probes so
+    // far and the edges done.
     pub(super) fn refine_edges(
         &self,
         rows: &[(usize, Measurement)],

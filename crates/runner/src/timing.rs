@@ -402,6 +402,9 @@ impl<'g> Runner<'g> {
     /// constants, groups), with the clock probed before and after the timed ones where
     /// `probe` (only before them when there are none), and `evict` filled before every
     /// dispatch where given (each then finds the caches holding none of its data).
+    // Long on purpose: one command buffer recorded in the order it runs (slots reset, probe,
+    // untimed dispatches, fills and timed dispatches with their stamps, probe), then
+    // submitted once: the order is the measurement.
     pub(super) fn submit_dispatches(
         &self,
         work: Option<(&Pipeline<'g>, &PushConstants, u32)>,

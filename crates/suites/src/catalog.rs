@@ -5,6 +5,7 @@ use crate::data::ThreadSum;
 use crate::families::{Columns, Family, Latency, TestInfo, Unit, REGISTRY};
 use crate::kernels::KernelId;
 pub use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
+use perftest_results::Words;
 use std::sync::OnceLock;
 
 /// One test: a family of the registry and the test's index in that family.
@@ -220,7 +221,7 @@ pub fn suites(selected: &[Suite]) -> Vec<TestCase> {
 /// Every test the tool knows, in run order.
 pub fn all_tests() -> Vec<TestCase> {
     // Every suite, in the order the enum declares them.
-    suites(<Suite as clap::ValueEnum>::value_variants())
+    suites(Suite::ALL)
 }
 
 /// The health profile (`--suite health`), in run order: every test the summary's items are

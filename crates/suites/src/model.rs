@@ -118,82 +118,84 @@ pub fn size_name(bytes: u64) -> String {
     }
 }
 
-/// Deliberate faults, for testing that failures are caught (hidden `--fault`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Fault {
-    /// Compute the `--verify` reference from corrupted input: every test must mismatch.
-    Reference,
-    /// Record an invalid barrier: the validation layer must object.
-    InvalidBarrier,
-    /// Slow every timing down 10× from the second block of tests on, for good: the drift
-    /// check must flag those rows.
-    Drift,
-    /// As `drift`, until the run re-checks the baseline: the drift check must re-measure
-    /// the block and find it steady.
-    TransientDrift,
-    /// Report VK_ERROR_DEVICE_LOST on the second test: the device must be abandoned cleanly.
-    DeviceLost,
-    /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
-    OutOfMemory,
-    /// Add a 60 ms stall to the first timed probe dispatch of every test: the probe must not
-    /// cut any dispatch for it.
-    ProbeStall,
-    /// Make every dispatch of the second test read 4 ms per group slower: its dispatch must be
-    /// cut to the watchdog budget, and its row shown comparable with the others.
-    SlowTest,
-    /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
-    /// present on lavapipe): their bilinear tests must become unsupported rows.
-    NoLinearFilter,
-    /// Verify with `elementsMask = 1`: every kernel then touches only odd elements (texels),
-    /// so a write test leaves the even ones unwritten — as a kernel that drops or merges
-    /// stores would — and must mismatch.
-    DropWrites,
-    /// Pretend the device lacks `shaderBufferInt64Atomics` and `shaderBufferFloat32AtomicAdd`
-    /// (present on lavapipe): their atomic tests must become unsupported rows.
-    NoAtomicFeatures,
-    /// Simulate a GPU whose clock is high when the device is opened, drops to a third while
-    /// the pipelines are built, and stays there for the first 0.4 s of work (an H100 after
-    /// idling): the warm-up must wait for the steady clock, and every row be timed at it.
-    SlowStart,
-    /// Simulate a clock at a third of the steady one when each test of run positions 5-10
-    /// starts, back once the GPU is kept busy: those rows must be re-measured, the others
-    /// stay steady.
-    LowClock,
-    /// As `low-clock`, but the clock stays low whenever those tests run: their rows must be
-    /// flagged `throttled`, the others stay steady.
-    Throttle,
-    /// Simulate a driver's clock at a third of the steady one during the timed work of the
-    /// self-timed tests (no shader-clock probe: dispatch, copy and host rows) at run positions
-    /// 5-10, back once the GPU is kept busy — as a GPU that idled while another GPU ran a host
-    /// row: those rows must be re-measured, the others stay steady.
-    LowDriverClock,
-    /// As `low-driver-clock`, but the driver's clock stays low whenever those tests are timed:
-    /// their rows must be flagged `throttled`, the others stay steady.
-    DriverThrottle,
-    /// Idle the GPU for 2.5 s before run position 25 and every 100th after it (real idle: on
-    /// a GPU whose clock drops when idle, those rows must be re-measured).
-    IdleGap,
-    /// As `drift`, on a device whose (simulated) clock stays steady: another process taking
-    /// GPU time, so the flagged rows must say `contended`.
-    Contention,
-    /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
-    /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
-    NoSubgroupShuffle,
-    /// Make every timing 4× faster (beyond any drift limit) from the second block of tests on, until the run waits for
-    /// it to pass (a spell the GPU does not hold, as an H100's after tensor-core work): the
-    /// drift reference must not follow it, and the block timed in it must be timed again.
-    FastSpell,
-    /// Make every timing 8× slower from the start, for good (a GPU steadily slower than
-    /// its fleet): no row may be flagged for it, and `perftest fleet` must call the GPU
-    /// degraded.
-    SlowGpu,
-    /// Make the baseline's first timing spread widely (two samples in three 10× slower): the
-    /// drift check must time it again, and its row must still read a ratio of exactly 1.
-    NoisyBaseline,
-    /// Pretend the device reports subgroups twice as wide as its kernels run (as a driver
-    /// whose kernel was built for another width does): the subgroup tests must still verify,
-    /// against the width their kernels say they ran at, and their rows carry it.
-    SubgroupWidth,
+perftest_results::words! {
+    /// Deliberate faults, for testing that failures are caught (hidden `--fault`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Fault {
+        /// Compute the `--verify` reference from corrupted input: every test must mismatch.
+        Reference = "reference",
+        /// Record an invalid barrier: the validation layer must object.
+        InvalidBarrier = "invalid-barrier",
+        /// Slow every timing down 10× from the second block of tests on, for good: the drift
+        /// check must flag those rows.
+        Drift = "drift",
+        /// As `drift`, until the run re-checks the baseline: the drift check must re-measure
+        /// the block and find it steady.
+        TransientDrift = "transient-drift",
+        /// Report VK_ERROR_DEVICE_LOST on the second test: the device must be abandoned cleanly.
+        DeviceLost = "device-lost",
+        /// Report VK_ERROR_OUT_OF_DEVICE_MEMORY on the second test: only that row fails.
+        OutOfMemory = "out-of-memory",
+        /// Add a 60 ms stall to the first timed probe dispatch of every test: the probe must not
+        /// cut any dispatch for it.
+        ProbeStall = "probe-stall",
+        /// Make every dispatch of the second test read 4 ms per group slower: its dispatch must be
+        /// cut to the watchdog budget, and its row shown comparable with the others.
+        SlowTest = "slow-test",
+        /// Pretend 32-bit float formats lack SAMPLED_IMAGE_FILTER_LINEAR (optional in Vulkan,
+        /// present on lavapipe): their bilinear tests must become unsupported rows.
+        NoLinearFilter = "no-linear-filter",
+        /// Verify with `elementsMask = 1`: every kernel then touches only odd elements (texels),
+        /// so a write test leaves the even ones unwritten — as a kernel that drops or merges
+        /// stores would — and must mismatch.
+        DropWrites = "drop-writes",
+        /// Pretend the device lacks `shaderBufferInt64Atomics` and `shaderBufferFloat32AtomicAdd`
+        /// (present on lavapipe): their atomic tests must become unsupported rows.
+        NoAtomicFeatures = "no-atomic-features",
+        /// Simulate a GPU whose clock is high when the device is opened, drops to a third while
+        /// the pipelines are built, and stays there for the first 0.4 s of work (an H100 after
+        /// idling): the warm-up must wait for the steady clock, and every row be timed at it.
+        SlowStart = "slow-start",
+        /// Simulate a clock at a third of the steady one when each test of run positions 5-10
+        /// starts, back once the GPU is kept busy: those rows must be re-measured, the others
+        /// stay steady.
+        LowClock = "low-clock",
+        /// As `low-clock`, but the clock stays low whenever those tests run: their rows must be
+        /// flagged `throttled`, the others stay steady.
+        Throttle = "throttle",
+        /// Simulate a driver's clock at a third of the steady one during the timed work of the
+        /// self-timed tests (no shader-clock probe: dispatch, copy and host rows) at run positions
+        /// 5-10, back once the GPU is kept busy — as a GPU that idled while another GPU ran a host
+        /// row: those rows must be re-measured, the others stay steady.
+        LowDriverClock = "low-driver-clock",
+        /// As `low-driver-clock`, but the driver's clock stays low whenever those tests are timed:
+        /// their rows must be flagged `throttled`, the others stay steady.
+        DriverThrottle = "driver-throttle",
+        /// Idle the GPU for 2.5 s before run position 25 and every 100th after it (real idle: on
+        /// a GPU whose clock drops when idle, those rows must be re-measured).
+        IdleGap = "idle-gap",
+        /// As `drift`, on a device whose (simulated) clock stays steady: another process taking
+        /// GPU time, so the flagged rows must say `contended`.
+        Contention = "contention",
+        /// Pretend the device lacks subgroup SHUFFLE operations (present on lavapipe): the
+        /// `uniform (wave-wide load + shuffle)` tests must become unsupported rows.
+        NoSubgroupShuffle = "no-subgroup-shuffle",
+        /// Make every timing 4× faster (beyond any drift limit) from the second block of tests on, until the run waits for
+        /// it to pass (a spell the GPU does not hold, as an H100's after tensor-core work): the
+        /// drift reference must not follow it, and the block timed in it must be timed again.
+        FastSpell = "fast-spell",
+        /// Make every timing 8× slower from the start, for good (a GPU steadily slower than
+        /// its fleet): no row may be flagged for it, and `perftest fleet` must call the GPU
+        /// degraded.
+        SlowGpu = "slow-gpu",
+        /// Make the baseline's first timing spread widely (two samples in three 10× slower): the
+        /// drift check must time it again, and its row must still read a ratio of exactly 1.
+        NoisyBaseline = "noisy-baseline",
+        /// Pretend the device reports subgroups twice as wide as its kernels run (as a driver
+        /// whose kernel was built for another width does): the subgroup tests must still verify,
+        /// against the width their kernels say they ran at, and their rows carry it.
+        SubgroupWidth = "subgroup-width",
+    }
 }
 
 #[cfg(test)]

@@ -175,6 +175,8 @@ impl<'g> Image<'g> {
     /// a 2-D image from row `first_row` on. The first band (`first_row` 0) takes the image
     /// from `UNDEFINED` to `TRANSFER_DST_OPTIMAL`; the band that ends at the last row leaves it
     /// in its read layout for compute shaders.
+    // Long on purpose: one barrier, copy, barrier sequence whose layouts and stages depend
+    // on the band (the first, the last, or one between).
     pub fn record_fill_rows(
         &self,
         d: &ash::Device,

@@ -1,7 +1,9 @@
 //! `compare --reference`: a run's ratios beside published ones, and the closest profiles.
 
-use super::{load, render, Align, CompareFormat, Input, Rows, Series};
+use super::{load, render, Align, Cell, CompareFormat, Input, Rows, Series};
 use crate::published::{self, Reference, BASELINE};
+use crate::vocab::Status;
+use crate::words::Words;
 use anyhow::{bail, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -50,7 +52,7 @@ fn run_ratios(series: &Series) -> Result<Run<'_>> {
         series
             .cells
             .get(name)
-            .filter(|c| c.status == "ok" && !c.ops)
+            .filter(|c| c.status == Some(Status::Ok) && !c.ops)
             .and_then(|c| c.ms)
             .filter(|ms| *ms > 0.0)
     };
@@ -113,9 +115,12 @@ fn ratio_rows(runs: &[Run], references: &[&Reference], tests: &[String]) -> Rows
                     match (run.ratios.get(test.as_str()), run.series.cells.get(test)) {
                         (Some(r), _) => ratio_text(*r),
                         // Not run here (`unsupported`, `error`…): say so rather than leave a gap.
-                        (None, Some(c)) if c.status != "ok" && !c.status.is_empty() => {
-                            c.status.clone()
-                        }
+                        (
+                            None,
+                            Some(Cell {
+                                status: Some(s), ..
+                            }),
+                        ) if *s != Status::Ok => s.word().to_string(),
                         _ => "-".to_string(),
                     },
                 );

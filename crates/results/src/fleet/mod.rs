@@ -7,6 +7,8 @@ pub mod text;
 
 use crate::row::Row;
 use crate::summary::{self, Subsystem, Worse};
+use crate::vocab::{Conditions, Mode, Status as RowStatus};
+use crate::words::Words;
 use crate::{median, Catalog};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -31,9 +33,6 @@ pub const OWN_SPREADS: f64 = 2.0;
 /// The default floor, %: below it no difference is one an operator can act on. Whole H100
 /// runs on eleven GPUs differ by less on every item but the few docs/fleet.md names.
 pub const FLOOR_PCT: f64 = 5.0;
-
-/// The `conditions` a run flags a row with when its timing cannot be trusted.
-pub const FLAGGED: [&str; 3] = ["throttled", "contended", "disturbed"];
 
 /// One GPU's run: one device's rows from one file (or a report's run).
 #[derive(Clone, Debug, Default)]
@@ -147,12 +146,49 @@ pub struct Confirmation {
 /// Rows of a GPU left out of its verdict, by cause.
 #[derive(Clone, Debug, Serialize)]
 pub struct Left {
-    /// `throttled`, `contended`, `disturbed` (flagged by the run), a status other than `ok`
-    /// (`unsupported`, …), `verify` (no timing), or `other kernel or dispatch`.
-    pub cause: String,
+    pub cause: Cause,
     pub rows: usize,
     /// The first few tests.
     pub tests: Vec<String>,
+}
+
+/// Why rows of a GPU were left out of its verdict; written as its words (`throttled`,
+/// `unsupported`, `verify (no timing)`, `other kernel or dispatch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// Flagged by the run (`throttled`, `contended`, `disturbed`): its timing cannot be
+    /// trusted.
+    Flagged(Conditions),
+    /// A status other than `ok` (`unsupported`, …; `None`: a file without the column).
+    Status(Option<RowStatus>),
+    /// Verified, not timed.
+    Verify,
+    /// Timed with another kernel or dispatch than the fleet's.
+    OtherKernel,
+}
+
+impl Cause {
+    /// Whether the run flagged the rows (rather than their being of another kind).
+    pub fn is_flagged(self) -> bool {
+        matches!(self, Cause::Flagged(_))
+    }
+}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cause::Flagged(c) => f.write_str(c.word()),
+            Cause::Status(s) => f.write_str(s.map_or("", |s| s.word())),
+            Cause::Verify => f.write_str("verify (no timing)"),
+            Cause::OtherKernel => f.write_str("other kernel or dispatch"),
+        }
+    }
+}
+
+impl Serialize for Cause {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// Tests named per cause.
@@ -251,29 +287,29 @@ fn usable(gpu: &Gpu) -> (Vec<Row>, Vec<Left>) {
     let mut keep = Vec::new();
     let mut left: Vec<Left> = Vec::new();
     for row in &gpu.rows {
-        let cause = if row.mode == "verify" {
-            Some("verify (no timing)".to_string())
+        let cause = if row.mode == Some(Mode::Verify) {
+            Some(Cause::Verify)
         } else if !row.ok() {
-            Some(row.status.clone())
-        } else if FLAGGED.contains(&row.conditions.as_str()) {
-            Some(row.conditions.clone())
+            Some(Cause::Status(row.status))
+        } else if row.conditions.is_flagged() {
+            Some(Cause::Flagged(row.conditions))
         } else {
             None
         };
         match cause {
             None => keep.push(row.clone()),
-            Some(cause) => add_left(&mut left, &cause, &row.test),
+            Some(cause) => add_left(&mut left, cause, &row.test),
         }
     }
     (keep, left)
 }
 
-fn add_left(left: &mut Vec<Left>, cause: &str, test: &str) {
+fn add_left(left: &mut Vec<Left>, cause: Cause, test: &str) {
     let at = match left.iter().position(|l| l.cause == cause) {
         Some(at) => at,
         None => {
             left.push(Left {
-                cause: cause.to_string(),
+                cause,
                 rows: 0,
                 tests: Vec::new(),
             });
@@ -465,11 +501,13 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
             members.iter().zip(&prepared).zip(portraits).zip(timed)
         {
             let mut left = left.clone();
-            for r in gpu.rows.iter().filter(|r| {
-                r.ok() && r.mode != "verify" && !FLAGGED.contains(&r.conditions.as_str())
-            }) {
+            for r in gpu
+                .rows
+                .iter()
+                .filter(|r| r.ok() && r.mode != Some(Mode::Verify) && !r.conditions.is_flagged())
+            {
                 if !comparable(r) {
-                    add_left(&mut left, "other kernel or dispatch", &r.test);
+                    add_left(&mut left, Cause::OtherKernel, &r.test);
                 }
             }
             let findings: Vec<Finding> = items

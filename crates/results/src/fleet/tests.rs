@@ -7,9 +7,9 @@ fn gpu(label: &str, host: &str, us: f64, ms: f64, hash: &str) -> Gpu {
     let row = |test: &str, ms: f64, hash: &str| Row {
         device_name: "GPU".into(),
         test: test.into(),
-        status: "ok".into(),
-        mode: "time".into(),
-        conditions: "steady".into(),
+        status: Some(crate::Status::Ok),
+        mode: Some(crate::Mode::Time),
+        conditions: crate::Conditions::Steady,
         ms_median: Some(ms),
         loads_per_dispatch: Some(1),
         cv_pct: Some(0.1),
@@ -93,7 +93,7 @@ fn rows_of_another_kernel_are_not_compared_and_too_few_gpus_are_not_judged() {
     // d's round trip is twice as long, but with another kernel: named, not judged.
     assert_eq!(v.exit_code, 0, "{}", text(&v));
     let d = v.gpus().find(|g| g.label == "d").unwrap();
-    assert_eq!(d.left_out[0].cause, "other kernel or dispatch");
+    assert_eq!(d.left_out[0].cause.to_string(), "other kernel or dispatch");
     // The same kernel: 30 µs on a is noted, never degraded; 90 µs on e is.
     let v = judge(
         &[

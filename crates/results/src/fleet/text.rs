@@ -1,6 +1,6 @@
 //! The verdict as text: one line per GPU, one per degraded item under it, then the machines' shared differences and what could not be judged.
 
-use super::{Call, Finding, GpuVerdict, Status, Verdict, FLAGGED, MAD_TO_SIGMA, SIGMAS};
+use super::{Call, Finding, GpuVerdict, Status, Verdict, MAD_TO_SIGMA, SIGMAS};
 use crate::summary::Subsystem;
 use std::fmt::Write as _;
 
@@ -170,7 +170,7 @@ pub fn text(v: &Verdict) -> String {
             }
             // Flagged rows first: they are the run's own warning.
             let mut left = g.left_out.clone();
-            left.sort_by_key(|l| !FLAGGED.contains(&l.cause.as_str()));
+            left.sort_by_key(|l| !l.cause.is_flagged());
             for l in &left {
                 let more = if l.rows > l.tests.len() { ", …" } else { "" };
                 let _ = writeln!(

@@ -83,6 +83,8 @@ pub struct DotRow {
 
 /// A dot plot: one row per [`DotRow`], values on axis `x`, a reference line at `mark`,
 /// `styles` in the legend.
+// Long on purpose: one SVG drawn in order (axis, reference line, one row of dots per
+// row, legend), its layout computed once for all of them.
 pub fn dot_plot(
     title: &str,
     x: &Axis,

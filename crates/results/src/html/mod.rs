@@ -13,6 +13,8 @@ mod tests;
 use crate::compare::{self, read};
 use crate::output::OutFile;
 use crate::published::Reference;
+use crate::vocab::{Conditions, Status};
+use crate::words::Words;
 use crate::Catalog;
 use anyhow::{bail, Result};
 use runs::{Row, Run, SuiteKey};
@@ -376,17 +378,20 @@ fn plain(v: &Value) -> String {
     }
 }
 
+/// Whether a row failed: neither ok nor unsupported (an error, a mismatch, an interrupted
+/// test, or no status at all).
+fn failed_row(row: &Row) -> bool {
+    !matches!(row.status, Some(Status::Ok | Status::Unsupported))
+}
+
 /// Per run: rows by status, rows by conditions, the clock; then every row that failed and
 /// the reasons rows were unsupported.
 // Long on purpose: one section's tables, in the order the page shows them.
 fn summary(runs: &[Run]) -> String {
-    let count = |r: &Run, c: fn(&Row) -> &str, v: &str| r.rows.iter().filter(|x| c(x) == v).count();
-    let failed = |r: &Run| {
-        r.rows
-            .iter()
-            .filter(|x| !matches!(x.status.as_str(), "ok" | "unsupported"))
-            .count()
-    };
+    let count =
+        |r: &Run, status: Status| r.rows.iter().filter(|x| x.status == Some(status)).count();
+    let flagged = |r: &Run, c: Conditions| r.rows.iter().filter(|x| x.conditions == c).count();
+    let failed = |r: &Run| r.rows.iter().filter(|x| failed_row(x)).count();
     let header = [
         "run",
         "rows",
@@ -432,13 +437,13 @@ fn summary(runs: &[Run]) -> String {
             vec![
                 r.label.clone(),
                 r.rows.len().to_string(),
-                count(r, |x| &x.status, "ok").to_string(),
-                count(r, |x| &x.status, "unsupported").to_string(),
+                count(r, Status::Ok).to_string(),
+                count(r, Status::Unsupported).to_string(),
                 failed(r).to_string(),
-                count(r, |x| &x.conditions, "re-measured").to_string(),
-                count(r, |x| &x.conditions, "throttled").to_string(),
-                count(r, |x| &x.conditions, "contended").to_string(),
-                count(r, |x| &x.conditions, "disturbed").to_string(),
+                flagged(r, Conditions::Remeasured).to_string(),
+                flagged(r, Conditions::Throttled).to_string(),
+                flagged(r, Conditions::Contended).to_string(),
+                flagged(r, Conditions::Disturbed).to_string(),
                 clock,
                 driver,
                 power,
@@ -461,15 +466,11 @@ fn summary(runs: &[Run]) -> String {
     out += &table::plain(&header, &body);
     let mut problems: Vec<Vec<String>> = Vec::new();
     for r in runs {
-        for x in r
-            .rows
-            .iter()
-            .filter(|x| !matches!(x.status.as_str(), "ok" | "unsupported"))
-        {
+        for x in r.rows.iter().filter(|x| failed_row(x)) {
             problems.push(vec![
                 r.label.clone(),
                 x.test.clone(),
-                x.status.clone(),
+                x.status.map_or_else(String::new, |s| s.word().to_string()),
                 x.reason.clone(),
             ]);
         }
@@ -483,7 +484,11 @@ fn summary(runs: &[Run]) -> String {
     }
     let mut reasons: Vec<(String, String, usize)> = Vec::new();
     for r in runs {
-        for x in r.rows.iter().filter(|x| x.status == "unsupported") {
+        for x in r
+            .rows
+            .iter()
+            .filter(|x| x.status == Some(Status::Unsupported))
+        {
             let reason = x.reason.clone();
             match reasons
                 .iter_mut()

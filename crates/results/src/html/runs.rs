@@ -3,7 +3,7 @@
 
 use crate::compare::read::Table;
 pub use crate::row::Row;
-use crate::{Catalog, Suite};
+use crate::{Catalog, Suite, Words};
 use anyhow::{bail, Result};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -20,8 +20,7 @@ impl SuiteKey {
     /// `original`, `bandwidth`, … as `--suite` names them.
     pub fn name(&self) -> String {
         match self {
-            SuiteKey::Known(s) => clap::ValueEnum::to_possible_value(s)
-                .map_or_else(|| format!("{s:?}"), |v| v.get_name().to_string()),
+            SuiteKey::Known(s) => s.word().to_string(),
             SuiteKey::Other(n) => n.clone(),
         }
     }
@@ -42,7 +41,7 @@ pub fn suite_of(row: &Row, catalog: &Catalog) -> SuiteKey {
     // catalog does not list) is a point of its suite's curve: a section of its own would
     // repeat the suite's name and anchor.
     if row.is_probe() {
-        if let Ok(s) = <Suite as clap::ValueEnum>::from_str(name, true) {
+        if let Some(s) = Suite::from_word(&name.to_lowercase()) {
             return SuiteKey::Known(s);
         }
     }

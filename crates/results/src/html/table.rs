@@ -3,6 +3,8 @@
 
 use super::runs::{Row, Run};
 use super::svg::{esc, num};
+use crate::vocab::{Conditions, Status, Unit};
+use crate::words::Words;
 
 /// A number column of a row, `None` where the row has none.
 type Value = fn(&Row) -> Option<f64>;
@@ -28,14 +30,13 @@ const COLUMNS: &[(&str, &str, Value)] = &[
 
 /// The unit a heading counts in the suite (`loads`, `ops`, `flops`…), when every row
 /// agrees.
-fn unit(runs: &[Run], tests: &[String]) -> Option<String> {
+fn unit(runs: &[Run], tests: &[String]) -> Option<Unit> {
     let mut units = runs
         .iter()
         .flat_map(|r| tests.iter().filter_map(|t| r.row(t)))
-        .map(|r| r.unit.as_str())
-        .filter(|u| !u.is_empty());
+        .filter_map(|r| r.unit);
     let first = units.next()?;
-    units.all(|u| u == first).then(|| first.to_string())
+    units.all(|u| u == first).then_some(first)
 }
 
 /// One table of `tests`: per run, each value column the suite fills, then the status.
@@ -63,7 +64,7 @@ pub fn rows(runs: &[Run], tests: &[String]) -> String {
         && runs
             .iter()
             .flat_map(|r| tests.iter().filter_map(|t| r.row(t)))
-            .any(|r| !r.unit.is_empty());
+            .any(|r| r.unit.is_some());
     if mixed {
         columns.push((None, "unit".to_string()));
     }
@@ -95,7 +96,7 @@ pub fn rows(runs: &[Run], tests: &[String]) -> String {
                 Some(row) => {
                     for (value, _) in &columns {
                         let cell = match value {
-                            None => esc(&row.unit),
+                            None => row.unit.map_or_else(String::new, |u| esc(u.word())),
                             Some(value) if row.ok() => value(row).map_or_else(String::new, num),
                             Some(_) => String::new(),
                         };
@@ -117,15 +118,15 @@ pub fn rows(runs: &[Run], tests: &[String]) -> String {
 
 /// The status, with the reason (and the conditions of a row not timed steady) beside it.
 fn status_cell(row: &Row) -> String {
-    let status = row.status.as_str();
-    let class = match status {
-        "ok" => "ok",
-        "unsupported" => "unsupported",
+    let status = row.status.map_or("", |s| s.word());
+    let class = match row.status {
+        Some(Status::Ok) => "ok",
+        Some(Status::Unsupported) => "unsupported",
         _ => "failed",
     };
     let mut note = row.reason.clone();
-    let conditions = row.conditions.as_str();
-    if !conditions.is_empty() && conditions != "steady" {
+    let conditions = row.conditions.word();
+    if !matches!(row.conditions, Conditions::Unchecked | Conditions::Steady) {
         note = if note.is_empty() {
             conditions.to_string()
         } else {

@@ -1,6 +1,8 @@
 //! The curve rules: plateaus of a latency or bandwidth sweep over working sets, the cache
 //! levels they make, and the edge between a level and the next (docs/summary.md).
 
+pub use crate::size::{size_after, size_name};
+
 /// A plateau holds values within this factor of each other: max / min ≤ 1 + TOLERANCE.
 /// (A plateau's own spread is a few % on the H100; a step between levels is ×1.3 or more.)
 pub const TOLERANCE: f64 = 0.10;
@@ -136,35 +138,4 @@ pub fn matching(points: &[Point], candidates: &[Span], lo: u64, hi: u64) -> Opti
         .filter(|(n, _)| *n > 0)
         .max_by_key(|(n, s)| (*n, std::cmp::Reverse(s.first)))
         .map(|(_, s)| s)
-}
-
-/// The name of a working-set size as the suites write it: `4 KB`, `1.25 MB`, `1 GB`.
-pub fn size_name(bytes: u64) -> String {
-    let (value, unit) = if bytes >= 1 << 30 {
-        (bytes as f64 / (1u64 << 30) as f64, "GB")
-    } else if bytes >= 1 << 20 {
-        (bytes as f64 / (1u64 << 20) as f64, "MB")
-    } else {
-        (bytes as f64 / 1024.0, "KB")
-    };
-    let text = format!("{value:.2}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    format!("{text} {unit}")
-}
-
-/// The size a test name ends with after `prefix` (`latency: ByteAddressBuffer 1.25 MB`),
-/// in bytes; `None` where the rest is not exactly a size (another resource whose name
-/// starts the same).
-pub fn size_after(test: &str, prefix: &str) -> Option<u64> {
-    let rest = test.strip_prefix(prefix)?;
-    let (number, unit) = rest.split_once(' ')?;
-    let scale = match unit {
-        "KB" => 1u64 << 10,
-        "MB" => 1 << 20,
-        "GB" => 1 << 30,
-        _ => return None,
-    };
-    let v: f64 = number.parse().ok()?;
-    (v > 0.0 && number.chars().all(|c| c.is_ascii_digit() || c == '.'))
-        .then(|| (v * scale as f64).round() as u64)
 }

@@ -3,7 +3,8 @@
 use super::curve::{self, Point, Span};
 use super::vendor::{self, Figure};
 use super::{Device, Item, Quantity, Row, Section, Subsystem, Summary, Unit, Worse};
-use crate::{Catalog, Suite};
+use crate::vocab::Unit as Counted;
+use crate::{Catalog, Suite, Words};
 
 /// The latency curve the cache levels are read from: a storage buffer, one dependent load
 /// at a time.
@@ -1045,6 +1046,9 @@ pub const TEXTURE_LOAD: &str = "latency: Texture2D<float>.Load ";
 /// their own cache, evict the buffer's: one storage (said with the pair's first edge, where
 /// the rise begins); less, up to the texture's edge: separate. Only where the run has the
 /// rows, and where the buffer set lies on the L1's plateau.
+// Long on purpose: one reading of one pair of curves, in the steps the comment above
+// gives (the buffer chase's step, the pair less the texture at each size they share, the
+// rise and where it begins).
 fn beside_texture(d: &Device, levels: &[Level], lat: &[Point], in_ns: bool) -> Option<Item> {
     let pair = latency_points(d, BESIDE_TEXTURE, in_ns);
     if pair.len() < curve::MIN_POINTS {
@@ -1299,7 +1303,8 @@ fn best<'a>(
             } else {
                 String::new()
             };
-            format!("{all}`{}`: {}{reason}", first.test, first.status)
+            let status = first.status.map_or("", |s| s.word());
+            format!("{all}`{}`: {status}{reason}", first.test)
         })
 }
 
@@ -1352,7 +1357,7 @@ fn rate(
     d: &Device,
     what: &str,
     tests: &[(&str, f64)],
-    unit: &str,
+    unit: Counted,
     figure: Option<Figure>,
     subsystem: Subsystem,
 ) -> Item {
@@ -1369,7 +1374,7 @@ fn rate(
         Ok((row, _)) => {
             let f = factor(&row.test);
             let per_s = row.gloads_per_s.unwrap_or(f64::NAN) * f / 1000.0;
-            let (small, big_unit) = if unit == "flops" {
+            let (small, big_unit) = if unit == Counted::Flops {
                 (Unit::FlopsPerClockPerCu, Unit::Teraflops)
             } else {
                 (Unit::OpsPerClockPerCu, Unit::Teraops)
@@ -1383,7 +1388,11 @@ fn rate(
                 None => "no clock: per clock left out, ".into(),
             };
             figures.push(Quantity::of(per_s, big_unit));
-            let big = if unit == "flops" { "TFLOP/s" } else { "TOP/s" };
+            let big = if unit == Counted::Flops {
+                "TFLOP/s"
+            } else {
+                "TOP/s"
+            };
             let counted = if f == 2.0 {
                 " ×2 (a multiply-add counted one op there)"
             } else {
@@ -1424,7 +1433,7 @@ pub fn matrix_type(test: &str) -> Option<&str> {
 pub type Rate = (
     &'static str,
     &'static [(&'static str, f64)],
-    &'static str,
+    Counted,
     Option<&'static str>,
     Subsystem,
 );
@@ -1435,7 +1444,7 @@ pub const RATES: [Rate; 7] = [
     (
         "fp32",
         &[("fp32 fma", 2.0), ("matrix: peak fp32 vec4 fma", 1.0)],
-        "flops",
+        Counted::Flops,
         Some("fp32_tflops"),
         Subsystem::Arithmetic,
     ),
@@ -1446,21 +1455,21 @@ pub const RATES: [Rate; 7] = [
             ("fp16x2 fma (packed)", 2.0),
             ("matrix: peak fp16 vec4 fma", 1.0),
         ],
-        "flops",
+        Counted::Flops,
         Some("fp16_tflops"),
         Subsystem::Arithmetic,
     ),
     (
         "fp64",
         &[("fp64 fma", 2.0), ("matrix: peak fp64 vec4 fma", 1.0)],
-        "flops",
+        Counted::Flops,
         Some("fp64_tflops"),
         Subsystem::Arithmetic,
     ),
     (
         "int32 multiply-add",
         &[("int32 mad", 2.0), ("matrix: peak int32 vec4 mul+add", 1.0)],
-        "ops",
+        Counted::Ops,
         Some("int32_tops"),
         Subsystem::Arithmetic,
     ),
@@ -1471,21 +1480,21 @@ pub const RATES: [Rate; 7] = [
             ("matrix: dot 4x8-bit packed unsigned (+add)", 1.0),
             ("matrix: dot 4x8-bit packed mixed (+add)", 1.0),
         ],
-        "ops",
+        Counted::Ops,
         None,
         Subsystem::Matrix,
     ),
     (
         "fp16 dot product",
         &[("matrix: dot f16vec2", 1.0)],
-        "flops",
+        Counted::Flops,
         None,
         Subsystem::Matrix,
     ),
     (
         "bf16 dot product",
         &[("matrix: dot bf16vec2", 1.0)],
-        "flops",
+        Counted::Flops,
         None,
         Subsystem::Matrix,
     ),
@@ -1496,7 +1505,7 @@ fn arithmetic(d: &Device) -> Section {
     let mut items: Vec<Item> = RATES
         .iter()
         .map(|(what, tests, unit, key, subsystem)| {
-            rate(d, what, tests, unit, key.and_then(f), *subsystem)
+            rate(d, what, tests, *unit, key.and_then(f), *subsystem)
         })
         .collect();
     // The cooperative-matrix rows the device ran, whichever configurations its driver lists.
@@ -1507,15 +1516,30 @@ fn arithmetic(d: &Device) -> Section {
         .filter(|n| matrix_type(n).is_some())
         .collect();
     for (label, types, unit, key) in [
-        ("fp16 matrix", &["f16"][..], "flops", "fp16_tensor_tflops"),
-        ("bf16 matrix", &["bf16"], "flops", "bf16_tensor_tflops"),
+        (
+            "fp16 matrix",
+            &["f16"][..],
+            Counted::Flops,
+            "fp16_tensor_tflops",
+        ),
+        (
+            "bf16 matrix",
+            &["bf16"],
+            Counted::Flops,
+            "bf16_tensor_tflops",
+        ),
         (
             "fp8 matrix",
             &["e4m3", "e5m2"],
-            "flops",
+            Counted::Flops,
             "fp8_tensor_tflops",
         ),
-        ("int8 matrix", &["s8", "u8"], "ops", "int8_tensor_tops"),
+        (
+            "int8 matrix",
+            &["s8", "u8"],
+            Counted::Ops,
+            "int8_tensor_tops",
+        ),
     ] {
         let tests: Vec<(&str, f64)> = matrix
             .iter()

@@ -73,6 +73,8 @@ fn range(r: (u64, u64)) -> String {
 /// The section for a CPU device's rows (`None` for a GPU): each data cache of the host's
 /// (the rows' `host_caches`) that the curve's sizes reach, on the curve's steps; then the
 /// steps no cache explains.
+// Long on purpose: the section's items in the order it prints them (each cache the curve
+// reaches, then the steps no cache explains), read off one set of points.
 pub fn section(d: &Device) -> Option<Section> {
     if !d.rows.iter().any(|r| r.device_type == "cpu") {
         return None;

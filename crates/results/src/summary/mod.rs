@@ -392,7 +392,7 @@ pub fn devices(sources: &[(&str, &[Row])]) -> Vec<Device> {
     out
 }
 
-pub use curve::size_name;
+pub use crate::size::{size_bytes, size_name};
 pub use derive::LATENCY;
 
 /// Every curve of the latency suite the summary reads by its name's prefix (each followed
@@ -470,11 +470,6 @@ pub fn edges(points: &[(u64, f64)]) -> Vec<Edge> {
 /// in bytes.
 pub fn latency_size(test: &str) -> Option<u64> {
     curve::size_after(test, LATENCY)
-}
-
-/// A working set's name as [`size_name`] writes it (`1.25 MB`), in bytes.
-pub fn size_bytes(text: &str) -> Option<u64> {
-    curve::size_after(text, "")
 }
 
 /// The summary of every GPU in `sources` (see [`devices`]).

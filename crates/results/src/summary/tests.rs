@@ -285,7 +285,7 @@ fn rows_that_cannot_support_a_value_leave_it_out_with_the_reason() {
                 "bandwidth: ByteAddressBuffer.Load4 {}",
                 curve::size_name(kb << 10)
             ),
-            status: "ok".into(),
+            status: Some(crate::Status::Ok),
             gbytes_per_s: Some(if i < 5 { 100.0 } else { 20.0 }),
             ..Default::default()
         });
@@ -336,7 +336,7 @@ fn rows_that_cannot_support_a_value_leave_it_out_with_the_reason() {
 fn a_published_gpu_sets_its_ratio_beside_the_same_test() {
     let rows = vec![Row {
         test: "Buffer<R8>.Load uniform".into(),
-        status: "ok".into(),
+        status: Some(crate::Status::Ok),
         gloads_per_s: Some(100.0),
         ratio: Some(2.0),
         ..Default::default()
@@ -377,7 +377,7 @@ fn row_of(name: &str, index: u32, uuid: &str, test: &str) -> Row {
         driver: "D 1".into(),
         device_uuid: uuid.into(),
         test: test.into(),
-        status: "ok".into(),
+        status: Some(crate::Status::Ok),
         ms_median: Some(1.0),
         ..Default::default()
     }
@@ -429,7 +429,7 @@ fn a_level_gives_its_load_to_use_latency_where_the_run_has_the_chase() {
         ] {
             rows.push(Row {
                 test: format!("{prefix}{}", curve::size_name(size)),
-                status: "ok".into(),
+                status: Some(crate::Status::Ok),
                 latency_clk: Some(clk),
                 clock_mhz: Some(1980.0),
                 ..Default::default()
@@ -486,7 +486,7 @@ fn the_load_to_use_items_read_the_uint64_form_where_it_ran_and_the_uint2_form_el
         ] {
             rows.push(Row {
                 test: format!("{prefix}{}", curve::size_name(size)),
-                status: "ok".into(),
+                status: Some(crate::Status::Ok),
                 latency_clk: Some(clk),
                 clock_mhz: Some(1980.0),
                 ..Default::default()
@@ -510,7 +510,7 @@ fn the_load_to_use_items_read_the_uint64_form_where_it_ran_and_the_uint2_form_el
     // uint2 form's rows are read, and named.
     for r in &mut rows {
         if r.test.starts_with(derive::LOAD_TO_USE_64) {
-            r.status = "unsupported".into();
+            r.status = Some(crate::Status::Unsupported);
             r.latency_clk = None;
         }
     }
@@ -1139,7 +1139,7 @@ fn a_real_epycs_curve_holds_its_caches_in_three_passes_and_one_pass_may_not() {
 fn repeated_latency_rows_keep_the_fastest_and_other_rows_the_first() {
     let row = |test: &str, ns: Option<f64>, gbs: Option<f64>| Row {
         test: test.into(),
-        status: "ok".into(),
+        status: Some(crate::Status::Ok),
         latency_ns: ns,
         gbytes_per_s: gbs,
         ..Default::default()
@@ -1152,7 +1152,7 @@ fn repeated_latency_rows_keep_the_fastest_and_other_rows_the_first() {
         row("latency: ByteAddressBuffer 4 KB", Some(8.0), None),
         row("bandwidth: ByteAddressBuffer.Load4 4 KB", None, Some(20.0)),
         Row {
-            status: "failed".into(),
+            status: Some(crate::Status::Error),
             ..row("latency: ByteAddressBuffer 4 KB", Some(1.0), None)
         },
     ];

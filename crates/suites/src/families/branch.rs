@@ -5,6 +5,10 @@
 use super::{Columns, Shared, Spec};
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::format::Format;
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
 use anyhow::Result;
 use ash::vk;
@@ -49,12 +53,20 @@ impl Coherence {
             Coherence::Divergent => "Divergent",
         }
     }
+
+    /// As kernel names spell it.
+    const fn ident(self) -> &'static str {
+        match self {
+            Coherence::Coherent => "coherent",
+            Coherence::Divergent => "divergent",
+        }
+    }
 }
 
 impl Shape {
     const ALL: [Shape; 3] = [Shape::Baseline, Shape::Long, Shape::Short];
 
-    fn name(self) -> &'static str {
+    const fn name(self) -> &'static str {
         match self {
             Shape::Baseline => "baseline",
             Shape::Long => "long",
@@ -179,13 +191,8 @@ impl Spec for Branch {
         Some(FORMAT.bytes())
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        format!(
-            "branch_{}_{}_n{}",
-            v.coherence.name().to_lowercase(),
-            v.shape.name(),
-            v.work
-        )
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        kernel_of(v.coherence, v.shape, v.work)
     }
 
     /// Samples taken per thread: two per iteration, on every iteration (baseline) or on the
@@ -277,6 +284,35 @@ impl Spec for Branch {
     }
 }
 
+/// The kernel of `coherence`, `shape` and `work` units of ALU work.
+const fn kernel_of(coherence: Coherence, shape: Shape, work: u32) -> KernelId {
+    named(&[
+        Text("branch_"),
+        Text(coherence.ident()),
+        Text("_"),
+        Text(shape.name()),
+        Text("_n"),
+        Number(work),
+    ])
+}
+
+// Fails the build where a test's kernel is not built: every amount of work of
+// [`work_units`], each coherence and shape.
+const _: () = {
+    let mut work = 0;
+    while work <= 256 {
+        let (mut c, mut s) = (0, 0);
+        while c < Coherence::ALL.len() {
+            while s < Shape::ALL.len() {
+                kernel_of(Coherence::ALL[c], Shape::ALL[s], work);
+                s += 1;
+            }
+            (c, s) = (c + 1, 0);
+        }
+        work += if work < 128 { 4 } else { 8 };
+    }
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,7 +331,7 @@ mod tests {
         assert_eq!(names[6 * 33], "136X Coherent branch baseline");
         assert_eq!(names.last().unwrap(), "256X Divergent branch short");
         assert_eq!(
-            Branch.kernel(tests[4].1, tests[4].2),
+            Branch.kernel(tests[4].1, tests[4].2).name(),
             "branch_divergent_long_n0"
         );
     }

@@ -125,48 +125,17 @@ pub type Dispatch<'a> = dyn FnMut() -> Result<()> + 'a;
 /// What `--verify` of a write test returns: `Ok(Ok(()))` when the memory matches the reference.
 pub type Checked = Result<std::result::Result<(), Mismatch>>;
 
-/// What a test's count (`loads_per_dispatch`, `gloads_per_s`, `loads_per_clk_per_cu`) counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Loads (or loop iterations, for the control loops).
-    Loads,
-    /// Arithmetic or subgroup operations (the instruction suite), integer operations of the
-    /// matrix suite (a multiply-add counts two).
-    Ops,
-    /// Floating-point operations of the matrix suite (a multiply-add counts two).
-    Flops,
-    /// Bytes copied or filled by a transfer command.
-    Bytes,
-    /// Dispatches recorded (what a dispatch costs).
-    Dispatches,
-    /// Submissions waited for, one after another.
-    Submits,
-    /// Timestamp pairs written back to back.
-    Timestamps,
-}
-
-impl Unit {
-    /// The CSV's `unit` column.
-    pub fn name(self) -> &'static str {
-        match self {
-            Unit::Loads => "loads",
-            Unit::Ops => "ops",
-            Unit::Flops => "flops",
-            Unit::Bytes => "bytes",
-            Unit::Dispatches => "dispatches",
-            Unit::Submits => "submits",
-            Unit::Timestamps => "timestamps",
-        }
-    }
-}
+/// What a test's count (`loads_per_dispatch`, `gloads_per_s`, `loads_per_clk_per_cu`) counts:
+/// the results' unit, the word its rows' `unit` column holds.
+pub use perftest_results::Unit;
 
 /// How a test's dependent-chain latency is measured: a kernel that runs one subgroup through
 /// `ITERATIONS` (the first push-constant word) iterations of `ops_per_iteration` dependent
 /// operations between two reads of the subgroup clock (see `runner/latency.rs`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Latency {
-    /// The kernel's name (declared by the family's template).
-    pub kernel: String,
+    /// The kernel (declared by the family's template).
+    pub kernel: KernelId,
     /// Dependent operations per loop iteration.
     pub ops_per_iteration: u32,
     /// Operations to run, untimed, before the timed runs (in dispatches of at most
@@ -203,6 +172,24 @@ pub struct Latency {
     /// whose results the runner compares, which a driver may choose unlike the device's
     /// `subgroupSize` (docs/instructions.md, *The subgroup width*).
     pub reports_subgroup_size: bool,
+}
+
+impl Latency {
+    /// The latency of `kernel`, every other field its default (one chain, no warming, the
+    /// runner's iterations, timed with the subgroup clock).
+    pub fn of(kernel: KernelId) -> Self {
+        Latency {
+            kernel,
+            ops_per_iteration: 0,
+            warm_ops: 0,
+            evict_first: false,
+            chains: Vec::new(),
+            timed_iterations: 0,
+            warm_iterations: 0,
+            timestamped: false,
+            reports_subgroup_size: false,
+        }
+    }
 }
 
 /// A family's chase at a working set none of its tests has: what the runner verifies and
@@ -382,13 +369,14 @@ pub trait Spec: Sync + 'static {
     fn columns(&self, v: Self::Variant) -> Columns;
     /// Bytes each load brings into the shader (for bytes/s figures); `None` when it reads nothing.
     fn bytes_per_load(&self, v: Self::Variant) -> Option<u32>;
-    /// The name of the kernel that runs the test (declared by the family's GLSL template).
-    fn kernel(&self, v: Self::Variant, p: Pattern) -> String;
+    /// The kernel that runs the test (declared by the family's GLSL template), from the table
+    /// `build.rs` generates (an `id::` constant, or [`named`](crate::kernels::named)).
+    fn kernel(&self, v: Self::Variant, p: Pattern) -> KernelId;
     /// The same kernel reading the clock its own work runs at (glsl/matrix/kernel_clock.glsl),
     /// where the family has one: the runner builds it instead of [`Spec::kernel`] on a device
     /// with a real-time clock in shaders, and the row's clock is what it read (for work whose
     /// clock the probe around it does not see: a batch of tensor-core multiply-adds).
-    fn clock_kernel(&self, _v: Self::Variant, _p: Pattern) -> Option<String> {
+    fn clock_kernel(&self, _v: Self::Variant, _p: Pattern) -> Option<KernelId> {
         None
     }
     /// The `readStart` push constant: byte offset of the first read.
@@ -729,11 +717,6 @@ fn at<S: Spec>(spec: &S, i: usize) -> (Suite, S::Variant, Pattern) {
     spec.tests()[i]
 }
 
-/// The kernel called `name`, which every test's and latency's name must be.
-fn kernel_id(name: &str) -> KernelId {
-    crate::kernels::id_of(name).unwrap_or_else(|| panic!("no kernel named {name} is built"))
-}
-
 impl<S: Spec> Family for S {
     fn describe(&self) -> Vec<TestInfo> {
         let tests = self.tests();
@@ -744,8 +727,8 @@ impl<S: Spec> Family for S {
                 suite,
                 pattern: p,
                 columns: self.columns(v),
-                kernel: kernel_id(&self.kernel(v, p)),
-                clock_kernel: self.clock_kernel(v, p).map(|k| kernel_id(&k)),
+                kernel: self.kernel(v, p),
+                clock_kernel: self.clock_kernel(v, p),
                 bytes_per_load: self.bytes_per_load(v),
                 read_start: self.read_start(v),
                 curve_size: self.curve_size(v),
@@ -761,7 +744,7 @@ impl<S: Spec> Family for S {
                 shares_host: self.shares_host(v),
                 over_host_link: self.over_host_link(v),
                 latency: self.latency(v).map(|l| {
-                    let id = kernel_id(&l.kernel);
+                    let id = l.kernel;
                     (l, id)
                 }),
             })

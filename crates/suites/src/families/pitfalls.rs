@@ -3,6 +3,10 @@
 
 use super::{Columns, Shared, Spec};
 use crate::data::{ThreadSum, TEXTURE_SIZE};
+use crate::kernels::{
+    check_built, id, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::Result;
 use ash::vk;
@@ -244,23 +248,8 @@ impl Spec for Pitfalls {
         }
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        let name = match v {
-            StackArray => "array_stack".into(),
-            ConstantArray => "array_constant".into(),
-            SelectChain => "array_select".into(),
-            FieldsAdjacent => "fields_adjacent".into(),
-            FieldsApart => "fields_apart".into(),
-            OffsetInt => "offset_int".into(),
-            OffsetUint => "offset_uint".into(),
-            OffsetU16 => "offset_uint16".into(),
-            SwitchFallThrough => "switch_fallthrough".into(),
-            SwitchSeparate => "switch_separate".into(),
-            Reads { chains, .. } => format!("reads_chains{chains}"),
-            Contracted => "math_contracted".into(),
-            Precise => "math_precise".into(),
-        };
-        format!("pitfalls_{name}")
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        kernel_of(v)
     }
 
     /// Iterations per thread (each set's unit of work: a pick, two or four words, a read, a
@@ -357,6 +346,26 @@ impl Spec for Pitfalls {
         ]
     }
 }
+
+/// The kernel of variant `v`.
+const fn kernel_of(v: Variant) -> KernelId {
+    match v {
+        StackArray => id::PITFALLS_ARRAY_STACK,
+        ConstantArray => id::PITFALLS_ARRAY_CONSTANT,
+        SelectChain => id::PITFALLS_ARRAY_SELECT,
+        FieldsAdjacent => id::PITFALLS_FIELDS_ADJACENT,
+        FieldsApart => id::PITFALLS_FIELDS_APART,
+        OffsetInt => id::PITFALLS_OFFSET_INT,
+        OffsetUint => id::PITFALLS_OFFSET_UINT,
+        OffsetU16 => id::PITFALLS_OFFSET_UINT16,
+        SwitchFallThrough => id::PITFALLS_SWITCH_FALLTHROUGH,
+        SwitchSeparate => id::PITFALLS_SWITCH_SEPARATE,
+        Reads { chains, .. } => named(&[Text("pitfalls_reads_chains"), Number(chains)]),
+        Contracted => id::PITFALLS_MATH_CONTRACTED,
+        Precise => id::PITFALLS_MATH_PRECISE,
+    }
+}
+check_built!(kernel_of; ALL);
 
 #[cfg(test)]
 mod tests {

@@ -101,7 +101,7 @@ pub fn fleet(runs: &[Run], suites: &[(SuiteKey, Vec<String>)], catalog: &Catalog
             let flagged: usize = g
                 .left_out
                 .iter()
-                .filter(|l| fleet::FLAGGED.contains(&l.cause.as_str()))
+                .filter(|l| l.cause.is_flagged())
                 .map(|l| l.rows)
                 .sum();
             vec![

@@ -48,6 +48,8 @@ fn rerun_spread(runs: &[Run], run: usize, except: usize, key: &SuiteKey, test: &
 
 /// Each later run against the first: counts, a chart of every change, the changes beyond
 /// the spread, and every change in a table.
+// Long on purpose: the section's parts in page order (counts, the chart of every change,
+// the changes beyond the spread, the full table), over one pairing of runs.
 pub fn side_by_side(runs: &[Run], suites: &[(SuiteKey, Vec<String>)]) -> String {
     let mut out = String::from("<section id=\"changes\"><h2>Changes between runs</h2>\n");
     out += "<p>Each run against the first, test by test: the change in time per load \

@@ -31,6 +31,8 @@ pub fn working_set(test: &str) -> Option<(&str, f64)> {
 
 /// Bandwidth (GB/s) or latency (clocks per load, else ns per load where the device has no
 /// shader clock) over the working set, log on both axes, one line per resource and run.
+// Long on purpose: one chart, drawn in order: the series gathered per resource and run,
+// the axes fitted to them, then the lines and the legend.
 pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<String> {
     let mut names: Vec<&str> = Vec::new();
     for t in tests {

@@ -21,7 +21,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kernel-name part (`float`, `int`, `uint`).
-    pub fn ident(self) -> &'static str {
+    pub const fn ident(self) -> &'static str {
         match self {
             Kind::Float => "float",
             Kind::Int => "int",
@@ -125,12 +125,12 @@ impl ExtFormat {
     }
 
     /// Whether the format is block-compressed (4×4 blocks).
-    pub fn is_compressed(self) -> bool {
+    pub const fn is_compressed(self) -> bool {
         matches!(self.encoding, Bc1 | Bc4 | Bc5 | Bc7 | Etc2 | Astc4x4)
     }
 
     /// The GLSL type it is read as.
-    pub fn kind(self) -> Kind {
+    pub const fn kind(self) -> Kind {
         match self.encoding {
             Uint(_) => Kind::Uint,
             Sint(_) => Kind::Int,

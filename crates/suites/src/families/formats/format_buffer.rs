@@ -4,6 +4,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::formats::ext_format::{self, ExtFormat};
 use crate::families::{each, upload, Columns, Shared, Spec};
+use crate::kernels::{
+    named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -46,13 +50,8 @@ impl Spec for FormatBuffer {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: ExtFormat, p: Pattern) -> String {
-        format!(
-            "format_buffer_{}_w{}_{}",
-            f.kind().ident(),
-            f.channels,
-            p.ident()
-        )
+    fn kernel(&self, f: ExtFormat, p: Pattern) -> KernelId {
+        kernel_of(f, p)
     }
 
     fn reference(&self, f: ExtFormat, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -135,4 +134,31 @@ pub fn patched(input: &[u8]) -> Vec<u8> {
     } else {
         ext_format::patch(input.to_vec())
     }
+}
+
+// Fails the build where a test's kernel is not built: every uncompressed format (as
+// `ExtFormat::uncompressed` lists them), every pattern.
+const _: () = {
+    let mut i = 0;
+    while i < ext_format::ALL.len() {
+        let f = ext_format::ALL[i];
+        let mut j = 0;
+        while j < Pattern::ALL.len() && !f.is_compressed() {
+            kernel_of(f, Pattern::ALL[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+};
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: ExtFormat, p: Pattern) -> KernelId {
+    named(&[
+        Text("format_buffer_"),
+        Text(f.kind().ident()),
+        Text("_w"),
+        Number(f.channels),
+        Text("_"),
+        Text(p.ident()),
+    ])
 }

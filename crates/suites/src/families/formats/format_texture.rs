@@ -5,6 +5,10 @@ use crate::data::{self, ThreadSum};
 use crate::families::formats::ext_format::{self, ExtFormat, SIZE};
 use crate::families::formats::format_buffer::patched;
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -102,14 +106,8 @@ impl Spec for FormatTexture {
         (!f.is_compressed()).then(|| f.bytes())
     }
 
-    fn kernel(&self, (f, read): (ExtFormat, Read), p: Pattern) -> String {
-        let op = if read == Read::Load { "load" } else { "sample" };
-        format!(
-            "format_texture_{op}_{}_w{}_{}",
-            f.kind().ident(),
-            f.channels,
-            p.ident()
-        )
+    fn kernel(&self, (f, read): (ExtFormat, Read), p: Pattern) -> KernelId {
+        kernel_of(f, read, p)
     }
 
     fn reference(&self, (f, _): (ExtFormat, Read), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -220,3 +218,23 @@ impl Spec for FormatTexture {
         }
     }
 }
+
+/// The kernel of format `f`, read `read` and pattern `p` (a bilinear sample runs the nearest
+/// one's kernel: the sampler decides the filter).
+const fn kernel_of(f: ExtFormat, read: Read, p: Pattern) -> KernelId {
+    let op = if matches!(read, Read::Load) {
+        "load_"
+    } else {
+        "sample_"
+    };
+    named(&[
+        Text("format_texture_"),
+        Text(op),
+        Text(f.kind().ident()),
+        Text("_w"),
+        Number(f.channels),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; ext_format::ALL, [Read::Load, Read::Nearest], Pattern::ALL);

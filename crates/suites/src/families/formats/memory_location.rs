@@ -6,6 +6,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -155,15 +159,8 @@ impl Spec for MemoryLocation {
         })
     }
 
-    fn kernel(&self, (l, _): (Load, Residence), p: Pattern) -> String {
-        // The original families' kernels: the very same loads.
-        let p = p.ident();
-        match l {
-            Load::Raw(w) => format!("raw_buffer_w{w}_{p}"),
-            Load::Structured(w) => format!("structured_buffer_w{w}_{p}"),
-            Load::Typed(f) => format!("typed_buffer_w{}_{p}", f.channels()),
-            Load::Constant => format!("constant_buffer_w4_{p}"),
-        }
+    fn kernel(&self, (l, _): (Load, Residence), p: Pattern) -> KernelId {
+        kernel_of(l, p)
     }
 
     fn reference(&self, (l, _): (Load, Residence), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -264,3 +261,16 @@ impl Spec for MemoryLocation {
         Some(describe_memory_type(shared.gpu, index))
     }
 }
+
+/// The kernel of load `l` and pattern `p`, wherever its data lives.
+const fn kernel_of(l: Load, p: Pattern) -> KernelId {
+    // The original families' kernels: the very same loads.
+    let (kind, w) = match l {
+        Load::Raw(w) => ("raw_buffer_w", w),
+        Load::Structured(w) => ("structured_buffer_w", w),
+        Load::Typed(f) => ("typed_buffer_w", f.channels()),
+        Load::Constant => ("constant_buffer_w", 4),
+    };
+    named(&[Text(kind), Number(w), Text("_"), Text(p.ident())])
+}
+check_built!(kernel_of; LOADS, Pattern::ALL);

@@ -10,6 +10,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_linear_filter, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -56,7 +60,7 @@ impl Dim {
         s.extent.width * s.extent.height * s.extent.depth * s.layers
     }
 
-    fn ident(self) -> &'static str {
+    const fn ident(self) -> &'static str {
         match self {
             Dim::D1 => "1d",
             Dim::Array => "array",
@@ -177,14 +181,8 @@ impl Spec for TextureDims {
         Some(f.bytes())
     }
 
-    fn kernel(&self, (d, r, f): (Dim, Read, Format), p: Pattern) -> String {
-        let op = if r == Read::Load { "load" } else { "sample" };
-        format!(
-            "texture_dims_{}_{op}_w{}_{}",
-            d.ident(),
-            f.channels(),
-            p.ident()
-        )
+    fn kernel(&self, (d, r, f): (Dim, Read, Format), p: Pattern) -> KernelId {
+        kernel_of(d, r, f, p)
     }
 
     fn reference(
@@ -293,3 +291,21 @@ impl Spec for TextureDims {
         }
     }
 }
+
+/// The kernel of dimension `d`, read `r`, format `f` and pattern `p`.
+const fn kernel_of(d: Dim, r: Read, f: Format, p: Pattern) -> KernelId {
+    let op = if matches!(r, Read::Load) {
+        "_load_w"
+    } else {
+        "_sample_w"
+    };
+    named(&[
+        Text("texture_dims_"),
+        Text(d.ident()),
+        Text(op),
+        Number(f.channels()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Dim::ALL, [Read::Load, Read::Nearest, Read::Filtered], Format::ALL, Pattern::ALL);

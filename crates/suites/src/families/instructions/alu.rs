@@ -12,6 +12,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, ulp32, within, word, TOLERANCE_UNIT};
 use crate::families::{each, lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::f16;
@@ -102,7 +103,8 @@ impl Op {
 
     /// (kernel label, test name, CSV format, loop iterations, operations counted per update,
     /// dependent operations per update, what it needs).
-    fn info(
+    // Long on purpose: one row per operation, the table every other method reads.
+    const fn info(
         self,
     ) -> (
         &'static str,
@@ -202,7 +204,7 @@ impl Op {
         }
     }
 
-    fn label(self) -> &'static str {
+    const fn label(self) -> &'static str {
         self.info().0
     }
 
@@ -566,8 +568,8 @@ impl Spec for Alu {
         None
     }
 
-    fn kernel(&self, op: Op, _: Pattern) -> String {
-        format!("alu_{}", op.label())
+    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+        kernel_of(op)
     }
 
     fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -606,10 +608,9 @@ impl Spec for Alu {
         Some(Latency {
             evict_first: false,
             reports_subgroup_size: true,
-            kernel: format!("alu_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,
             warm_ops: 0,
-            ..Default::default()
+            ..Latency::of(latency_of(op))
         })
     }
 
@@ -644,6 +645,18 @@ impl Spec for Alu {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `op`.
+const fn kernel_of(op: Op) -> KernelId {
+    named(&[Text("alu_"), Text(op.label())])
+}
+check_built!(kernel_of; Op::ALL);
+
+/// The latency kernel of `op`.
+const fn latency_of(op: Op) -> KernelId {
+    named(&[Text("alu_latency_"), Text(op.label())])
+}
+check_built!(latency_of; Op::ALL);
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,10 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::{Columns, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -65,8 +69,8 @@ impl Spec for Occupancy {
         Some(4)
     }
 
-    fn kernel(&self, r: Registers, _: Pattern) -> String {
-        format!("occupancy_r{}", r.0)
+    fn kernel(&self, r: Registers, _: Pattern) -> KernelId {
+        kernel_of(r)
     }
 
     fn reference(&self, r: Registers, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -113,3 +117,9 @@ impl Spec for Occupancy {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `r` registers.
+const fn kernel_of(r: Registers) -> KernelId {
+    named(&[Text("occupancy_r"), Number(r.0)])
+}
+check_built!(kernel_of; Registers::ALL);

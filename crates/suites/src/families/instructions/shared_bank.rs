@@ -5,6 +5,10 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, pieces, word};
 use crate::families::{Columns, Latency, Shared, Spec};
+use crate::kernels::{
+    check_built, id, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -74,11 +78,8 @@ impl Spec for SharedBank {
         })
     }
 
-    fn kernel(&self, v: Load, _: Pattern) -> String {
-        match v {
-            Load::Stride(s) => format!("shared_bank_s{s}"),
-            Load::Vec4 => "shared_bank_vec4".into(),
-        }
+    fn kernel(&self, v: Load, _: Pattern) -> KernelId {
+        kernel_of(v)
     }
 
     fn reference(&self, v: Load, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -138,10 +139,9 @@ impl Spec for SharedBank {
             Load::Stride(s) => Some(Latency {
                 evict_first: false,
                 reports_subgroup_size: true,
-                kernel: format!("shared_bank_latency_s{s}"),
                 ops_per_iteration: LOADS_PER_ITERATION,
                 warm_ops: 0,
-                ..Default::default()
+                ..Latency::of(latency_of(s))
             }),
             Load::Vec4 => None,
         }
@@ -185,3 +185,18 @@ impl Spec for SharedBank {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of load `v`.
+const fn kernel_of(v: Load) -> KernelId {
+    match v {
+        Load::Stride(s) => named(&[Text("shared_bank_s"), Number(s)]),
+        Load::Vec4 => id::SHARED_BANK_VEC4,
+    }
+}
+check_built!(kernel_of; Load::ALL);
+
+/// The latency kernel of loads `stride` words apart.
+const fn latency_of(stride: u32) -> KernelId {
+    named(&[Text("shared_bank_latency_s"), Number(stride)])
+}
+check_built!(latency_of; [1, 2, 4, 8, 16, 32]);

@@ -5,6 +5,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, word};
 use crate::families::{each, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -30,7 +31,7 @@ pub enum Op {
 impl Op {
     const ALL: [Op; 4] = [Op::Shuffle, Op::Broadcast, Op::Ballot, Op::Add];
 
-    fn label(self) -> &'static str {
+    const fn label(self) -> &'static str {
         match self {
             Op::Shuffle => "shuffle",
             Op::Broadcast => "broadcast",
@@ -143,8 +144,8 @@ impl Spec for SubgroupOps {
         None
     }
 
-    fn kernel(&self, op: Op, _: Pattern) -> String {
-        format!("subgroup_ops_{}", op.label())
+    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+        kernel_of(op)
     }
 
     /// The reference for subgroups of 32 (the runner asks for the device's size).
@@ -187,10 +188,9 @@ impl Spec for SubgroupOps {
         Some(Latency {
             evict_first: false,
             reports_subgroup_size: true,
-            kernel: format!("subgroup_ops_latency_{}", op.label()),
             ops_per_iteration: ROUNDS * CHAINS as u32,
             warm_ops: 0,
-            ..Default::default()
+            ..Latency::of(latency_of(op))
         })
     }
 
@@ -241,3 +241,15 @@ impl Spec for SubgroupOps {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `op`.
+const fn kernel_of(op: Op) -> KernelId {
+    named(&[Text("subgroup_ops_"), Text(op.label())])
+}
+check_built!(kernel_of; Op::ALL);
+
+/// The latency kernel of `op`.
+const fn latency_of(op: Op) -> KernelId {
+    named(&[Text("subgroup_ops_latency_"), Text(op.label())])
+}
+check_built!(latency_of; Op::ALL);

@@ -3,6 +3,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 
@@ -40,8 +44,8 @@ impl Spec for BufferReference {
         Some(4 * w)
     }
 
-    fn kernel(&self, w: u32, p: Pattern) -> String {
-        format!("buffer_reference_w{w}_{}", p.ident())
+    fn kernel(&self, w: u32, p: Pattern) -> KernelId {
+        kernel_of(w, p)
     }
 
     fn reference(&self, w: u32, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -61,3 +65,14 @@ impl Spec for BufferReference {
         )
     }
 }
+
+/// The kernel of `w` floats a load and pattern `p`.
+const fn kernel_of(w: u32, p: Pattern) -> KernelId {
+    named(&[
+        Text("buffer_reference_w"),
+        Number(w),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; [1, 2, 4], Pattern::ALL);

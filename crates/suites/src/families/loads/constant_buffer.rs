@@ -3,6 +3,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -73,12 +77,8 @@ impl Spec for ConstantBuffer {
         Some(16)
     }
 
-    fn kernel(&self, v: Variant, p: Pattern) -> String {
-        match v {
-            Variant::Original => format!("constant_buffer_w4_{}", p.ident()),
-            Variant::Spread(n) => format!("constant_buffer_w4_spread{n}"),
-            Variant::Within512 => format!("constant_buffer_w4_{}_within512", p.ident()),
-        }
+    fn kernel(&self, v: Variant, p: Pattern) -> KernelId {
+        kernel_of(v, p)
     }
 
     fn reference(&self, v: Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -118,3 +118,21 @@ impl Spec for ConstantBuffer {
         vec![(0, Binding::UniformBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of variant `v` and pattern `p`.
+const fn kernel_of(v: Variant, p: Pattern) -> KernelId {
+    match v {
+        Variant::Original => named(&[Text("constant_buffer_w4_"), Text(p.ident())]),
+        Variant::Spread(n) => named(&[Text("constant_buffer_w4_spread"), Number(n)]),
+        Variant::Within512 => named(&[
+            Text("constant_buffer_w4_"),
+            Text(p.ident()),
+            Text("_within512"),
+        ]),
+    }
+}
+check_built!(kernel_of; [Variant::Original], Pattern::ALL);
+check_built!(kernel_of; [Variant::Original], Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; [Variant::Spread(1), Variant::Spread(2), Variant::Spread(4), Variant::Spread(8), Variant::Spread(16), Variant::Spread(32)], [Pattern::Random]);
+check_built!(kernel_of; [Variant::Within512], [Pattern::Linear, Pattern::Random]);
+check_built!(kernel_of; [Variant::Original], [Pattern::UniformCeiling, Pattern::LinearCeiling]);

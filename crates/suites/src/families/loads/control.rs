@@ -4,6 +4,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{Columns, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 
@@ -54,11 +55,8 @@ impl Spec for Control {
         None
     }
 
-    fn kernel(&self, s: Shape, p: Pattern) -> String {
-        match s {
-            Shape::OneD => format!("control_1d_w4_{}", p.ident()),
-            Shape::TwoD => format!("control_2d_w4_{}", p.ident()),
-        }
+    fn kernel(&self, s: Shape, p: Pattern) -> KernelId {
+        kernel_of(s, p)
     }
 
     fn reference(&self, s: Shape, p: Pattern, _: &[u8]) -> Vec<ThreadSum> {
@@ -72,3 +70,13 @@ impl Spec for Control {
         Ok(())
     }
 }
+
+/// The kernel of loop shape `s` and pattern `p`.
+const fn kernel_of(s: Shape, p: Pattern) -> KernelId {
+    let shape = match s {
+        Shape::OneD => "control_1d_w4_",
+        Shape::TwoD => "control_2d_w4_",
+    };
+    named(&[Text(shape), Text(p.ident())])
+}
+check_built!(kernel_of; [Shape::OneD, Shape::TwoD], [Pattern::Linear]);

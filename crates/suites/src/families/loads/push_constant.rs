@@ -3,6 +3,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 
@@ -33,8 +34,8 @@ impl Spec for PushConstant {
         Some(16)
     }
 
-    fn kernel(&self, _: (), p: Pattern) -> String {
-        format!("push_constant_w4_{}", p.ident())
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        kernel_of(p)
     }
 
     fn reference(&self, _: (), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -45,3 +46,9 @@ impl Spec for PushConstant {
         Ok(())
     }
 }
+
+/// The kernel of pattern `p`.
+const fn kernel_of(p: Pattern) -> KernelId {
+    named(&[Text("push_constant_w4_"), Text(p.ident())])
+}
+check_built!(kernel_of; Pattern::ALL);

@@ -2,6 +2,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -16,27 +20,14 @@ pub struct Load {
     unaligned: bool,
 }
 
-/// The original's order: Load, Load2, Load3, Load4, then Load2 and Load4 unaligned.
-fn loads() -> Vec<Load> {
-    let aligned = (1..=4).map(|words| Load {
-        words,
-        unaligned: false,
-    });
-    let unaligned = [2, 4].map(|words| Load {
-        words,
-        unaligned: true,
-    });
-    aligned.chain(unaligned).collect()
-}
-
 impl Spec for RawBuffer {
     type Variant = Load;
     type Resources<'g> = ();
 
     fn tests(&self) -> Vec<(Suite, Load, Pattern)> {
-        let mut t = each(Suite::Original, loads(), &Pattern::ALL);
-        t.extend(each(Suite::Extended, loads(), &Pattern::UNIFORM_PROBES));
-        t.extend(each(Suite::Ceiling, loads(), &[Pattern::LinearCeiling]));
+        let mut t = each(Suite::Original, LOADS, &Pattern::ALL);
+        t.extend(each(Suite::Extended, LOADS, &Pattern::UNIFORM_PROBES));
+        t.extend(each(Suite::Ceiling, LOADS, &[Pattern::LinearCeiling]));
         t
     }
 
@@ -69,8 +60,8 @@ impl Spec for RawBuffer {
         Some(4 * l.words)
     }
 
-    fn kernel(&self, l: Load, p: Pattern) -> String {
-        format!("raw_buffer_w{}_{}", l.words, p.ident())
+    fn kernel(&self, l: Load, p: Pattern) -> KernelId {
+        kernel_of(l, p)
     }
 
     fn read_start(&self, l: Load) -> u32 {
@@ -104,3 +95,45 @@ impl Spec for RawBuffer {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// Every load the tests make, in the original's order: Load, Load2, Load3, Load4, then Load2
+/// and Load4 unaligned.
+const LOADS: [Load; 6] = [
+    Load {
+        words: 1,
+        unaligned: false,
+    },
+    Load {
+        words: 2,
+        unaligned: false,
+    },
+    Load {
+        words: 3,
+        unaligned: false,
+    },
+    Load {
+        words: 4,
+        unaligned: false,
+    },
+    Load {
+        words: 2,
+        unaligned: true,
+    },
+    Load {
+        words: 4,
+        unaligned: true,
+    },
+];
+
+/// The kernel of load `l` and pattern `p`.
+const fn kernel_of(l: Load, p: Pattern) -> KernelId {
+    named(&[
+        Text("raw_buffer_w"),
+        Number(l.words),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; LOADS, Pattern::ALL);
+check_built!(kernel_of; LOADS, Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; LOADS, [Pattern::LinearCeiling]);

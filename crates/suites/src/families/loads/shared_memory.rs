@@ -3,6 +3,7 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -34,8 +35,8 @@ impl Spec for SharedMemory {
         Some(16)
     }
 
-    fn kernel(&self, _: (), p: Pattern) -> String {
-        format!("shared_memory_w4_{}", p.ident())
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        kernel_of(p)
     }
 
     fn reference(&self, _: (), p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -50,3 +51,9 @@ impl Spec for SharedMemory {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of pattern `p`.
+const fn kernel_of(p: Pattern) -> KernelId {
+    named(&[Text("shared_memory_w4_"), Text(p.ident())])
+}
+check_built!(kernel_of; Pattern::ALL);

@@ -4,6 +4,7 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -62,11 +63,8 @@ impl Spec for SmallTypeBuffer {
         Some(e.bytes())
     }
 
-    fn kernel(&self, e: Element, p: Pattern) -> String {
-        match e {
-            Element::Uint8 => format!("uint8_buffer_w1_{}", p.ident()),
-            Element::Float16 => format!("float16_buffer_w1_{}", p.ident()),
-        }
+    fn kernel(&self, e: Element, p: Pattern) -> KernelId {
+        kernel_of(e, p)
     }
 
     fn reference(&self, e: Element, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -101,3 +99,13 @@ impl Spec for SmallTypeBuffer {
         vec![(0, Binding::StorageBuffer(&s.input, 1024 * e.bytes() as u64))]
     }
 }
+
+/// The kernel of element `e` and pattern `p`.
+const fn kernel_of(e: Element, p: Pattern) -> KernelId {
+    let element = match e {
+        Element::Uint8 => "uint8_buffer_w1_",
+        Element::Float16 => "float16_buffer_w1_",
+    };
+    named(&[Text(element), Text(p.ident())])
+}
+check_built!(kernel_of; [Element::Uint8, Element::Float16], Pattern::ALL);

@@ -3,6 +3,7 @@
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
 use crate::families::{each, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -37,8 +38,8 @@ impl Spec for StorageImage {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("storage_image_{}_{}", f.qualifier(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        kernel_of(f, p)
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -98,3 +99,14 @@ impl Spec for StorageImage {
         vec![(0, Binding::StorageImage(&images[&f]))]
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("storage_image_"),
+        Text(f.qualifier()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);

@@ -3,6 +3,7 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -43,8 +44,8 @@ impl Spec for StorageTexelBuffer {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("storage_texel_buffer_{}_{}", f.qualifier(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        kernel_of(f, p)
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -94,3 +95,14 @@ impl Spec for StorageTexelBuffer {
         vec![(0, Binding::StorageTexelBuffer(res.views.get(f)))]
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("storage_texel_buffer_"),
+        Text(f.qualifier()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);

@@ -3,6 +3,10 @@
 
 use crate::data::{self, ThreadSum};
 use crate::families::{each, lacks_feature, Columns, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -76,11 +80,8 @@ impl Spec for StructuredBuffer {
         Some(4 * e.width())
     }
 
-    fn kernel(&self, e: Element, p: Pattern) -> String {
-        match e {
-            Element::Std430(w) => format!("structured_buffer_w{w}_{}", p.ident()),
-            Element::PackedFloat3 => format!("scalar_buffer_w3_{}", p.ident()),
-        }
+    fn kernel(&self, e: Element, p: Pattern) -> KernelId {
+        kernel_of(e, p)
     }
 
     fn reference(&self, e: Element, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -115,3 +116,16 @@ impl Spec for StructuredBuffer {
         vec![(0, Binding::StorageBuffer(&s.input, range))]
     }
 }
+
+/// The kernel of element `e` and pattern `p`.
+const fn kernel_of(e: Element, p: Pattern) -> KernelId {
+    let (kind, w) = match e {
+        Element::Std430(w) => ("structured_buffer_w", w),
+        Element::PackedFloat3 => ("scalar_buffer_w", 3),
+    };
+    named(&[Text(kind), Number(w), Text("_"), Text(p.ident())])
+}
+check_built!(kernel_of; [Element::Std430(1), Element::Std430(2), Element::Std430(4)], Pattern::ALL);
+check_built!(kernel_of; [Element::Std430(3), Element::PackedFloat3], Pattern::ALL);
+check_built!(kernel_of; [Element::Std430(1), Element::Std430(2), Element::Std430(4)], Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; [Element::Std430(1), Element::Std430(2), Element::Std430(4)], [Pattern::LinearCeiling]);

@@ -3,6 +3,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, missing_image, sampled_images, Columns, Shared, Spec};
 use crate::format::Format;
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -40,8 +44,8 @@ impl Spec for TextureLoad {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("texture_load_w{}_{}", f.channels(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        kernel_of(f, p)
     }
 
     fn reference(&self, f: Format, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -82,3 +86,16 @@ impl Spec for TextureLoad {
         vec![(0, Binding::SampledImage(&images[&f]))]
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("texture_load_w"),
+        Number(f.channels()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);
+check_built!(kernel_of; Format::ALL, Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; Format::ALL, [Pattern::LinearCeiling]);

@@ -7,6 +7,10 @@ use crate::families::{
     each, lacks_linear_filter, missing_image, sampled_images, Columns, Shared, Spec,
 };
 use crate::format::Format;
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -163,15 +167,8 @@ impl Spec for TextureSample {
         Some(f.bytes())
     }
 
-    fn kernel(&self, (f, _, setup): Variant, p: Pattern) -> String {
-        // The bound sampler decides the filter, addressing and whether it is immutable: one
-        // kernel serves all of those.
-        let kind = match setup {
-            Setup::Combined | Setup::CombinedImmutable => "_combined",
-            Setup::Unnormalized => "_unnormalized",
-            _ => "",
-        };
-        format!("texture_sample{kind}_w{}_{}", f.channels(), p.ident())
+    fn kernel(&self, (f, _, setup): Variant, p: Pattern) -> KernelId {
+        kernel_of(f, setup, p)
     }
 
     fn reference(&self, (f, _, _): Variant, p: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -303,3 +300,27 @@ impl Spec for TextureSample {
         }
     }
 }
+
+/// The kernel of format `f`, set-up `setup` and pattern `p` (the bound sampler decides the
+/// filter).
+const fn kernel_of(f: Format, setup: Setup, p: Pattern) -> KernelId {
+    // The bound sampler decides the filter, addressing and whether it is immutable: one
+    // kernel serves all of those.
+    let kind = match setup {
+        Setup::Combined | Setup::CombinedImmutable => "_combined",
+        Setup::Unnormalized => "_unnormalized",
+        _ => "",
+    };
+    named(&[
+        Text("texture_sample"),
+        Text(kind),
+        Text("_w"),
+        Number(f.channels()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, [Setup::Separate, Setup::Immutable], Pattern::ALL);
+check_built!(kernel_of; Format::ALL, NEAREST_SETUPS, Pattern::ALL);
+check_built!(kernel_of; Format::ALL, [Setup::Separate], Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; Format::ALL, [Setup::Separate], [Pattern::LinearCeiling]);

@@ -3,6 +3,10 @@
 use crate::data::{self, ThreadSum};
 use crate::families::{each, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -38,8 +42,8 @@ impl Spec for TypedBuffer {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("typed_buffer_w{}_{}", f.channels(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        kernel_of(f, p)
     }
 
     fn is_baseline(&self, f: Format, p: Pattern) -> bool {
@@ -75,3 +79,16 @@ impl Spec for TypedBuffer {
         vec![(0, Binding::TexelBuffer(views.get(f)))]
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("typed_buffer_w"),
+        Number(f.channels()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);
+check_built!(kernel_of; Format::ALL, Pattern::UNIFORM_PROBES);
+check_built!(kernel_of; Format::ALL, [Pattern::LinearCeiling]);

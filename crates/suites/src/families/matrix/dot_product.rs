@@ -6,6 +6,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::{bf16, f16};
@@ -50,7 +51,7 @@ impl Dot {
     ];
 
     /// (kernel label, test name, CSV format, multiply-adds per dot product).
-    fn info(self) -> (&'static str, &'static str, &'static str, u64) {
+    const fn info(self) -> (&'static str, &'static str, &'static str, u64) {
         match self {
             Dot::S8x4 => (
                 "s8x4",
@@ -224,8 +225,8 @@ impl Spec for DotProduct {
         None
     }
 
-    fn kernel(&self, d: Dot, _: Pattern) -> String {
-        format!("dot_{}_t", d.info().0)
+    fn kernel(&self, d: Dot, _: Pattern) -> KernelId {
+        kernel_of(d)
     }
 
     fn reference(&self, d: Dot, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -257,13 +258,12 @@ impl Spec for DotProduct {
         Some(Latency {
             evict_first: false,
             reports_subgroup_size: true,
-            kernel: format!("dot_{}_latency", d.info().0),
             ops_per_iteration: if d.is_float() {
                 ROUNDS
             } else {
                 ROUNDS * ROUNDS
             },
-            ..Default::default()
+            ..Latency::of(kernel_of_kind(d, "_latency"))
         })
     }
 
@@ -340,6 +340,17 @@ impl Spec for DotProduct {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `d`.
+const fn kernel_of(d: Dot) -> KernelId {
+    kernel_of_kind(d, "_t")
+}
+
+/// The kernel of `d` of kind `kind`: `_t` (throughput) or `_latency`.
+const fn kernel_of_kind(d: Dot, kind: &str) -> KernelId {
+    named(&[Text("dot_"), Text(d.info().0), Text(kind)])
+}
+check_built!(kernel_of_kind; Dot::ALL, ["_t", "_latency"]);
 
 #[cfg(test)]
 mod tests {

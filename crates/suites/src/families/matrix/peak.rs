@@ -7,6 +7,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{encode32, exact, whole_waves, word};
 use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use half::f16;
@@ -46,7 +47,7 @@ impl Op {
     ];
 
     /// (kernel label, test name, CSV format, lanes per operation).
-    fn info(self) -> (&'static str, &'static str, &'static str, u64) {
+    const fn info(self) -> (&'static str, &'static str, &'static str, u64) {
         match self {
             Op::Fp32x4 => ("fp32x4", "matrix: peak fp32 vec4 fma", "vec4", 4),
             Op::Fp16x4 => ("fp16x4", "matrix: peak fp16 vec4 fma", "f16vec4", 4),
@@ -169,14 +170,14 @@ impl Spec for Peak {
         None
     }
 
-    fn kernel(&self, op: Op, _: Pattern) -> String {
-        format!("peak_{}_t", op.info().0)
+    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+        kernel_of(op)
     }
 
-    fn clock_kernel(&self, op: Op, _: Pattern) -> Option<String> {
+    fn clock_kernel(&self, op: Op, _: Pattern) -> Option<KernelId> {
         // ALU work, whose time follows the probe's clock (docs/timing.md): the same reading
         // here holds the in-kernel clock to the probe's where the two should agree.
-        Some(format!("peak_{}_tc", op.info().0))
+        Some(kernel_of_kind(op, "_tc"))
     }
 
     fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
@@ -208,9 +209,8 @@ impl Spec for Peak {
         Some(Latency {
             evict_first: false,
             reports_subgroup_size: true,
-            kernel: format!("peak_{}_latency", op.info().0),
             ops_per_iteration: ROUNDS * ROUNDS,
-            ..Default::default()
+            ..Latency::of(kernel_of_kind(op, "_latency"))
         })
     }
 
@@ -246,6 +246,18 @@ impl Spec for Peak {
         vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
+
+/// The kernel of `op`.
+const fn kernel_of(op: Op) -> KernelId {
+    kernel_of_kind(op, "_t")
+}
+
+/// The kernel of `op` of kind `kind`: `_t` (throughput), `_tc` (the same reading its clock),
+/// `_latency`.
+const fn kernel_of_kind(op: Op, kind: &str) -> KernelId {
+    named(&[Text("peak_"), Text(op.info().0), Text(kind)])
+}
+check_built!(kernel_of_kind; Op::ALL, ["_t", "_tc", "_latency"]);
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@ use crate::families::memory::bandwidth::{
     word, HEAP_SHARE, LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
 };
 use crate::families::{Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{id, KernelId};
 use crate::model::{size_name, Fault, Pattern, Suite};
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -116,17 +117,17 @@ impl Op {
         }
     }
 
-    fn kernel(self) -> &'static str {
+    fn kernel(self) -> KernelId {
         match self {
-            Op::StoreBuffer => "bandwidth_store_buffer",
-            Op::CopyBuffer => "bandwidth_copy_buffer",
-            Op::ReadHost => "bandwidth_read_host",
-            Op::StoreImage => "bandwidth_store_image",
-            Op::CopyGridStride => "bandwidth_copy_grid_stride",
-            Op::StoreImageGridStride => "bandwidth_store_image_grid_stride",
-            Op::StoreImageRows => "bandwidth_store_image_rows",
-            Op::StoreImageRowsGridStride => "bandwidth_store_image_rows_grid_stride",
-            Op::ReadHostCold => "bandwidth_read_host_cold",
+            Op::StoreBuffer => id::BANDWIDTH_STORE_BUFFER,
+            Op::CopyBuffer => id::BANDWIDTH_COPY_BUFFER,
+            Op::ReadHost => id::BANDWIDTH_READ_HOST,
+            Op::StoreImage => id::BANDWIDTH_STORE_IMAGE,
+            Op::CopyGridStride => id::BANDWIDTH_COPY_GRID_STRIDE,
+            Op::StoreImageGridStride => id::BANDWIDTH_STORE_IMAGE_GRID_STRIDE,
+            Op::StoreImageRows => id::BANDWIDTH_STORE_IMAGE_ROWS,
+            Op::StoreImageRowsGridStride => id::BANDWIDTH_STORE_IMAGE_ROWS_GRID_STRIDE,
+            Op::ReadHostCold => id::BANDWIDTH_READ_HOST_COLD,
         }
     }
 }
@@ -418,8 +419,8 @@ impl Spec for BandwidthWrite {
         Some(16)
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        v.op.kernel().into()
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        v.op.kernel()
     }
 
     fn read_start(&self, v: Variant) -> u32 {

@@ -2,6 +2,10 @@
 
 use crate::data::ThreadSum;
 use crate::families::{lacks_feature, upload, Columns, Latency, Probe, Shared, Spec, Unit};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{quarter_octave_kb, size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -232,7 +236,7 @@ impl Resource {
     }
 
     /// The kernel's name without the size (and the clock suffix).
-    fn ident(self) -> &'static str {
+    const fn ident(self) -> &'static str {
         match self {
             Resource::TexelBuffer => "texel_buffer",
             Resource::RawBuffer => "raw_buffer",
@@ -346,7 +350,7 @@ impl Form {
         }
     }
 
-    fn ident(self) -> &'static str {
+    const fn ident(self) -> &'static str {
         match self {
             Form::Uint2 => "load_to_use",
             Form::Uint64 => "load_to_use_u64",
@@ -804,6 +808,8 @@ impl<'g> Chain<'g> {
 
 impl PointerChase {
     /// Why the device's limits keep `v` from running, if they do (needs no chain data).
+    // Long on purpose: one arm per resource, each the limit its binding must fit, beside
+    // the others so that a new resource's limit is found with them.
     fn over_limit(v: Variant, shared: &Shared<'_>) -> Option<String> {
         let info = shared.gpu.info;
         let limits = &info.limits;
@@ -952,11 +958,8 @@ impl Spec for PointerChase {
         )
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        match v.resource {
-            Resource::Shared => format!("pointer_chase_shared_{}k", SIZES_KB[v.size]),
-            r => format!("pointer_chase_{}", r.ident()),
-        }
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        kernel_of(v.resource, SIZES_KB[v.size], "")
     }
 
     /// The size's index (the kernel finds its place in the state buffer), or the registers'
@@ -1004,7 +1007,7 @@ impl Spec for PointerChase {
         Some(Latency {
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
-            kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
+            kernel: kernel_of(v.resource, SIZES_KB[v.size], "_clock"),
             ops_per_iteration: STEPS_PER_ITERATION,
             // Before each chain: a walk of its own cycle, so that it is timed in its own steady
             // state (a cycle larger than a cache misses in it on every step; another chain's
@@ -1257,6 +1260,35 @@ fn probe<'a, 'g>(
     })
 }
 
+/// The kernel of a chase through `resource` (over `kb` KB where it is shared memory, whose
+/// kernels are one per working set), of kind `kind`: `` (the test's own) or `_clock` (its
+/// latency kernel).
+const fn kernel_of(resource: Resource, kb: u32, kind: &str) -> KernelId {
+    match resource {
+        Resource::Shared => named(&[
+            Text("pointer_chase_shared_"),
+            Number(kb),
+            Text("k"),
+            Text(kind),
+        ]),
+        r => named(&[Text("pointer_chase_"), Text(r.ident()), Text(kind)]),
+    }
+}
+check_built!(kernel_of; [Resource::Shared], SHARED_KB, ["", "_clock"]);
+
+// Fails the build where a test's kernel is not built: every other resource's, and its
+// latency kernel.
+const _: () = {
+    let mut i = 0;
+    while i < Resource::ALL.len() {
+        if !matches!(Resource::ALL[i], Resource::Shared) {
+            kernel_of(Resource::ALL[i], 0, "");
+            kernel_of(Resource::ALL[i], 0, "_clock");
+        }
+        i += 1;
+    }
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1286,7 +1318,9 @@ mod tests {
             "latency: ByteAddressBuffer beside groupshared{uint[8192]} 16 KB"
         );
         assert_eq!(
-            PointerChase.kernel(tests[2 * SIZES].1, Pattern::Random),
+            PointerChase
+                .kernel(tests[2 * SIZES].1, Pattern::Random)
+                .name(),
             "pointer_chase_raw_buffer_pad32k"
         );
         // After the seven resources that follow the raw buffer's two.
@@ -1300,7 +1334,7 @@ mod tests {
             "latency: Texture2D<float>.Load beside ByteAddressBuffer{uint[32768]} 2 MB"
         );
         assert_eq!(
-            PointerChase.kernel(tests[pair].1, Pattern::Random),
+            PointerChase.kernel(tests[pair].1, Pattern::Random).name(),
             "pointer_chase_texel_fetch_beside128k"
         );
         // The kernel's buffer set is the resource's: chain 0 of that sweep size.
@@ -1308,7 +1342,9 @@ mod tests {
         assert_eq!(name(tests.len() - 2), "latency: groupshared{uint} 64 KB");
         assert_eq!(name(tests.len() - 1), "latency: registers{uint}, no load");
         assert_eq!(
-            PointerChase.kernel(tests[tests.len() - 2].1, Pattern::Random),
+            PointerChase
+                .kernel(tests[tests.len() - 2].1, Pattern::Random)
+                .name(),
             "pointer_chase_shared_64k"
         );
         // Every name is distinct, and each octave has four points.

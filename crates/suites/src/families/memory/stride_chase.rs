@@ -2,6 +2,10 @@
 
 use crate::data::ThreadSum;
 use crate::families::{upload, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{size_name, Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -237,8 +241,8 @@ impl Spec for StrideChase {
         Some(4)
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        format!("stride_chase_{}b", v.stride())
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        kernel_of(v.stride(), "")
     }
 
     fn read_start(&self, v: Variant) -> u32 {
@@ -274,7 +278,7 @@ impl Spec for StrideChase {
             evict_first: false,
             // One lane chases: no lane count to know.
             reports_subgroup_size: false,
-            kernel: format!("{}_clock", self.kernel(v, Pattern::Random)),
+            kernel: kernel_of(v.stride(), "_clock"),
             ops_per_iteration: BLOCK_NODES,
             // Each chain walks its whole cycle first, so that a set that fits a cache is in it
             // (at most 1.75 M steps: the 56 MB set 32 bytes apart), except the memory's.
@@ -353,6 +357,13 @@ impl Spec for StrideChase {
     }
 }
 
+/// The kernel of a chase of loads `stride` bytes apart, of kind `kind`: `` (the test's own)
+/// or `_clock` (its latency kernel).
+const fn kernel_of(stride: u32, kind: &str) -> KernelId {
+    named(&[Text("stride_chase_"), Number(stride), Text("b"), Text(kind)])
+}
+check_built!(kernel_of; STRIDES, ["", "_clock"]);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,7 +389,7 @@ mod tests {
             "latency by stride: ByteAddressBuffer 256 MB, 512 B apart"
         );
         assert_eq!(
-            StrideChase.kernel(tests[3], Pattern::Random),
+            StrideChase.kernel(tests[3], Pattern::Random).name(),
             "stride_chase_32b"
         );
         let mut slots: Vec<u32> = tests

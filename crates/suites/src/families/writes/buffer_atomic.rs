@@ -4,6 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Atomic, StorageTarget, ELEMENTS};
 use crate::families::{each, lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
@@ -57,15 +58,8 @@ impl Spec for BufferAtomic {
         Some(op.layout().bytes() as u32)
     }
 
-    fn kernel(&self, op: Atomic, p: Pattern) -> String {
-        let name = match op {
-            Atomic::Add => "add",
-            Atomic::AddReturn => "add_return",
-            Atomic::CompSwap => "cas",
-            Atomic::Add64 => "add64",
-            Atomic::FloatAdd => "fadd",
-        };
-        format!("buffer_atomic_{name}_{}", p.ident())
+    fn kernel(&self, op: Atomic, p: Pattern) -> KernelId {
+        kernel_of(op, p)
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
@@ -138,3 +132,21 @@ impl Spec for BufferAtomic {
         Some(res.verify(shared, op.layout(), expected, dispatch))
     }
 }
+
+/// The kernel of atomic `op` and pattern `p`.
+const fn kernel_of(op: Atomic, p: Pattern) -> KernelId {
+    let name = match op {
+        Atomic::Add => "add",
+        Atomic::AddReturn => "add_return",
+        Atomic::CompSwap => "cas",
+        Atomic::Add64 => "add64",
+        Atomic::FloatAdd => "fadd",
+    };
+    named(&[
+        Text("buffer_atomic_"),
+        Text(name),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; [Atomic::Add, Atomic::AddReturn, Atomic::CompSwap, Atomic::Add64, Atomic::FloatAdd], Pattern::ALL);

@@ -4,6 +4,10 @@
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Channel, Kind, Layout, StorageTarget, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{
+    check_built, named, KernelId,
+    Part::{Number, Text},
+};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -37,10 +41,7 @@ impl Spec for BufferStore {
     type Resources<'g> = StorageTarget<'g>;
 
     fn tests(&self) -> Vec<(Suite, Element, Pattern)> {
-        let elements = [false, true]
-            .into_iter()
-            .flat_map(|float| [1, 2, 4].map(|width| Element { float, width }));
-        each(Suite::Write, elements, &Pattern::ALL)
+        each(Suite::Write, STORED, &Pattern::ALL)
     }
 
     fn name(&self, e: Element) -> String {
@@ -73,9 +74,8 @@ impl Spec for BufferStore {
         Some(4 * e.width)
     }
 
-    fn kernel(&self, e: Element, p: Pattern) -> String {
-        let ty = if e.float { "float" } else { "uint" };
-        format!("buffer_store_{ty}_w{}_{}", e.width, p.ident())
+    fn kernel(&self, e: Element, p: Pattern) -> KernelId {
+        kernel_of(e, p)
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
@@ -115,3 +115,45 @@ impl Spec for BufferStore {
         Some(res.verify(shared, e.layout(), expected, dispatch))
     }
 }
+
+/// Every element the tests store: uint and float, 1, 2 and 4 wide.
+const STORED: [Element; 6] = [
+    Element {
+        float: false,
+        width: 1,
+    },
+    Element {
+        float: false,
+        width: 2,
+    },
+    Element {
+        float: false,
+        width: 4,
+    },
+    Element {
+        float: true,
+        width: 1,
+    },
+    Element {
+        float: true,
+        width: 2,
+    },
+    Element {
+        float: true,
+        width: 4,
+    },
+];
+
+/// The kernel of element `e` and pattern `p`.
+const fn kernel_of(e: Element, p: Pattern) -> KernelId {
+    let ty = if e.float { "float" } else { "uint" };
+    named(&[
+        Text("buffer_store_"),
+        Text(ty),
+        Text("_w"),
+        Number(e.width),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; STORED, Pattern::ALL);

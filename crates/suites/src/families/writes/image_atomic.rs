@@ -4,6 +4,7 @@
 use crate::data::{ThreadSum, TEXTURE_SIZE};
 use crate::families::writes::{self, Atomic, Target, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -50,8 +51,8 @@ impl Spec for ImageAtomic {
         Some(4)
     }
 
-    fn kernel(&self, _: (), p: Pattern) -> String {
-        format!("image_atomic_add_{}", p.ident())
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        kernel_of(p)
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
@@ -141,3 +142,9 @@ impl Spec for ImageAtomic {
         ))
     }
 }
+
+/// The kernel of pattern `p`.
+const fn kernel_of(p: Pattern) -> KernelId {
+    named(&[Text("image_atomic_add_"), Text(p.ident())])
+}
+check_built!(kernel_of; Pattern::ALL);

@@ -4,6 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Atomic, SHARED_ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -37,8 +38,8 @@ impl Spec for SharedAtomic {
         Some(4)
     }
 
-    fn kernel(&self, _: (), p: Pattern) -> String {
-        format!("shared_atomic_add_{}", p.ident())
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        kernel_of(p)
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
@@ -83,3 +84,9 @@ impl Spec for SharedAtomic {
         ))
     }
 }
+
+/// The kernel of pattern `p`.
+const fn kernel_of(p: Pattern) -> KernelId {
+    named(&[Text("shared_atomic_add_"), Text(p.ident())])
+}
+check_built!(kernel_of; Pattern::ALL);

@@ -4,6 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Channel, Kind, Layout, SHARED_ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use perftest_gpu::pipeline::Binding;
@@ -42,8 +43,8 @@ impl Spec for SharedStore {
         Some(16)
     }
 
-    fn kernel(&self, _: (), p: Pattern) -> String {
-        format!("shared_store_w4_{}", p.ident())
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        kernel_of(p)
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
@@ -88,3 +89,9 @@ impl Spec for SharedStore {
         ))
     }
 }
+
+/// The kernel of pattern `p`.
+const fn kernel_of(p: Pattern) -> KernelId {
+    named(&[Text("shared_store_w4_"), Text(p.ident())])
+}
+check_built!(kernel_of; Pattern::ALL);

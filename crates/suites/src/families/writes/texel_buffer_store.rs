@@ -5,6 +5,7 @@ use crate::data::ThreadSum;
 use crate::families::writes::{self, Target, ELEMENTS};
 use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
 use crate::format::Format;
+use crate::kernels::{check_built, named, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -45,8 +46,8 @@ impl Spec for TexelBufferStore {
         Some(f.bytes())
     }
 
-    fn kernel(&self, f: Format, p: Pattern) -> String {
-        format!("texel_buffer_store_{}_{}", f.qualifier(), p.ident())
+    fn kernel(&self, f: Format, p: Pattern) -> KernelId {
+        kernel_of(f, p)
     }
 
     /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
@@ -104,3 +105,14 @@ impl Spec for TexelBufferStore {
         ))
     }
 }
+
+/// The kernel of format `f` and pattern `p`.
+const fn kernel_of(f: Format, p: Pattern) -> KernelId {
+    named(&[
+        Text("texel_buffer_store_"),
+        Text(f.qualifier()),
+        Text("_"),
+        Text(p.ident()),
+    ])
+}
+check_built!(kernel_of; Format::ALL, Pattern::ALL);

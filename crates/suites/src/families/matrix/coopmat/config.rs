@@ -4,6 +4,7 @@
 use crate::data::ThreadSum;
 use crate::families::instructions::{exact, pieces, word};
 use crate::families::Unit;
+use crate::kernels::{named, KernelId, Part, Part::Number, Part::Text};
 use ash::vk;
 use perftest_gpu::{
     CoopMatEntry, COMPONENT_BFLOAT16, COMPONENT_FLOAT8_E4M3, COMPONENT_FLOAT8_E5M2,
@@ -28,7 +29,7 @@ pub enum Elem {
 
 impl Elem {
     /// The name in test and kernel names.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Elem::F16 => "f16",
             Elem::Bf16 => "bf16",
@@ -180,18 +181,27 @@ pub const CONFIGS: [Config; 24] = [
 ];
 
 impl Config {
-    /// `16x16x16_f16_f16_f32[_sat]`, as kernel names print it.
-    pub(crate) fn label(&self) -> String {
-        format!(
-            "{}x{}x{}_{}_{}_{}{}",
-            self.m,
-            self.n,
-            self.k,
-            self.a.name(),
-            self.b.name(),
-            self.c.name(),
-            if self.saturating { "_sat" } else { "" }
-        )
+    /// The configuration's kernel of `family`: `{family}16x16x16_f16_f16_f32[_sat]`, then
+    /// `tail` (`_t`, `_latency`; coopmat2's `_w128`; `Text("")` where a part is not needed).
+    pub(crate) const fn kernel(&self, family: &str, tail: [Part; 3]) -> KernelId {
+        named(&[
+            Text(family),
+            Number(self.m),
+            Text("x"),
+            Number(self.n),
+            Text("x"),
+            Number(self.k),
+            Text("_"),
+            Text(self.a.name()),
+            Text("_"),
+            Text(self.b.name()),
+            Text("_"),
+            Text(self.c.name()),
+            Text(if self.saturating { "_sat" } else { "" }),
+            tail[0],
+            tail[1],
+            tail[2],
+        ])
     }
 
     /// Whether the driver's entry `e` is this configuration.

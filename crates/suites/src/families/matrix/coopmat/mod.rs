@@ -11,6 +11,7 @@ mod config;
 use crate::data::ThreadSum;
 use crate::families::instructions::whole_waves;
 use crate::families::{Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::{check_built, KernelId, Part::Text};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 pub(super) use config::{cfg, describe, Config, Elem, CONFIGS};
@@ -97,18 +98,18 @@ impl Spec for Coopmat {
         None
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
         let i = match v {
             Variant::Config(i) => i,
             // Never built: the row is always unsupported.
             Variant::Unlisted => 0,
         };
-        format!("coopmat_{}_t", CONFIGS[i].label())
+        kernel_of(CONFIGS[i], "_t")
     }
 
-    fn clock_kernel(&self, v: Variant, _: Pattern) -> Option<String> {
+    fn clock_kernel(&self, v: Variant, _: Pattern) -> Option<KernelId> {
         match v {
-            Variant::Config(i) => Some(format!("coopmat_{}_tc", CONFIGS[i].label())),
+            Variant::Config(i) => Some(kernel_of(CONFIGS[i], "_tc")),
             Variant::Unlisted => None,
         }
     }
@@ -159,9 +160,8 @@ impl Spec for Coopmat {
         Some(Latency {
             evict_first: false,
             reports_subgroup_size: true,
-            kernel: format!("coopmat_{}_latency", CONFIGS[i].label()),
             ops_per_iteration: 2 * UNROLL,
-            ..Default::default()
+            ..Latency::of(kernel_of(CONFIGS[i], "_latency"))
         })
     }
 
@@ -249,6 +249,13 @@ impl Spec for Coopmat {
     }
 }
 
+/// The kernel of configuration `c` of kind `kind`: `_t` (throughput), `_tc` (the same
+/// reading its clock), `_latency`.
+const fn kernel_of(c: Config, kind: &str) -> KernelId {
+    c.kernel("coopmat_", [Text(kind), Text(""), Text("")])
+}
+check_built!(kernel_of; CONFIGS, ["_t", "_tc", "_latency"]);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,8 +291,10 @@ mod tests {
     fn every_configuration_has_both_kernels() {
         for i in 0..CONFIGS.len() {
             let v = Variant::Config(i);
-            assert!(crate::kernels::id_of(&Coopmat.kernel(v, Pattern::Linear)).is_some());
-            assert!(crate::kernels::id_of(&Coopmat.latency(v).unwrap().kernel).is_some());
+            // Each found in the kernel table (`named` panics where one is not built).
+            let kernel = Coopmat.kernel(v, Pattern::Linear).name();
+            let latency = Coopmat.latency(v).unwrap().kernel.name();
+            assert_eq!(latency.strip_suffix("_latency"), kernel.strip_suffix("_t"));
         }
     }
 

@@ -2,6 +2,7 @@
 
 use crate::data::{compare_exact, ThreadSum};
 use crate::families::{lacks_feature, Checked, Columns, Dispatch, Shared, Spec};
+use crate::kernels::{id, KernelId};
 use crate::model::{quarter_octave_kb, size_name, Fault, Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -96,20 +97,20 @@ impl Resource {
     }
 
     /// The kernel's name.
-    fn kernel(self) -> &'static str {
+    fn kernel(self) -> KernelId {
         match self {
-            Resource::RawBuffer => "bandwidth_raw_buffer",
-            Resource::StructuredBuffer => "bandwidth_structured_buffer",
-            Resource::ScalarBuffer => "bandwidth_scalar_buffer",
-            Resource::DeviceAddress => "bandwidth_device_address",
-            Resource::UniformBuffer => "bandwidth_uniform_buffer",
-            Resource::TexelBufferRgba32f => "bandwidth_texel_buffer_rgba32f",
-            Resource::TexelBufferR32f => "bandwidth_texel_buffer_r32f",
-            Resource::StorageTexelBuffer => "bandwidth_storage_texel_buffer",
-            Resource::StorageImageRgba32f => "bandwidth_storage_image_rgba32f",
-            Resource::TexelFetchRgba32f => "bandwidth_texel_fetch_rgba32f",
-            Resource::TexelFetchRgba8 => "bandwidth_texel_fetch_rgba8",
-            Resource::SampleBilinearRgba8 => "bandwidth_sample_bilinear_rgba8",
+            Resource::RawBuffer => id::BANDWIDTH_RAW_BUFFER,
+            Resource::StructuredBuffer => id::BANDWIDTH_STRUCTURED_BUFFER,
+            Resource::ScalarBuffer => id::BANDWIDTH_SCALAR_BUFFER,
+            Resource::DeviceAddress => id::BANDWIDTH_DEVICE_ADDRESS,
+            Resource::UniformBuffer => id::BANDWIDTH_UNIFORM_BUFFER,
+            Resource::TexelBufferRgba32f => id::BANDWIDTH_TEXEL_BUFFER_RGBA32F,
+            Resource::TexelBufferR32f => id::BANDWIDTH_TEXEL_BUFFER_R32F,
+            Resource::StorageTexelBuffer => id::BANDWIDTH_STORAGE_TEXEL_BUFFER,
+            Resource::StorageImageRgba32f => id::BANDWIDTH_STORAGE_IMAGE_RGBA32F,
+            Resource::TexelFetchRgba32f => id::BANDWIDTH_TEXEL_FETCH_RGBA32F,
+            Resource::TexelFetchRgba8 => id::BANDWIDTH_TEXEL_FETCH_RGBA8,
+            Resource::SampleBilinearRgba8 => id::BANDWIDTH_SAMPLE_BILINEAR_RGBA8,
         }
     }
 
@@ -380,8 +381,8 @@ impl Spec for Bandwidth {
         Some(v.resource.load_bytes() as u32)
     }
 
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
-        v.resource.kernel().into()
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
+        v.resource.kernel()
     }
 
     /// The working set in loads (the kernel's N).

@@ -333,12 +333,11 @@ impl Spec for Transfer {
     }
 
     /// The kernel a dispatch row times (the others time no kernel of their own).
-    fn kernel(&self, v: Variant, _: Pattern) -> String {
+    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
         match v {
-            Variant::Dispatches(Submission::Chain) => "dispatch_chain",
-            _ => "dispatch_empty",
+            Variant::Dispatches(Submission::Chain) => id::DISPATCH_CHAIN,
+            _ => id::DISPATCH_EMPTY,
         }
-        .into()
     }
 
     fn reference(&self, _: Variant, _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
@@ -538,6 +537,8 @@ impl Spec for Transfer {
         }
     }
 
+    // Long on purpose: one arm per kind of self-timed test (copies, fills, dispatches, the
+    // round trip, timestamps), each its own readback and comparison.
     fn verify_self(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Checked {
         let gpu = shared.gpu;
         // --fault reference: the CPU expects other words, so every row must fail.

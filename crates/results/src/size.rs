@@ -1,0 +1,37 @@
+//! Working-set sizes as the suites name them (`4 KB`, `1.25 MB`, `1 GB`), written and read back.
+
+/// The name of a working-set size as the suites write it: `4 KB`, `1.25 MB`, `1 GB`.
+pub fn size_name(bytes: u64) -> String {
+    let (value, unit) = if bytes >= 1 << 30 {
+        (bytes as f64 / (1u64 << 30) as f64, "GB")
+    } else if bytes >= 1 << 20 {
+        (bytes as f64 / (1u64 << 20) as f64, "MB")
+    } else {
+        (bytes as f64 / 1024.0, "KB")
+    };
+    let text = format!("{value:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} {unit}")
+}
+
+/// The size a test name ends with after `prefix` (`latency: ByteAddressBuffer 1.25 MB`),
+/// in bytes; `None` where the rest is not exactly a size (another resource whose name
+/// starts the same).
+pub fn size_after(test: &str, prefix: &str) -> Option<u64> {
+    let rest = test.strip_prefix(prefix)?;
+    let (number, unit) = rest.split_once(' ')?;
+    let scale = match unit {
+        "KB" => 1u64 << 10,
+        "MB" => 1 << 20,
+        "GB" => 1 << 30,
+        _ => return None,
+    };
+    let v: f64 = number.parse().ok()?;
+    (v > 0.0 && number.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        .then(|| (v * scale as f64).round() as u64)
+}
+
+/// A working set's name as [`size_name`] writes it (`1.25 MB`), in bytes.
+pub fn size_bytes(text: &str) -> Option<u64> {
+    size_after(text, "")
+}
