@@ -6,9 +6,8 @@ use super::{Device, Item, Quantity, Row, Section, Subsystem, Summary, Unit, Wors
 use crate::vocab::Unit as Counted;
 use crate::{Catalog, Suite, Words};
 
-/// The latency curve the cache levels are read from: a storage buffer, one dependent load
-/// at a time.
-pub const LATENCY: &str = "latency: ByteAddressBuffer ";
+pub use super::parts::LATENCY;
+pub(super) use super::parts::{item, num, points};
 /// The bandwidth curve: 16-byte coalesced loads from a storage buffer.
 pub const BANDWIDTH: &str = "bandwidth: ByteAddressBuffer.Load4 ";
 /// The chase through a uniform buffer (the constant path), 4 to 64 KB.
@@ -65,37 +64,6 @@ pub fn summary(d: &Device, catalog: &Catalog) -> Summary {
         .into_iter()
         .flatten()
         .collect(),
-    }
-}
-
-pub(super) fn item(
-    what: impl Into<String>,
-    value: Result<String, String>,
-    measured: Option<(f64, f64)>,
-    vendor: Option<Figure>,
-    from: impl Into<String>,
-) -> Item {
-    Item {
-        what: what.into(),
-        value,
-        measured,
-        vendor,
-        from: from.into(),
-        judged: None,
-        quantities: Vec::new(),
-    }
-}
-
-/// A figure: `51.1`, `0.166`, `3118`: three significant digits, or the whole number.
-pub fn num(v: f64) -> String {
-    if v.abs() >= 100.0 {
-        format!("{v:.0}")
-    } else if v.abs() >= 10.0 {
-        format!("{v:.1}")
-    } else if v.abs() >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.3}")
     }
 }
 
@@ -158,24 +126,6 @@ fn device_section(d: &Device) -> Section {
         title: "Device".into(),
         items: vec![units, clock],
     }
-}
-
-/// The ok rows of a sweep (`PREFIX <size>`) with a figure, in size order.
-pub(super) fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<Point> {
-    let mut out: Vec<Point> = d
-        .rows
-        .iter()
-        .filter(|r| r.ok())
-        .filter_map(|r| {
-            Some(Point {
-                size: curve::size_after(&r.test, prefix)?,
-                value: value(r).filter(|v| *v > 0.0)?,
-                test: r.test.clone(),
-            })
-        })
-        .collect();
-    out.sort_by_key(|p| p.size);
-    out
 }
 
 /// A latency row's figure in the curve's unit: ns where the run has no shader clock, else clk.

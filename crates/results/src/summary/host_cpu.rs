@@ -1,7 +1,7 @@
 //! The host CPU's caches, as the kernel reports them, held against a CPU device's latency curve (lavapipe's device is the host CPU): docs/summary.md, *The host CPU's caches*.
 
 use super::curve::{self, Point, Span};
-use super::derive::{item, num, points, LATENCY};
+use super::parts::{item, num, points, LATENCY};
 use super::vendor::Figure;
 use super::{Device, Quantity, Section, Unit};
 use crate::cpu_caches::{self, CpuCache};

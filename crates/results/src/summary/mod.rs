@@ -11,6 +11,7 @@ mod derive;
 pub mod health;
 pub mod host_cpu;
 pub mod json;
+pub mod parts;
 #[cfg(test)]
 mod tests;
 pub mod text;

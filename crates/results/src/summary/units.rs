@@ -1,7 +1,7 @@
 //! The write path and the units the load curves do not read — buffer and image stores per cache level, atomics, texture filtering, shared memory, subgroup operations — as items the fleet verdict judges (docs/summary.md, *The write path and other units*).
 
 use super::curve::{self, Point};
-use super::derive::{item, num, points};
+use super::parts::{item, num, points};
 use super::{Device, Quantity, Section, Subsystem, Unit, Worse};
 use crate::row::Row;
 
