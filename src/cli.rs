@@ -459,6 +459,21 @@ fn check_listing(
     Ok(())
 }
 
+/// `PERFTEST_PAD_MB`'s megabytes (docs/fleet.md), a usage error where it is not a whole
+/// number of 1 or more.
+fn pad_mb() -> Result<Option<u64>, Failure> {
+    let Some(v) = std::env::var_os("PERFTEST_PAD_MB") else {
+        return Ok(None);
+    };
+    match v.to_str().and_then(|s| s.trim().parse::<u64>().ok()) {
+        Some(mb) if (1..=1 << 20).contains(&mb) => Ok(Some(mb)),
+        _ => Err(Failure::Usage(format!(
+            "PERFTEST_PAD_MB={} is not a number of MB (1 to 1048576)",
+            v.to_string_lossy()
+        ))),
+    }
+}
+
 /// `PERFTEST_FIRST_TESTS`'s value: `N` (the first N tests of the selection) or `N/family`
 /// (the first N of each family), N ≥ 1.
 fn rehearsal_count(value: &str) -> Option<(usize, bool)> {
@@ -644,6 +659,7 @@ impl Invocation {
                 samples,
                 mode,
                 fault,
+                pad_mb: pad_mb()?,
             },
             rehearsal,
             list_devices,

@@ -1063,3 +1063,47 @@ fn a_fleet_threshold_out_of_range_says_what_is_allowed() {
         );
     }
 }
+
+/// `PERFTEST_PAD_MB` (docs/fleet.md): a value that is no number of MB is a usage error before
+/// any GPU work; a good one runs, its memory taken first, every row still made.
+#[test]
+fn the_placement_pad_refuses_a_bad_size_and_runs_with_a_good_one() {
+    for bad in ["0", "x", "-1", "", "1.5", "99999999"] {
+        let o = perftest()
+            .args([
+                "--device",
+                lavapipe(),
+                "--filter",
+                "cbuffer{float4} load uniform",
+            ])
+            .env("PERFTEST_PAD_MB", bad)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("PERFTEST_PAD_MB={bad} is not a number of MB")),
+            "{bad:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = perftest()
+        .args([
+            "--device",
+            lavapipe(),
+            "--filter",
+            "cbuffer{float4} load uniform",
+            "--groups",
+            "1",
+            "--samples",
+            "1",
+        ])
+        .env("PERFTEST_PAD_MB", "8")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 ok, 0 unsupported, 0 failed"),
+        "{}",
+        stderr(&o)
+    );
+}

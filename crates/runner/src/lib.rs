@@ -156,20 +156,19 @@ impl<'g> Runner<'g> {
         trace.line("start", &[]);
         // A diagnostic (docs/fleet.md): device memory taken first, so that every buffer after
         // it lies elsewhere; a row that moves with it moves with where its memory was placed.
-        let pad = match std::env::var("PERFTEST_PAD_MB")
-            .ok()
-            .map(|v| v.parse::<u64>())
-        {
-            Some(Ok(mb)) if mb > 0 => Some(Buffer::new(
-                gpu,
-                "placement pad",
-                mb << 20,
-                vk::BufferUsageFlags::STORAGE_BUFFER,
-                Memory::DeviceLocal,
-            )?),
-            Some(Err(_)) => anyhow::bail!("PERFTEST_PAD_MB must be a number of MB"),
-            _ => None,
-        };
+        let pad = settings
+            .pad_mb
+            .map(|mb| {
+                Buffer::new(
+                    gpu,
+                    "placement pad",
+                    mb << 20,
+                    vk::BufferUsageFlags::STORAGE_BUFFER,
+                    Memory::DeviceLocal,
+                )
+                .with_context(|| format!("taking PERFTEST_PAD_MB={mb} of device memory"))
+            })
+            .transpose()?;
         let (output, shared, bound) = trace.span(Phase::Resources, || -> Result<_> {
             let output = Self::output_buffer(gpu, &settings)?;
             let shared = Self::upload_input(gpu, instance, &settings)?;

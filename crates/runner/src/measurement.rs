@@ -80,6 +80,9 @@ pub struct Settings {
     pub mode: Mode,
     /// An injected fault, if any.
     pub fault: Option<Fault>,
+    /// MB of device memory taken before anything else (`PERFTEST_PAD_MB`, a diagnostic:
+    /// every buffer after it lies elsewhere, docs/fleet.md); `None` = none.
+    pub pad_mb: Option<u64>,
 }
 
 /// Timing statistics of one test, per dispatch.
