@@ -340,11 +340,9 @@ fn a_run_names_its_machine_and_device_in_every_row() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-// Claim: docs/fleet.md: "| `write path` | buffer stores and image stores"
-#[test]
-fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not() {
-    let dir = tempdir("fleet-units");
-    let fleet_of: Vec<String> = [
+/// The six committed H100 whole runs the subsystem tests judge a changed run against.
+fn units_fleet() -> Vec<String> {
+    [
         "results/h100/whole-run-1126/all.csv.gz",
         "results/h100/whole-run-1126/cold/all.csv.gz",
         "results/h100/whole-run-1126/cold-2/all.csv.gz",
@@ -354,7 +352,40 @@ fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not()
     ]
     .iter()
     .map(|f| committed(f))
-    .collect();
+    .collect()
+}
+
+/// Two copies of the committed final H100 run in `case` as one GPU (`gpu`, one host), the
+/// rows `slow` picks taking `factor` times as long in the run and a shade less in its
+/// re-measure (an identical file would be a duplicate, not a re-measure); their paths.
+fn slowed_twice(case: &Path, gpu: &str, slow: &dyn Fn(&str) -> bool, factor: f64) -> Vec<String> {
+    [("run.csv", factor), ("again.csv", factor - 0.01)]
+        .into_iter()
+        .map(|(name, factor)| {
+            let to = case.join(name);
+            rewrite(
+                "results/h100/whole-run-1126/final/all.csv.gz",
+                &to,
+                |r, h| {
+                    let test = r[h.iter().position(|c| c == "test").unwrap()].to_string();
+                    let ms_at = h.iter().position(|c| c == "ms_median").unwrap();
+                    if slow(&test) && !r[ms_at].is_empty() {
+                        let ms: f64 = r[ms_at].parse().unwrap();
+                        *r = set(r, h, "ms_median", &format!("{:.6}", ms * factor));
+                    }
+                },
+            );
+            with_uuid(&to, "node-u", gpu);
+            to.display().to_string()
+        })
+        .collect()
+}
+
+// Claim: docs/fleet.md: "| `write path` | buffer stores and image stores"
+#[test]
+fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not() {
+    let dir = tempdir("fleet-units");
+    let fleet_of = units_fleet();
     // Each subsystem's rows (as the summary's items read them), made 20 % slower in a copy
     // of the final run and in its re-measure (the same GPU, the same folder).
     type Picks<'a> = &'a dyn Fn(&str) -> bool;
@@ -375,23 +406,7 @@ fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not()
         let case = dir.join(format!("case{n}"));
         std::fs::create_dir_all(&case).unwrap();
         let mut files = fleet_of.clone();
-        for (name, factor) in [("run.csv", 1.2), ("again.csv", 1.19)] {
-            let to = case.join(name);
-            rewrite(
-                "results/h100/whole-run-1126/final/all.csv.gz",
-                &to,
-                |r, h| {
-                    let test = r[h.iter().position(|c| c == "test").unwrap()].to_string();
-                    let ms_at = h.iter().position(|c| c == "ms_median").unwrap();
-                    if slow(&test) && !r[ms_at].is_empty() {
-                        let ms: f64 = r[ms_at].parse().unwrap();
-                        *r = set(r, h, "ms_median", &format!("{:.6}", ms * factor));
-                    }
-                },
-            );
-            with_uuid(&to, "node-u", "units-gpu");
-            files.push(to.display().to_string());
-        }
+        files.extend(slowed_twice(&case, "units-gpu", slow, 1.2));
         let (code, text, doc) = fleet(&files, &case);
         let run = case.join("run.csv").display().to_string();
         let called = degraded(&doc, &run);
@@ -438,17 +453,7 @@ fn each_new_subsystem_made_slower_twice_is_degraded_naming_it_and_noise_is_not()
 #[test]
 fn the_smallest_store_band_is_called_only_beyond_what_placement_moves() {
     let dir = tempdir("fleet-small-stores");
-    let fleet_of: Vec<String> = [
-        "results/h100/whole-run-1126/all.csv.gz",
-        "results/h100/whole-run-1126/cold/all.csv.gz",
-        "results/h100/whole-run-1126/cold-2/all.csv.gz",
-        "results/h100/whole-run-1126/grid-64/all.csv.gz",
-        "results/h100/whole-run-1126/grid-set/all.csv.gz",
-        "results/h100/workspace-1126/all.csv.gz",
-    ]
-    .iter()
-    .map(|f| committed(f))
-    .collect();
+    let fleet_of = units_fleet();
     let small = |t: &str| {
         ["16 KB", "32 KB", "64 KB", "128 KB", "256 KB"]
             .iter()
@@ -460,24 +465,7 @@ fn the_smallest_store_band_is_called_only_beyond_what_placement_moves() {
         let case = dir.join(format!("x{factor}"));
         std::fs::create_dir_all(&case).unwrap();
         let mut files = fleet_of.clone();
-        // The re-measure a shade apart (an identical file is a duplicate, not a re-measure).
-        for (name, factor) in [("run.csv", factor), ("again.csv", factor - 0.005)] {
-            let to = case.join(name);
-            rewrite(
-                "results/h100/whole-run-1126/final/all.csv.gz",
-                &to,
-                |r, h| {
-                    let test = r[h.iter().position(|c| c == "test").unwrap()].to_string();
-                    let ms_at = h.iter().position(|c| c == "ms_median").unwrap();
-                    if small(&test) && !r[ms_at].is_empty() {
-                        let ms: f64 = r[ms_at].parse().unwrap();
-                        *r = set(r, h, "ms_median", &format!("{:.6}", ms * factor));
-                    }
-                },
-            );
-            with_uuid(&to, "node-s", "small-stores-gpu");
-            files.push(to.display().to_string());
-        }
+        files.extend(slowed_twice(&case, "small-stores-gpu", &small, factor));
         let (code, text, doc) = fleet(&files, &case);
         let called = degraded(&doc, &case.join("run.csv").display().to_string());
         match called_as {
