@@ -112,6 +112,16 @@ mod tests {
     }
 
     /// Every committed CSV under `dir` (plain or gzipped), recursively.
+    /// A committed result file's text as the tool wrote it (a `.gz` one inflated).
+    fn committed_bytes(path: &std::path::Path) -> Vec<u8> {
+        let bytes = std::fs::read(path).unwrap();
+        if crate::gzip::is_gzip(&bytes) {
+            crate::gzip::decompress(&bytes).unwrap().bytes
+        } else {
+            bytes
+        }
+    }
+
     fn committed_csvs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         committed(dir, &[".csv", ".csv.gz"], out);
     }
@@ -143,12 +153,7 @@ mod tests {
         );
         let mut read = 0;
         for path in paths {
-            let bytes = std::fs::read(&path).unwrap();
-            let bytes = if crate::gzip::is_gzip(&bytes) {
-                crate::gzip::decompress(&bytes).unwrap().bytes
-            } else {
-                bytes
-            };
+            let bytes = committed_bytes(&path);
             let text = String::from_utf8_lossy(&bytes);
             // Results only: the tool's CSV header, or a JSON document with its rows.
             if !(text.starts_with("device_index,") || text.contains("\"results\"")) {
@@ -176,12 +181,7 @@ mod tests {
         let names: Vec<&str> = COLUMNS.iter().map(|(c, _)| *c).collect();
         let mut checked = 0;
         for path in paths {
-            let bytes = std::fs::read(&path).unwrap();
-            let bytes = if crate::gzip::is_gzip(&bytes) {
-                crate::gzip::decompress(&bytes).unwrap().bytes
-            } else {
-                bytes
-            };
+            let bytes = committed_bytes(&path);
             let text = String::from_utf8(bytes).unwrap();
             // Files of today's columns, or of today's up to the last appended ones.
             let Some(kept) = (names.len() - 5..=names.len())

@@ -3,7 +3,7 @@
 
 use crate::data::{Mismatch, ThreadSum, TEXTURE_SIZE};
 use crate::format::{ChannelType, Format};
-use crate::kernels::KernelId;
+use crate::kernels::{named, KernelId, Part};
 use crate::model::Fault;
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
@@ -190,6 +190,18 @@ impl Latency {
             reports_subgroup_size: false,
         }
     }
+}
+
+/// The kernel `<family><variant>_<pattern>` (a format's channel count or qualifier as the
+/// variant), as the families that declare a kernel per format and pattern name them: a
+/// `const fn`, so a name no template declares fails the build (`check_built!`).
+pub(crate) const fn per_pattern(family: &str, variant: Part<'_>, p: Pattern) -> KernelId {
+    named(&[
+        Part::Text(family),
+        variant,
+        Part::Text("_"),
+        Part::Text(p.ident()),
+    ])
 }
 
 /// A family's chase at a working set none of its tests has: what the runner verifies and

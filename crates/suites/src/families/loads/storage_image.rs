@@ -1,9 +1,9 @@
 //! `RWTexture2D<F>.Load`: one texel per iteration, 16×16 per thread, through a storage image.
 
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
-use crate::families::{each, Columns, Shared, Spec};
+use crate::families::{each, per_pattern, Columns, Shared, Spec};
 use crate::format::Format;
-use crate::kernels::{check_built, named, KernelId, Part::Text};
+use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -102,11 +102,6 @@ impl Spec for StorageImage {
 
 /// The kernel of format `f` and pattern `p`.
 const fn kernel_of(f: Format, p: Pattern) -> KernelId {
-    named(&[
-        Text("storage_image_"),
-        Text(f.qualifier()),
-        Text("_"),
-        Text(p.ident()),
-    ])
+    per_pattern("storage_image_", Part::Text(f.qualifier()), p)
 }
 check_built!(kernel_of; Format::ALL, Pattern::ALL);

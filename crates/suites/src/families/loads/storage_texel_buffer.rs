@@ -1,9 +1,9 @@
 //! `RWBuffer<F>.Load`: one element per iteration through a storage texel buffer (`imageLoad`).
 
 use crate::data::{self, ThreadSum};
-use crate::families::{each, Columns, Shared, Spec, TexelViews};
+use crate::families::{each, per_pattern, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
-use crate::kernels::{check_built, named, KernelId, Part::Text};
+use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -98,11 +98,6 @@ impl Spec for StorageTexelBuffer {
 
 /// The kernel of format `f` and pattern `p`.
 const fn kernel_of(f: Format, p: Pattern) -> KernelId {
-    named(&[
-        Text("storage_texel_buffer_"),
-        Text(f.qualifier()),
-        Text("_"),
-        Text(p.ident()),
-    ])
+    per_pattern("storage_texel_buffer_", Part::Text(f.qualifier()), p)
 }
 check_built!(kernel_of; Format::ALL, Pattern::ALL);

@@ -1,12 +1,9 @@
 //! `Texture2D<F>.Load`: `texelFetch` of one texel of mip 0 per iteration from a sampled image.
 
 use crate::data::{self, ThreadSum};
-use crate::families::{each, missing_image, sampled_images, Columns, Shared, Spec};
+use crate::families::{each, missing_image, per_pattern, sampled_images, Columns, Shared, Spec};
 use crate::format::Format;
-use crate::kernels::{
-    check_built, named, KernelId,
-    Part::{Number, Text},
-};
+use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -89,12 +86,7 @@ impl Spec for TextureLoad {
 
 /// The kernel of format `f` and pattern `p`.
 const fn kernel_of(f: Format, p: Pattern) -> KernelId {
-    named(&[
-        Text("texture_load_w"),
-        Number(f.channels()),
-        Text("_"),
-        Text(p.ident()),
-    ])
+    per_pattern("texture_load_w", Part::Number(f.channels()), p)
 }
 check_built!(kernel_of; Format::ALL, Pattern::ALL);
 check_built!(kernel_of; Format::ALL, Pattern::UNIFORM_PROBES);

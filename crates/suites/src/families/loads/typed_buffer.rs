@@ -1,12 +1,9 @@
 //! `Buffer<F>.Load`: one typed element per iteration through a uniform texel buffer.
 
 use crate::data::{self, ThreadSum};
-use crate::families::{each, Columns, Shared, Spec, TexelViews};
+use crate::families::{each, per_pattern, Columns, Shared, Spec, TexelViews};
 use crate::format::Format;
-use crate::kernels::{
-    check_built, named, KernelId,
-    Part::{Number, Text},
-};
+use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -82,12 +79,7 @@ impl Spec for TypedBuffer {
 
 /// The kernel of format `f` and pattern `p`.
 const fn kernel_of(f: Format, p: Pattern) -> KernelId {
-    named(&[
-        Text("typed_buffer_w"),
-        Number(f.channels()),
-        Text("_"),
-        Text(p.ident()),
-    ])
+    per_pattern("typed_buffer_w", Part::Number(f.channels()), p)
 }
 check_built!(kernel_of; Format::ALL, Pattern::ALL);
 check_built!(kernel_of; Format::ALL, Pattern::UNIFORM_PROBES);

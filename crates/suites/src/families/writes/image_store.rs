@@ -3,9 +3,9 @@
 
 use crate::data::{ThreadSum, TEXTURE_SIZE};
 use crate::families::writes::{self, Target, ELEMENTS};
-use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::families::{each, per_pattern, Checked, Columns, Dispatch, Shared, Spec};
 use crate::format::Format;
-use crate::kernels::{check_built, named, KernelId, Part::Text};
+use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -135,11 +135,6 @@ impl Spec for ImageStore {
 
 /// The kernel of format `f` and pattern `p`.
 const fn kernel_of(f: Format, p: Pattern) -> KernelId {
-    named(&[
-        Text("image_store_"),
-        Text(f.qualifier()),
-        Text("_"),
-        Text(p.ident()),
-    ])
+    per_pattern("image_store_", Part::Text(f.qualifier()), p)
 }
 check_built!(kernel_of; Format::ALL, Pattern::ALL);

@@ -3,9 +3,9 @@
 
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Target, ELEMENTS};
-use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
+use crate::families::{each, per_pattern, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
 use crate::format::Format;
-use crate::kernels::{check_built, named, KernelId, Part::Text};
+use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
@@ -108,11 +108,6 @@ impl Spec for TexelBufferStore {
 
 /// The kernel of format `f` and pattern `p`.
 const fn kernel_of(f: Format, p: Pattern) -> KernelId {
-    named(&[
-        Text("texel_buffer_store_"),
-        Text(f.qualifier()),
-        Text("_"),
-        Text(p.ident()),
-    ])
+    per_pattern("texel_buffer_store_", Part::Text(f.qualifier()), p)
 }
 check_built!(kernel_of; Format::ALL, Pattern::ALL);
