@@ -284,6 +284,7 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
             _ => Vec::new(),
         },
         subgroup_size: m.subgroup_size,
+        working_set_bytes: m.working_set_bytes,
     }
 }
 

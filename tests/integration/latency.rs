@@ -46,6 +46,16 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     assert_eq!(rows.len(), 61 + 4 + 17 + 5 + 4 + 3, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
+        // The storage-buffer chase's sweep is the curve whose rows carry their working set
+        // as a number; every other row (other resources, strides) leaves it empty.
+        let curve = test
+            .strip_prefix("latency: ByteAddressBuffer ")
+            .and_then(bytes_of);
+        assert_eq!(
+            row[col("working_set_bytes")].parse::<u64>().ok(),
+            curve,
+            "{test}"
+        );
         let family = if test.starts_with("latency by stride: ") {
             "stride_chase"
         } else {
@@ -376,6 +386,15 @@ fn a_timed_sweep_refines_its_edges_with_verified_probes() {
         );
     };
     let rows = csv_rows(&csv);
+    // Every row, of the sweep or a probe, carries the working set its chase ran as a number
+    // (`working_set_bytes`, which the summary places it by): the size its name says.
+    for r in &rows {
+        let named = r["test"]
+            .strip_prefix("latency: ByteAddressBuffer ")
+            .and_then(bytes_of);
+        assert!(named.is_some(), "{r:?}");
+        assert_eq!(r["working_set_bytes"].parse::<u64>().ok(), named, "{r:?}");
+    }
     let probes: Vec<_> = rows
         .iter()
         .filter(|r| !names.contains(&r["test"]))

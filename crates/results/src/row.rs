@@ -125,6 +125,12 @@ pub struct Row {
     /// empty for other tests and in files older than the column.
     #[serde(deserialize_with = "whole_opt")]
     pub subgroup_size: Option<u32>,
+    /// The working set (bytes) the row's chase ran, for a point of a curve over the working
+    /// set whose size the runner knows as a number (the latency sweep's rows, its edge
+    /// probes); empty for other rows and in files older than the column. Read through
+    /// [`Row::working_set`], which falls back to the size the name says.
+    #[serde(deserialize_with = "whole_opt")]
+    pub working_set_bytes: Option<u64>,
 }
 
 /// How a column's cells are typed where the format has types (JSON).
@@ -195,6 +201,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("latency_ns", Number),
     ("host_caches", Text),
     ("subgroup_size", Number),
+    ("working_set_bytes", Number),
 ];
 
 impl Row {
@@ -210,6 +217,17 @@ impl Row {
         self.ok()
             && self.ms_median.is_none()
             && (self.latency_clk.is_some() || self.latency_ns.is_some())
+    }
+
+    /// The working set (bytes) of the row as a point of the curve `curve` names (the rows
+    /// `<curve><size>`: `latency: ByteAddressBuffer ` and `1.25 MB`); `None` for a row of
+    /// another test. The name says which curve a row is on; the size is `working_set_bytes`,
+    /// what the runner ran, where the row has it. A file written before that column (every
+    /// result committed before it) has the size only in the name, as the suites spell it:
+    /// this is the one place a curve row's size is read from there.
+    pub fn working_set(&self, curve: &str) -> Option<u64> {
+        let named = crate::size::size_after(&self.test, curve)?;
+        Some(self.working_set_bytes.unwrap_or(named))
     }
 
     /// Nanoseconds per load (operation) of a row that ran: the median dispatch time over
@@ -451,6 +469,45 @@ mod tests {
         assert_eq!(significant(Some(1.41723), 4), "1.4172");
         assert_eq!(significant(Some(12.5), 4), "12.5000");
         assert_eq!(significant(None, 4), "");
+    }
+
+    #[test]
+    fn a_rows_working_set_is_its_column_else_the_size_its_name_says() {
+        let row = |test: &str, bytes| Row {
+            test: test.into(),
+            working_set_bytes: bytes,
+            ..Default::default()
+        };
+        let curve = "latency: ByteAddressBuffer ";
+        // The column wins over the name; a file older than it has the name only.
+        let typed = row("latency: ByteAddressBuffer 4 KB", Some(5 << 20));
+        assert_eq!(typed.working_set(curve), Some(5 << 20));
+        let named = row("latency: ByteAddressBuffer 1.25 MB", None);
+        assert_eq!(named.working_set(curve), Some(1_310_720));
+        // The name says which curve a row is on, whatever working set it carries.
+        assert_eq!(
+            typed.working_set("bandwidth: ByteAddressBuffer.Load4 "),
+            None
+        );
+        let beside = row(
+            "latency: ByteAddressBuffer beside groupshared{uint[8192]} 4 KB",
+            Some(4 << 10),
+        );
+        assert_eq!(beside.working_set(curve), None);
+        // Written and read back, the column keeps its bytes.
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&typed).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let read: Row = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(read.working_set_bytes, Some(5 << 20));
+        assert_eq!(
+            Value::Object(typed.to_json().unwrap())["working_set_bytes"],
+            serde_json::json!(5u64 << 20)
+        );
     }
 
     #[test]

@@ -172,9 +172,8 @@ mod tests {
         // What the tool wrote, read into rows and written again, is the same text: the
         // writer keeps every column's decimals, quoting and order. A file written before
         // the last columns were appended (`host`, `device_uuid`, `latency_ns`, `host_caches`,
-        // `subgroup_size`)
-        // reads them as empty, and
-        // writes back as it was with those columns added, empty.
+        // `subgroup_size`, `working_set_bytes`) reads them as empty, and writes back as it
+        // was with those columns added, empty.
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results");
         let mut paths = Vec::new();
         committed_csvs(std::path::Path::new(root), &mut paths);
@@ -184,7 +183,7 @@ mod tests {
             let bytes = committed_bytes(&path);
             let text = String::from_utf8(bytes).unwrap();
             // Files of today's columns, or of today's up to the last appended ones.
-            let Some(kept) = (names.len() - 5..=names.len())
+            let Some(kept) = (names.len() - 6..=names.len())
                 .find(|k| text.lines().next() == Some(names[..*k].join(",").as_str()))
             else {
                 continue; // an older file (fewer columns), or not a result

@@ -81,6 +81,7 @@ impl<'g> Runner<'g> {
                     };
                     let mut m = source.clone();
                     m.probe_name = Some(name);
+                    m.working_set_bytes = Some(mid);
                     m.stats = None;
                     m.conditions = Conditions::Unchecked;
                     m.drift_pct = None;

@@ -268,7 +268,7 @@ fn caches(d: &Device) -> Section {
     let bw_rows: Vec<&Row> = d
         .rows
         .iter()
-        .filter(|r| r.ok() && curve::size_after(&r.test, BANDWIDTH).is_some())
+        .filter(|r| r.ok() && r.working_set(BANDWIDTH).is_some())
         .collect();
     // Per clock per compute unit where every row has it (a clock that moved does not move
     // the curve), else bytes per second.
@@ -284,10 +284,7 @@ fn caches(d: &Device) -> Section {
     // The load-to-use chase over the same sizes, in the curve's unit.
     let load_to_use = latency_points(d, load_to_use_prefix(d), in_ns);
     let no_bw = || {
-        if d.rows
-            .iter()
-            .any(|r| curve::size_after(&r.test, BANDWIDTH).is_some())
-        {
+        if d.rows.iter().any(|r| r.working_set(BANDWIDTH).is_some()) {
             format!("no {BANDWIDTH}<size> row ran")
         } else {
             format!("no {BANDWIDTH}<size> rows: the bandwidth suite did not run")
@@ -337,11 +334,7 @@ fn caches(d: &Device) -> Section {
             items.push(item("memory", Err(why), None, None, ""));
         }
     } else {
-        let why = if d
-            .rows
-            .iter()
-            .any(|r| curve::size_after(&r.test, LATENCY).is_some())
-        {
+        let why = if d.rows.iter().any(|r| r.working_set(LATENCY).is_some()) {
             if lat.is_empty() {
                 format!(
                     "the {LATENCY}<size> rows have neither latency_clk nor latency_ns (a file \

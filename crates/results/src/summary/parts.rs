@@ -1,6 +1,6 @@
 //! The pieces every section of the summary is built from: an item, a figure as text, a sweep's points, the latency curve's name (below the rules that use them, so no section imports another).
 
-use super::curve::{self, Point};
+use super::curve::Point;
 use super::vendor::Figure;
 use super::{Device, Item, Row};
 
@@ -41,7 +41,8 @@ pub fn num(v: f64) -> String {
     }
 }
 
-/// The ok rows of a sweep (`PREFIX <size>`) with a figure, in size order.
+/// The ok rows of a sweep (`PREFIX <size>`) with a figure, in working-set order (each at
+/// the working set it ran: [`Row::working_set`]).
 pub(super) fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f64>) -> Vec<Point> {
     let mut out: Vec<Point> = d
         .rows
@@ -49,7 +50,7 @@ pub(super) fn points(d: &Device, prefix: &str, value: impl Fn(&Row) -> Option<f6
         .filter(|r| r.ok())
         .filter_map(|r| {
             Some(Point {
-                size: curve::size_after(&r.test, prefix)?,
+                size: r.working_set(prefix)?,
                 value: value(r).filter(|v| *v > 0.0)?,
                 test: r.test.clone(),
             })

@@ -1168,3 +1168,71 @@ fn repeated_latency_rows_keep_the_fastest_and_other_rows_the_first() {
         Some(10.0)
     );
 }
+
+#[test]
+fn a_row_is_placed_on_its_curve_at_the_working_set_it_ran_not_the_one_its_name_says() {
+    // A step from 50 to 300 clocks between 20 and 24 KB, the rows' names reversed (the
+    // smallest working set named the largest size): only `working_set_bytes` says where each
+    // lies. Read from the names, the curve would step down, at another place.
+    let sizes: Vec<u64> = points(&[0.0; 18]).iter().map(|p| p.size).collect();
+    let mut rows: Vec<Row> = sizes
+        .iter()
+        .zip(sizes.iter().rev())
+        .enumerate()
+        .map(|(i, (ran, named))| Row {
+            test: format!("{}{}", derive::LATENCY, curve::size_name(*named)),
+            status: Some(crate::Status::Ok),
+            latency_clk: Some(if i < 10 { 50.0 } else { 300.0 }),
+            working_set_bytes: Some(*ran),
+            ..Default::default()
+        })
+        .collect();
+    // A row of a file older than the column is placed by its name; rows of other curves,
+    // whatever working set they carry, are not on this one.
+    rows.push(Row {
+        test: format!("{}4 MB", derive::LATENCY),
+        status: Some(crate::Status::Ok),
+        latency_clk: Some(300.0),
+        ..Default::default()
+    });
+    for other in [derive::BESIDE_SHARED, derive::BANDWIDTH] {
+        rows.push(Row {
+            test: format!("{other}4 KB"),
+            status: Some(crate::Status::Ok),
+            latency_clk: Some(1.0),
+            gbytes_per_s: Some(1.0),
+            working_set_bytes: Some(4 << 10),
+            ..Default::default()
+        });
+    }
+    let d = Device::new("GPU", "D 1", rows);
+    let lat = parts::points(&d, derive::LATENCY, |r| r.latency_clk);
+    let placed: Vec<(u64, f64, &str)> = lat
+        .iter()
+        .map(|p| (p.size, p.value, p.test.as_str()))
+        .collect();
+    assert_eq!(placed.len(), 19);
+    assert_eq!(
+        placed[0],
+        (4 << 10, 50.0, "latency: ByteAddressBuffer 80 KB")
+    );
+    assert_eq!(
+        placed[9],
+        (20 << 10, 50.0, "latency: ByteAddressBuffer 16 KB")
+    );
+    assert_eq!(
+        placed[10],
+        (24 << 10, 300.0, "latency: ByteAddressBuffer 14 KB")
+    );
+    assert_eq!(
+        placed[18],
+        (4 << 20, 300.0, "latency: ByteAddressBuffer 4 MB")
+    );
+    let s = derive::summary(&d, &crate::suite::test_catalog());
+    let edge = find(&s, "L1: edge by latency");
+    assert!(
+        edge.value.as_ref().unwrap().starts_with("20 KB – 24 KB"),
+        "{:?}",
+        edge.value
+    );
+}
