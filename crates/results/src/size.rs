@@ -35,3 +35,23 @@ pub fn size_after(test: &str, prefix: &str) -> Option<u64> {
 pub fn size_bytes(text: &str) -> Option<u64> {
     size_after(text, "")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_a_test_or_probe_is_named_by_reads_back_as_itself() {
+        // The probes' grids (4 KB below 1 MB, a quarter MB above) and the sweeps' points up
+        // to 1 GB: a name the suites write is one this reads back exactly.
+        let fine = (1..256u64).map(|k| k * (4 << 10));
+        let coarse = (4..4096u64).map(|q| q * (256 << 10));
+        for bytes in fine.chain(coarse) {
+            let name = size_name(bytes);
+            assert_eq!(size_bytes(&name), Some(bytes), "{bytes} B named {name}");
+        }
+        assert_eq!(size_name(896 << 10), "896 KB");
+        assert_eq!(size_name(1_310_720), "1.25 MB");
+        assert_eq!(size_name(1 << 30), "1 GB");
+    }
+}

@@ -103,20 +103,9 @@ pub const fn quarter_octave_kb(i: usize) -> u32 {
     octave + octave / 4 * (i % 4) as u32
 }
 
-/// A working set's name: `4 KB`, `896 KB`, `1 MB`, `1.25 MB`, `256 MB`, `1 GB`.
-pub fn size_name(bytes: u64) -> String {
-    if bytes < 1 << 20 {
-        format!("{} KB", bytes >> 10)
-    } else if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
-        format!("{} GB", bytes >> 30)
-    } else if bytes.is_multiple_of(1 << 20) {
-        format!("{} MB", bytes >> 20)
-    } else {
-        // Quarters of a MB (1.25, 1.5, 1.75, 2.5, 3.5): exact with two decimals at most.
-        let mb = format!("{:.2}", bytes as f64 / (1 << 20) as f64);
-        format!("{} MB", mb.trim_end_matches('0'))
-    }
-}
+/// A working set's name: `4 KB`, `896 KB`, `1 MB`, `1.25 MB`, `256 MB`, `1 GB` — the results
+/// crate's, which reads the names back (one rule for writing and reading them).
+pub use perftest_results::size::size_name;
 
 perftest_results::words! {
     /// Deliberate faults, for testing that failures are caught (hidden `--fault`).
