@@ -8,9 +8,11 @@ use crate::kernels;
 use crate::provenance;
 use crate::runner::{Calibration, TimeSpent};
 use anyhow::{Context as _, Result};
+use perftest_results::document;
 use perftest_results::gzip::Output;
 use perftest_results::output::OutFile;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -24,7 +26,7 @@ pub struct Json {
     out: Option<OutFile>,
     /// Gzip-compressed (a path ending in `.gz`).
     gzip: bool,
-    devices: Vec<Value>,
+    devices: Vec<document::Device>,
     rows: Vec<Value>,
 }
 
@@ -42,67 +44,78 @@ impl Json {
     }
 }
 
-fn device_json(d: &DeviceInfo, cal: Option<&Calibration>) -> Value {
+/// The device's entry in `devices`, in the vocabulary the results crate reads it back with.
+fn device_entry(d: &DeviceInfo, cal: Option<&Calibration>) -> document::Device {
     let l = &d.limits;
-    json!({
-        "index": d.index,
-        "name": d.name,
-        "type": d.device_type.name(),
-        "vendor_id": format!("0x{:04x}", d.vendor_id),
-        "device_id": format!("0x{:04x}", d.device_id),
-        "driver_name": d.driver_name,
-        "driver_info": d.driver_info,
-        "driver_version": d.driver_version_string(),
-        "api_version": version_string(d.api_version),
-        "uuid": d.uuid_string(),
-        "compute_units": d.compute_units.map(|(n, _)| n),
-        "compute_units_source": d.compute_units.map(|(_, s)| s),
-        "subgroup_size": d.subgroup_size,
-        "timestamp_period_ns": d.timestamp_period,
-        "timestamp_valid_bits": d.compute_queue.map(|(_, b)| b),
-        "features": {
-            "shaderSubgroupClock": d.features.shader_subgroup_clock,
-            "shaderDeviceClock": d.features.shader_device_clock,
-            "pipelineExecutableInfo": d.features.pipeline_executable_info,
-            "shaderStorageImageExtendedFormats": d.features.shader_storage_extended_formats,
-            "storageBuffer8BitAccess": d.features.storage_buffer_8bit,
-            "storageBuffer16BitAccess": d.features.storage_buffer_16bit,
-            "scalarBlockLayout": d.features.scalar_block_layout,
-            "bufferDeviceAddress": d.features.buffer_device_address,
-            "subgroupBallot": d.features.subgroup_ballot,
-            "shaderBufferInt64Atomics": d.features.buffer_int64_atomics,
-            "shaderBufferFloat32AtomicAdd": d.features.buffer_float32_atomic_add,
-            "subgroupShuffle": d.features.subgroup_shuffle,
-            "subgroupArithmetic": d.features.subgroup_arithmetic,
-            "shaderFloat16": d.features.shader_float16,
-            "shaderFloat64": d.features.shader_float64,
-            "shaderInt64": d.features.shader_int64,
+    let f = &d.features;
+    let features = [
+        ("shaderSubgroupClock", f.shader_subgroup_clock),
+        ("shaderDeviceClock", f.shader_device_clock),
+        ("pipelineExecutableInfo", f.pipeline_executable_info),
+        (
+            "shaderStorageImageExtendedFormats",
+            f.shader_storage_extended_formats,
+        ),
+        ("storageBuffer8BitAccess", f.storage_buffer_8bit),
+        ("storageBuffer16BitAccess", f.storage_buffer_16bit),
+        ("scalarBlockLayout", f.scalar_block_layout),
+        ("bufferDeviceAddress", f.buffer_device_address),
+        ("subgroupBallot", f.subgroup_ballot),
+        ("shaderBufferInt64Atomics", f.buffer_int64_atomics),
+        ("shaderBufferFloat32AtomicAdd", f.buffer_float32_atomic_add),
+        ("subgroupShuffle", f.subgroup_shuffle),
+        ("subgroupArithmetic", f.subgroup_arithmetic),
+        ("shaderFloat16", f.shader_float16),
+        ("shaderFloat64", f.shader_float64),
+        ("shaderInt64", f.shader_int64),
+    ];
+    document::Device {
+        index: d.index as u32,
+        name: d.name.clone(),
+        device_type: d.device_type.name().to_string(),
+        vendor_id: format!("0x{:04x}", d.vendor_id),
+        device_id: format!("0x{:04x}", d.device_id),
+        driver_name: d.driver_name.clone(),
+        driver_info: d.driver_info.clone(),
+        driver_version: d.driver_version_string(),
+        api_version: version_string(d.api_version),
+        uuid: Some(d.uuid_string()),
+        compute_units: d.compute_units.map(|(n, _)| n),
+        compute_units_source: d.compute_units.map(|(_, s)| s.to_string()),
+        subgroup_size: Some(d.subgroup_size),
+        // Through a JSON value an f32 is written as the f64 it widens to: as before.
+        timestamp_period_ns: f64::from(d.timestamp_period),
+        timestamp_valid_bits: d.compute_queue.map(|(_, b)| b),
+        features: features
+            .into_iter()
+            .map(|(name, has)| (name.to_string(), has))
+            .collect(),
+        extensions_used: extensions_used(d).into_iter().map(String::from).collect(),
+        limits: document::Limits {
+            max_compute_shared_memory_size: l.max_compute_shared_memory_size,
+            max_compute_work_group_invocations: l.max_compute_work_group_invocations,
+            max_compute_work_group_count: l.max_compute_work_group_count,
+            max_uniform_buffer_range: l.max_uniform_buffer_range,
+            max_storage_buffer_range: l.max_storage_buffer_range,
+            max_push_constants_size: l.max_push_constants_size,
+            max_texel_buffer_elements: l.max_texel_buffer_elements,
+            max_image_dimension_2d: l.max_image_dimension2_d,
         },
-        "extensions_used": extensions_used(d),
-        "limits": {
-            "maxComputeSharedMemorySize": l.max_compute_shared_memory_size,
-            "maxComputeWorkGroupInvocations": l.max_compute_work_group_invocations,
-            "maxComputeWorkGroupCount": l.max_compute_work_group_count,
-            "maxUniformBufferRange": l.max_uniform_buffer_range,
-            "maxStorageBufferRange": l.max_storage_buffer_range,
-            "maxPushConstantsSize": l.max_push_constants_size,
-            "maxTexelBufferElements": l.max_texel_buffer_elements,
-            "maxImageDimension2D": l.max_image_dimension2_d,
-        },
-        "calibration": cal.map(|c| json!({
-            "groups": c.groups,
-            "auto": c.auto,
-            "baseline_full_ms": c.baseline_full_ms,
-            "warmup_ms": c.warmup_ms,
-            "warmup_settled": c.warmup_settled,
-            "warmup_first_clock_mhz": c.warmup_first_mhz,
-            "open_clock_mhz": c.open_mhz,
-            "clock_method": c.clock_method,
-            "clock_mhz": c.clock_mhz,
-            "steady_clock_mhz": c.clock_mhz,
-            "clock_floor": crate::runner::CLOCK_FLOOR,
-        })),
-    })
+        calibration: cal.map(|c| document::Calibration {
+            groups: c.groups,
+            auto: c.auto,
+            baseline_full_ms: c.baseline_full_ms,
+            warmup_ms: c.warmup_ms,
+            warmup_settled: Some(c.warmup_settled),
+            warmup_first_clock_mhz: c.warmup_first_mhz,
+            open_clock_mhz: c.open_mhz,
+            clock_method: Some(c.clock_method.clone()),
+            clock_mhz: c.clock_mhz,
+            steady_clock_mhz: c.clock_mhz,
+            clock_floor: Some(crate::runner::CLOCK_FLOOR),
+        }),
+        time_s: None,
+    }
 }
 
 /// The optional device extensions perftest enables on this device.
@@ -130,24 +143,24 @@ impl Reporter for Json {
         device: &DeviceInfo,
         calibration: Option<&Calibration>,
     ) -> Result<()> {
-        self.devices.push(device_json(device, calibration));
+        self.devices.push(device_entry(device, calibration));
         Ok(())
     }
 
     fn end_device(&mut self, device: &DeviceInfo, spent: &TimeSpent) -> Result<()> {
-        let mut time = Map::new();
-        time.insert("total".into(), json!(round_ms(spent.total_s)));
+        let mut time = BTreeMap::new();
+        time.insert("total".to_string(), round_ms(spent.total_s));
         for (phase, s) in &spent.phases {
-            time.insert(phase.name().into(), json!(round_ms(*s)));
+            time.insert(phase.name().to_string(), round_ms(*s));
         }
-        time.insert("other".into(), json!(round_ms(spent.other_s())));
+        time.insert("other".to_string(), round_ms(spent.other_s()));
         if let Some(d) = self
             .devices
             .iter_mut()
             .rev()
-            .find(|d| d["index"] == json!(device.index))
+            .find(|d| d.index as usize == device.index)
         {
-            d["time_s"] = Value::Object(time);
+            d.time_s = Some(time);
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod cpu_caches;
+pub mod document;
 pub mod error;
 pub mod fleet;
 pub mod gzip;

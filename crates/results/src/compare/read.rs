@@ -2,6 +2,7 @@
 //! clear error for every kind of bad input; `compare`, `summary` and the HTML report all read
 //! through it.
 
+use crate::document::Document;
 use crate::gzip;
 use crate::row::Row;
 use anyhow::{bail, Context as _, Result};
@@ -39,8 +40,9 @@ pub struct Table {
     pub columns: Vec<String>,
     /// The line each row came from (1-based; a JSON row's index + 1), for errors.
     pub lines: Vec<usize>,
-    /// The whole JSON document (devices, limits, calibration, command line), for a JSON file.
-    pub json: Option<Value>,
+    /// A JSON file's context (devices, limits, calibration, command line), read once with
+    /// its rows; `None` for a CSV.
+    pub document: Option<Document>,
 }
 
 /// The most a result file may hold, as read and as inflated: a whole `--suite all` run's
@@ -184,7 +186,7 @@ pub fn read_text(source: &str, text: &str) -> Result<Table> {
         read_csv(source, body)?
     };
     if table.rows.is_empty() {
-        if table.json.is_some() {
+        if table.document.is_some() {
             bail!("{source}: the file has no results (its `results` array is empty)");
         }
         bail!("{source}: the file has a header but no rows");
@@ -285,7 +287,7 @@ fn read_csv(source: &str, text: &str) -> Result<Table> {
         rows,
         columns,
         lines,
-        json: None,
+        document: None,
     })
 }
 
@@ -466,7 +468,7 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
         rows,
         columns,
         lines,
-        json: Some(doc),
+        document: Some(Document::from_value(&doc)),
     })
 }
 
@@ -486,7 +488,7 @@ mod tests {
             (r.device_index, r.ms_median, r.test.as_str()),
             (0, Some(0.5), "T")
         );
-        assert!(b.json.is_some() && a.json.is_none());
+        assert!(b.document.is_some() && a.document.is_none());
     }
 
     #[test]

@@ -3,7 +3,6 @@
 use super::{Gpu, Passed};
 use crate::compare::read::{self, NotAResult, Table};
 use anyhow::Result;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// What the paths held.
@@ -161,14 +160,5 @@ pub fn gpus(table: &Table) -> Vec<Gpu> {
 
 /// The UUID of device `index` in a JSON file's `devices`.
 pub fn json_uuid(table: &Table, index: u32) -> Option<String> {
-    table
-        .json
-        .as_ref()?
-        .get("devices")?
-        .as_array()?
-        .iter()
-        .find(|d| d.get("index").and_then(Value::as_u64) == Some(u64::from(index)))?
-        .get("uuid")?
-        .as_str()
-        .map(str::to_string)
+    table.document.as_ref()?.device(index)?.uuid.clone()
 }

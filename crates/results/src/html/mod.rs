@@ -11,6 +11,7 @@ mod table;
 mod tests;
 
 use crate::compare::{self, read};
+use crate::document::Device;
 use crate::output::OutFile;
 use crate::published::Reference;
 use crate::vocab::{Conditions, Status};
@@ -18,7 +19,6 @@ use crate::words::Words;
 use crate::Catalog;
 use anyhow::{bail, Result};
 use runs::{Row, Run, SuiteKey};
-use serde_json::Value;
 use several::Mode;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -261,7 +261,7 @@ fn code_spans(escaped: &str) -> String {
 /// One column per run: where and with what it ran.
 // Long on purpose: one table, a line per fact of provenance.
 fn provenance(runs: &[Run]) -> String {
-    let json = |r: &Run, f: &dyn Fn(&Value) -> Option<String>| -> String {
+    let json = |r: &Run, f: &dyn Fn(&Device) -> Option<String>| -> String {
         let mut v: Vec<String> = r.json.iter().filter_map(|(d, _)| f(d)).collect();
         v.dedup();
         v.join(", ")
@@ -280,7 +280,6 @@ fn provenance(runs: &[Run]) -> String {
     };
     // A count or number as the file wrote it (`1` ns, `1.0416666` ns).
     let text = |v: Option<String>| v.unwrap_or_default();
-    let field = |key: &'static str| move |d: &Value| d.get(key).map(plain);
     type Line = (&'static str, Box<dyn Fn(&Run) -> String>);
     let lines: Vec<Line> = vec![
         ("device", Box::new(|r| r.device.clone())),
@@ -309,9 +308,9 @@ fn provenance(runs: &[Run]) -> String {
         ),
         (
             "subgroup size",
-            Box::new(move |r| json(r, &field("subgroup_size"))),
+            Box::new(move |r| json(r, &|d| d.subgroup_size.map(|n| n.to_string()))),
         ),
-        ("UUID", Box::new(move |r| json(r, &field("uuid")))),
+        ("UUID", Box::new(move |r| json(r, &|d| d.uuid.clone()))),
         (
             "timestamp period",
             Box::new(move |r| {
@@ -346,8 +345,8 @@ fn provenance(runs: &[Run]) -> String {
             Box::new(|r| {
                 r.json
                     .iter()
-                    .filter_map(|(_, c)| c.as_ref().and_then(Value::as_array))
-                    .map(|c| c.iter().map(plain).collect::<Vec<_>>().join(" "))
+                    .filter_map(|(_, c)| c.as_ref())
+                    .map(|c| c.join(" "))
                     .collect::<Vec<_>>()
                     .join("; ")
             }),
@@ -368,14 +367,6 @@ fn provenance(runs: &[Run]) -> String {
         "<section id=\"device\"><h2>Device and provenance</h2>\n{}</section>\n",
         table::properties(&header, &body)
     )
-}
-
-/// A JSON value as text: a string without its quotes.
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// Whether a row failed: neither ok nor unsupported (an error, a mismatch, an interrupted
@@ -426,12 +417,7 @@ fn summary(runs: &[Run]) -> String {
             let steady: Vec<String> = r
                 .json
                 .iter()
-                .filter_map(|(d, _)| {
-                    let c = d.get("calibration")?;
-                    c.get("steady_clock_mhz")
-                        .or_else(|| c.get("clock_mhz"))?
-                        .as_f64()
-                })
+                .filter_map(|(d, _)| d.calibration.as_ref()?.steady_mhz())
                 .map(|c| format!("{c:.0}"))
                 .collect();
             vec![

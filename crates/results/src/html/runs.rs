@@ -2,10 +2,10 @@
 //! or more files), each row placed in its suite.
 
 use crate::compare::read::Table;
+use crate::document::Device;
 pub use crate::row::Row;
 use crate::{Catalog, Suite, Words};
 use anyhow::{bail, Result};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// A suite as the report shows it: one the catalog knows, or a name read from the rows
@@ -62,7 +62,7 @@ pub struct Run {
     by_test: HashMap<String, usize>,
     /// The device's entry in each JSON file it came from (properties, limits, calibration),
     /// with that file's command line.
-    pub json: Vec<(Value, Option<Value>)>,
+    pub json: Vec<(Device, Option<Vec<String>>)>,
     /// Rows left out because an earlier file of the run has the test.
     pub repeated: usize,
 }
@@ -213,12 +213,7 @@ fn parts(table: &Table) -> Result<Vec<Part>> {
 }
 
 /// The JSON file's entry for device `index`, and its command line.
-fn device_json(table: &Table, index: u32) -> Option<(Value, Option<Value>)> {
-    let doc = table.json.as_ref()?;
-    let device = doc
-        .get("devices")?
-        .as_array()?
-        .iter()
-        .find(|d| d.get("index").and_then(Value::as_f64) == Some(f64::from(index)))?;
-    Some((device.clone(), doc.get("command_line").cloned()))
+fn device_json(table: &Table, index: u32) -> Option<(Device, Option<Vec<String>>)> {
+    let doc = table.document.as_ref()?;
+    Some((doc.device(index)?.clone(), doc.command_line.clone()))
 }

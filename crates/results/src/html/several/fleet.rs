@@ -51,7 +51,7 @@ pub fn gpus(runs: &[Run]) -> Vec<Gpu> {
             let uuid = if uuid.is_empty() {
                 r.json
                     .iter()
-                    .find_map(|(d, _)| d.get("uuid")?.as_str().map(str::to_string))
+                    .find_map(|(d, _)| d.uuid.clone())
                     .unwrap_or_default()
             } else {
                 uuid
