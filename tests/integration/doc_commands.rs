@@ -201,6 +201,7 @@ fn run_in(dir: &Path, shell: &str) -> (Option<i32>, String, String) {
         .current_dir(dir)
         .env("PATH", path)
         .env("PERFTEST_FIRST_TESTS", "3")
+        .env("MESA_SHADER_CACHE_DIR", crate::common::shader_cache(None))
         .env("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation")
         .output()
         .expect("bash runs");

@@ -22,9 +22,10 @@ fn subgroup_rows(csv: &std::path::Path) -> Vec<(String, String, String)> {
 #[test]
 fn the_suites_verify_at_four_lanes_with_the_width_each_kernel_ran_at() {
     let dir = tempdir("four-lanes");
-    // A shader cache of the test's own: lavapipe keys it without the width, so the kernels
-    // built here at 4 lanes would otherwise run in other tests at 8.
-    let cache = dir.join("mesa-cache");
+    // A shader cache of the 4-lane runs' own: lavapipe keys it without the width, so the
+    // kernels built here at 4 lanes would otherwise run in other tests at 8. It is kept
+    // between runs (under target/): what it holds was built at 4 lanes.
+    let cache = shader_cache(Some("128"));
     let csv = dir.join("w4.csv");
     // lavapipe at 128-bit vectors: 4-lane subgroups (what it does on a CPU without AVX).
     let o = perftest()

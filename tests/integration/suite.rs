@@ -482,6 +482,7 @@ fn the_wave_wide_probes_verify_with_other_subgroup_sizes() {
                 json.to_str().unwrap(),
             ])
             .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .env("MESA_SHADER_CACHE_DIR", shader_cache(Some(width)))
             .output()
             .unwrap();
         assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
