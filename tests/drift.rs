@@ -208,24 +208,21 @@ fn a_passing_faster_spell_is_waited_out_not_taken_for_the_reference() {
     assert!(o.status.success(), "{err}");
     // A CPU busy with the other tests may slow the reference and earn it a genuine re-base
     // once the spell is over; never one onto the spell. The spell runs at a quarter of the
-    // true time, so a re-base onto it lands near the fastest check; a genuine one, once the
-    // spell is over, about 4× above it (CI once saw a reference of 1.81 ms taken under load,
-    // checks at -82.5 % in the spell and -42 % after it, and a right re-base to 0.85 ms).
+    // true time, so a re-base onto it lands at a quarter of the reference or below (an eighth
+    // where the reference was taken under load); a genuine one near the true time: CI once
+    // saw a reference of 1.81 ms taken under load and a right re-base to 0.85 ms (0.47 of
+    // it), another 1.2733 → 1.0072 ms (0.79) after checks at +34.6 % and −17.8 %. (The
+    // spell's own checks need not print a line: the test once took the fastest printed one,
+    // −17.8 %, for the spell's and failed a right re-base.)
     let number = |line: &str, after: &str| -> f64 {
         let rest = &line[line.find(after).unwrap() + after.len()..];
         rest.split(' ').next().unwrap().parse().unwrap()
     };
-    let fastest_pct = err
-        .lines()
-        .filter(|l| l.contains("the baseline was ") && l.contains(" % off"))
-        .map(|l| number(l, "the baseline was "))
-        .fold(0.0_f64, f64::min);
     for line in err.lines().filter(|l| l.contains("re-based to ")) {
         let (old, new) = (number(line, "reference of "), number(line, "re-based to "));
-        let in_spell = old * (1.0 + fastest_pct / 100.0);
         assert!(
-            new > 2.0 * in_spell,
-            "the reference followed the spell ({in_spell:.4} ms in it): {err}"
+            new > 0.4 * old,
+            "the reference followed the spell ({old:.4} → {new:.4} ms): {err}"
         );
     }
     assert_eq!(err.matches("drift check: baseline").count(), 1, "{err}");
