@@ -3,7 +3,7 @@
 
 use super::{result_row, Reporter, Row};
 use crate::error::Failure;
-use crate::gpu::{version_string, DeviceInfo};
+use crate::gpu::DeviceInfo;
 use crate::kernels;
 use crate::provenance;
 use crate::runner::{Calibration, TimeSpent};
@@ -69,16 +69,17 @@ fn device_entry(d: &DeviceInfo, cal: Option<&Calibration>) -> document::Device {
         ("shaderFloat64", f.shader_float64),
         ("shaderInt64", f.shader_int64),
     ];
+    let (vendor_id, device_id) = d.pci_ids();
     document::Device {
         index: d.index as u32,
         name: d.name.clone(),
         device_type: d.device_type.name().to_string(),
-        vendor_id: format!("0x{:04x}", d.vendor_id),
-        device_id: format!("0x{:04x}", d.device_id),
+        vendor_id,
+        device_id,
         driver_name: d.driver_name.clone(),
         driver_info: d.driver_info.clone(),
         driver_version: d.driver_version_string(),
-        api_version: version_string(d.api_version),
+        api_version: d.api_version_string(),
         uuid: Some(d.uuid_string()),
         compute_units: d.compute_units.map(|(n, _)| n),
         compute_units_source: d.compute_units.map(|(_, s)| s.to_string()),

@@ -217,13 +217,14 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
     let t: &TestCase = &m.test;
     let columns = t.columns();
     let s = m.stats;
+    let (vendor_id, device_id) = d.pci_ids();
     perftest_results::Row {
         // Device indices are small (the devices of one machine).
         device_index: d.index as u32,
         device_name: d.name.clone(),
         device_type: d.device_type.name().to_string(),
-        vendor_id: format!("0x{:04x}", d.vendor_id),
-        device_id: format!("0x{:04x}", d.device_id),
+        vendor_id,
+        device_id,
         driver: d.driver(),
         api_version: d.api_version_string(),
         test_index: row.test_index as u32,

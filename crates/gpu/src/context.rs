@@ -223,6 +223,14 @@ impl DeviceInfo {
         version_string(self.api_version)
     }
 
+    /// The vendor and device ids as the outputs write them (`0x10de`, `0x2330`).
+    pub fn pci_ids(&self) -> (String, String) {
+        (
+            format!("0x{:04x}", self.vendor_id),
+            format!("0x{:04x}", self.device_id),
+        )
+    }
+
     /// The driver as one string: name and info where known, else the raw version.
     pub fn driver(&self) -> String {
         match (self.driver_name.is_empty(), self.driver_info.is_empty()) {

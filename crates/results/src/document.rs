@@ -122,9 +122,11 @@ pub struct Calibration {
     pub auto: bool,
     /// The baseline kernel's time at `groups`, ms.
     pub baseline_full_ms: f64,
+    /// How long the warm-up ran, ms.
     pub warmup_ms: f64,
     /// Whether the warm-up saw the clock settle.
     pub warmup_settled: Option<bool>,
+    /// The clock the warm-up's first window read, MHz.
     pub warmup_first_clock_mhz: Option<f64>,
     /// The clock when the device was opened, before any work.
     pub open_clock_mhz: Option<f64>,
