@@ -122,9 +122,17 @@ grep -aq "interrupted (Ctrl-C); every finished test is in the output files" "$di
 python3 - "$dir/partial.csv" "$dir/partial.json" <<'PY' || fail "Ctrl-C: the outputs"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
-assert len(rows) >= 3 and rows[-1]["status"] == "interrupted", rows[-1:]
-assert "run interrupted (Ctrl-C)" in rows[-1]["reason"], rows[-1]["reason"]
-assert all(r["status"] == "ok" for r in rows[:-1])
+assert len(rows) >= 3, rows
+# The row in progress is written `interrupted`. On a noisy machine the rows can reach the file
+# only at the end (blocks deferred for a drift re-check), and Ctrl-C then lands while the end's
+# re-checks run, with no test in progress: every row is a finished one (CI saw this once).
+last = rows[-1]
+if last["status"] == "interrupted":
+    assert "run interrupted (Ctrl-C)" in last["reason"], last["reason"]
+    rows_done = rows[:-1]
+else:
+    rows_done = rows
+assert all(r["status"] == "ok" for r in rows_done), [r["status"] for r in rows_done]
 doc = json.load(open(sys.argv[2], encoding="utf-8"))
 assert doc["interrupted"] and len(doc["results"]) == len(rows)
 print(f"windows-check: Ctrl-C: exit 130, {len(rows) - 1} finished rows and the interrupted one in the CSV and the JSON", file=sys.stderr)
