@@ -34,12 +34,12 @@ mod writes;
 
 registry! {
     loads::storage_texel_buffer::StorageTexelBuffer,
-    loads::storage_image::StorageImage,
+    loads::storage_image::STORAGE_IMAGE,
     loads::typed_buffer::TypedBuffer,
     loads::raw_buffer::RawBuffer,
     loads::structured_buffer::StructuredBuffer,
     loads::constant_buffer::ConstantBuffer,
-    loads::texture_load::TextureLoad,
+    loads::texture_load::TEXTURE_LOAD,
     loads::texture_sample::TextureSample,
     loads::control::Control,
     loads::small_type_buffer::SmallTypeBuffer,
@@ -53,10 +53,10 @@ registry! {
     writes::buffer_store::BufferStore,
     writes::texel_buffer_store::TexelBufferStore,
     writes::image_store::ImageStore,
-    writes::shared_store::SharedStore,
+    writes::shared_store::SHARED_STORE,
     writes::buffer_atomic::BufferAtomic,
     writes::image_atomic::ImageAtomic,
-    writes::shared_atomic::SharedAtomic,
+    writes::shared_atomic::SHARED_ATOMIC,
     instructions::alu::Alu,
     instructions::subgroup_ops::SubgroupOps,
     instructions::shared_bank::SharedBank,
@@ -99,7 +99,13 @@ pub struct Shared<'g> {
     pub fault: Option<Fault>,
 }
 
-impl Shared<'_> {
+impl<'g> Shared<'g> {
+    /// The input bound whole as the storage buffer at binding 0, where the kernels that read
+    /// it as words (`uint words[]`) declare it.
+    pub fn input_binding(&self) -> Vec<(u32, Binding<'_, 'g>)> {
+        vec![(0, Binding::StorageBuffer(&self.input, self.input.size))]
+    }
+
     /// The device's support for `format`.
     pub fn format_properties(&self, format: Format) -> vk::FormatProperties {
         self.instance.format_properties(self.gpu.info, format.vk())
@@ -190,6 +196,17 @@ impl Latency {
             reports_subgroup_size: false,
         }
     }
+
+    /// The latency of `kernel`, `ops_per_iteration` dependent operations per iteration, which
+    /// writes the subgroup width it runs at (the instruction and matrix kernels, whose lanes'
+    /// results depend on it); every other field as [`Latency::of`].
+    pub fn reporting_width(kernel: KernelId, ops_per_iteration: u32) -> Self {
+        Latency {
+            ops_per_iteration,
+            reports_subgroup_size: true,
+            ..Latency::of(kernel)
+        }
+    }
 }
 
 /// The kernel `<family><variant>_<pattern>` (a format's channel count or qualifier as the
@@ -266,32 +283,115 @@ pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
     (!ok).then(|| format!("the device lacks {name}"))
 }
 
-// Shared by the texture families (`Texture2D<F>`): sampled 32×32 images filled from the input.
-/// One sampled image per format the device can sample and copy into.
-pub fn sampled_images<'g>(shared: &Shared<'g>) -> Result<HashMap<Format, Image<'g>>> {
-    let mut images = HashMap::new();
-    let needed = vk::FormatFeatureFlags::SAMPLED_IMAGE | vk::FormatFeatureFlags::TRANSFER_DST;
-    for f in Format::ALL {
-        if shared
-            .format_properties(f)
-            .optimal_tiling_features
-            .contains(needed)
-        {
-            let image = Image::new_sampled(shared.gpu, f.vk_name(), f.vk(), TEXTURE_SIZE)?;
-            images.insert(f, image);
-        }
-    }
-    Ok(images)
+/// What a family's images of the formats are for: what each needs of its format's
+/// `optimalTilingFeatures`, and how it is made and filled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageUse {
+    /// Sampled (`Texture2D<F>`), filled from the input by a copy.
+    Sampled,
+    /// Loaded as a storage image (`RWTexture2D<F>.Load`), filled from the input by a copy.
+    Storage,
+    /// Stored to as a storage image (`RWTexture2D<F>.Store`), cleared and read back by copies.
+    Writable,
 }
 
-/// Why `images` has no image of `f`, if it has none.
-pub fn missing_image(images: &HashMap<Format, Image<'_>>, f: Format) -> Option<String> {
-    (!images.contains_key(&f)).then(|| {
-        format!(
-            "{} lacks SAMPLED_IMAGE or TRANSFER_DST in optimalTilingFeatures",
-            f.vk_name()
-        )
-    })
+impl ImageUse {
+    /// The format features the use needs, and their names for a row's `unsupported` reason.
+    fn needed(self) -> (vk::FormatFeatureFlags, &'static str) {
+        use vk::FormatFeatureFlags as F;
+        match self {
+            ImageUse::Sampled => (
+                F::SAMPLED_IMAGE | F::TRANSFER_DST,
+                "SAMPLED_IMAGE or TRANSFER_DST",
+            ),
+            ImageUse::Storage => (
+                F::STORAGE_IMAGE | F::TRANSFER_DST,
+                "STORAGE_IMAGE or TRANSFER_DST",
+            ),
+            ImageUse::Writable => (
+                F::STORAGE_IMAGE | F::TRANSFER_SRC | F::TRANSFER_DST,
+                "STORAGE_IMAGE, TRANSFER_SRC or TRANSFER_DST",
+            ),
+        }
+    }
+}
+
+/// 32×32 images of one use, one per format whose `optimalTilingFeatures` hold what the use
+/// needs (and, for a storage image, that a shader can declare): shared by the texture,
+/// storage-image and image-store families.
+pub struct FormatImages<'g> {
+    images: HashMap<Format, Image<'g>>,
+    usage: ImageUse,
+}
+
+impl<'g> FormatImages<'g> {
+    /// The images of `usage` this device offers.
+    pub fn new(shared: &Shared<'g>, usage: ImageUse) -> Result<Self> {
+        let needed = usage.needed().0;
+        let mut images = HashMap::new();
+        for f in Format::ALL {
+            let supported = shared
+                .format_properties(f)
+                .optimal_tiling_features
+                .contains(needed);
+            let declarable =
+                usage == ImageUse::Sampled || shared.storage_format_undeclarable(f).is_none();
+            if supported && declarable {
+                let (gpu, name) = (shared.gpu, f.vk_name());
+                let image = match usage {
+                    ImageUse::Sampled => Image::new_sampled(gpu, name, f.vk(), TEXTURE_SIZE),
+                    ImageUse::Storage => Image::new_storage(gpu, name, f.vk(), TEXTURE_SIZE),
+                    ImageUse::Writable => Image::new_writable(gpu, name, f.vk(), TEXTURE_SIZE),
+                }?;
+                images.insert(f, image);
+            }
+        }
+        Ok(FormatImages { images, usage })
+    }
+
+    /// The image of `f`; only asked for a format [`FormatImages::unsupported`] accepts.
+    pub fn get(&self, f: Format) -> &Image<'g> {
+        &self.images[&f]
+    }
+
+    /// The image of `f` bound at 0, sampled or as a storage image as its use says; only asked
+    /// for a format [`FormatImages::unsupported`] accepts.
+    pub fn bindings(&self, f: Format) -> Vec<(u32, Binding<'_, 'g>)> {
+        let image = self.get(f);
+        let binding = match self.usage {
+            ImageUse::Sampled => Binding::SampledImage(image),
+            ImageUse::Storage | ImageUse::Writable => Binding::StorageImage(image),
+        };
+        vec![(0, binding)]
+    }
+
+    /// Every image, in no particular order.
+    pub fn values(&self) -> impl Iterator<Item = &Image<'g>> {
+        self.images.values()
+    }
+
+    /// Records filling every image from `input` (cleared instead, for stores: each write
+    /// test's `--verify` clears its image again).
+    pub fn record_upload(&self, d: &ash::Device, cmd: vk::CommandBuffer, input: &Buffer<'_>) {
+        for image in self.images.values() {
+            match self.usage {
+                ImageUse::Writable => image.record_clear(d, cmd, true),
+                ImageUse::Sampled | ImageUse::Storage => image.record_fill(d, cmd, input),
+            }
+        }
+    }
+
+    /// Why there is no image of `f`, if there is none.
+    pub fn unsupported(&self, shared: &Shared<'_>, f: Format) -> Option<String> {
+        if self.usage != ImageUse::Sampled {
+            if let Some(why) = shared.storage_format_undeclarable(f) {
+                return Some(why);
+            }
+        }
+        let needs = self.usage.needed().1;
+        (!self.images.contains_key(&f))
+            .then(|| format!("{} lacks {needs} in optimalTilingFeatures", f.vk_name()))
+    }
 }
 
 /// Why the device cannot sample `f` with a linear filter, if it cannot (optional in Vulkan;
@@ -338,9 +438,16 @@ impl<'g> TexelViews<'g> {
         Ok(TexelViews { views, usage })
     }
 
-    /// The view of `f`; only asked for a format [`TexelViews::unsupported`] accepts.
-    pub fn get(&self, f: Format) -> &BufferView<'g> {
-        &self.views[&f]
+    /// The view of `f` bound at 0, as the texel buffer of the views' usage; only asked for a
+    /// format [`TexelViews::unsupported`] accepts.
+    pub fn bindings(&self, f: Format) -> Vec<(u32, Binding<'_, 'g>)> {
+        let view = &self.views[&f];
+        let binding = if self.usage == vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER {
+            Binding::StorageTexelBuffer(view)
+        } else {
+            Binding::TexelBuffer(view)
+        };
+        vec![(0, binding)]
     }
 
     /// Why there is no view of `f`, if there is none.

@@ -10,13 +10,13 @@
 //! precision requirements (see [`Op::chain_bound`]).
 
 use crate::data::ThreadSum;
-use crate::families::instructions::{encode32, exact, pieces, ulp32, within, word, TOLERANCE_UNIT};
-use crate::families::{each, lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::families::instructions::{
+    encode32, exact, pieces, ulp32, within, word, Chains, TOLERANCE_UNIT,
+};
+use crate::families::{lacks_feature, Shared, Unit};
 use crate::kernels::{check_built, named, KernelId, Part::Text};
-use crate::model::{Pattern, Suite};
-use anyhow::Result;
+use crate::model::Suite;
 use half::f16;
-use perftest_gpu::pipeline::Binding;
 
 /// Arithmetic instruction timings.
 pub struct Alu;
@@ -539,43 +539,42 @@ impl Op {
     }
 }
 
-impl Spec for Alu {
-    type Variant = Op;
-    type Resources<'g> = ();
+impl Chains for Alu {
+    type Op = Op;
+    const ALL: &'static [Op] = &Op::ALL;
+    const SUITE: Suite = Suite::Instructions;
+    const FAMILY: &'static str = "alu";
 
-    fn tests(&self) -> Vec<(Suite, Op, Pattern)> {
-        each(Suite::Instructions, Op::ALL, &[Pattern::Linear])
+    fn name(&self, op: Op) -> &'static str {
+        op.info().1
     }
 
-    fn name(&self, op: Op) -> String {
-        op.info().1.into()
+    fn format(&self, op: Op) -> &'static str {
+        op.info().2
     }
 
-    /// One kernel per operation: the name carries no pattern.
-    fn test_name(&self, op: Op, _: Pattern) -> String {
-        self.name(op)
-    }
-
-    fn columns(&self, op: Op) -> Columns {
-        Columns {
-            family: "alu",
-            resource: "none",
-            format: op.info().2.into(),
-        }
-    }
-
-    fn bytes_per_load(&self, _: Op) -> Option<u32> {
-        None
-    }
-
-    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+    fn kernel(&self, op: Op) -> KernelId {
         kernel_of(op)
     }
 
-    fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
-        (0..256)
-            .map(|l| op.thread(input, l, op.iterations(), false))
-            .collect()
+    fn latency_kernel(&self, op: Op) -> KernelId {
+        latency_of(op)
+    }
+
+    fn iterations(&self, op: Op) -> u32 {
+        op.iterations()
+    }
+
+    fn ops_per_thread(&self, op: Op) -> u64 {
+        (op.iterations() * ROUNDS) as u64 * CHAINS as u64 * op.info().4 as u64
+    }
+
+    fn latency_ops(&self, op: Op) -> u32 {
+        ROUNDS * CHAINS as u32 * op.info().5
+    }
+
+    fn thread(&self, op: Op, input: &[u8], l: usize, iterations: u32, latency: bool) -> ThreadSum {
+        op.thread(input, l, iterations, latency)
     }
 
     fn tolerance(&self, op: Op) -> f32 {
@@ -586,52 +585,11 @@ impl Spec for Alu {
         }
     }
 
-    fn ops_per_thread(&self, op: Op) -> u64 {
-        (op.iterations() * ROUNDS) as u64 * CHAINS as u64 * op.info().4 as u64
-    }
-
     fn unit(&self, _: Op) -> Unit {
         Unit::Ops
     }
 
-    fn dispatch_groups(
-        &self,
-        _: Op,
-        _: Pattern,
-        calibrated: u32,
-        compute_units: Option<u32>,
-    ) -> u32 {
-        crate::families::instructions::whole_waves(calibrated, compute_units)
-    }
-
-    fn latency(&self, op: Op) -> Option<Latency> {
-        Some(Latency {
-            evict_first: false,
-            reports_subgroup_size: true,
-            ops_per_iteration: ROUNDS * CHAINS as u32 * op.info().5,
-            warm_ops: 0,
-            ..Latency::of(latency_of(op))
-        })
-    }
-
-    fn latency_reference(
-        &self,
-        op: Op,
-        input: &[u8],
-        iterations: u32,
-        subgroup_size: u32,
-        _: u32,
-    ) -> Vec<ThreadSum> {
-        (0..crate::model::latency_lanes(subgroup_size))
-            .map(|l| op.thread(input, l, iterations, true))
-            .collect()
-    }
-
-    fn create<'g>(&self, _: &Shared<'g>) -> Result<()> {
-        Ok(())
-    }
-
-    fn unsupported(&self, _: &(), s: &Shared<'_>, op: Op) -> Option<String> {
+    fn unsupported(&self, s: &Shared<'_>, op: Op) -> Option<String> {
         let f = s.gpu.info.features;
         match op.info().6 {
             Needs::Nothing => None,
@@ -639,10 +597,6 @@ impl Spec for Alu {
             Needs::Float64 => lacks_feature(f.shader_float64, "shaderFloat64"),
             Needs::Int64 => lacks_feature(f.shader_int64, "shaderInt64"),
         }
-    }
-
-    fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: Op) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
 
@@ -661,6 +615,8 @@ check_built!(latency_of; Op::ALL);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::Spec;
+    use crate::model::Pattern;
 
     #[test]
     fn tolerances_are_tight_and_exact_operations_have_none() {

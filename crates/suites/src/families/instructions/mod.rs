@@ -1,6 +1,7 @@
 //! What the four families of the instruction suite (`alu`, `subgroup_ops`, `shared_bank`,
-//! `occupancy`) share: the input as 32-bit words, the exact 16-bit encoding of integer
-//! results, tolerances given per thread, and whole waves of compute units.
+//! `occupancy`) and the matrix suite's arithmetic share: the input as 32-bit words, the exact
+//! 16-bit encoding of integer results, tolerances given per thread, whole waves of compute
+//! units, and the [`Spec`] of the families that time each operation in chains ([`Chains`]).
 
 // The families of this group.
 pub(super) mod alu;
@@ -9,6 +10,11 @@ pub(super) mod shared_bank;
 pub(super) mod subgroup_ops;
 
 use crate::data::ThreadSum;
+use crate::families::{each, Columns, Latency, Shared, Spec, Unit};
+use crate::kernels::KernelId;
+use crate::model::{latency_lanes, Pattern, Suite};
+use anyhow::Result;
+use perftest_gpu::pipeline::Binding;
 
 /// The unit of the instruction families' tolerances: their [`crate::families::Spec::tolerance`]
 /// is this (or 0, for results compared exactly), and each reference component's `magnitude`
@@ -70,6 +76,164 @@ pub fn whole_waves(calibrated: u32, compute_units: Option<u32>) -> u32 {
     match compute_units {
         Some(n) if n > 0 && calibrated >= n => calibrated / n * n,
         _ => calibrated,
+    }
+}
+
+/// A family of one test per operation, each timed by independent chains of it and, from a
+/// second kernel, by one dependent chain (`alu`, and the matrix suite's `peak` and
+/// `dot_product`): what it says of each operation. Its [`Spec`] is written once, below: one
+/// kernel per operation whose name carries no pattern, the input's words bound at 0, whole
+/// waves, and a latency kernel that writes the width it runs at.
+pub trait Chains: Sync + 'static {
+    /// One operation: one test.
+    type Op: Copy + std::fmt::Debug + PartialEq;
+    /// Every operation, in run order.
+    const ALL: &'static [Self::Op];
+    /// The suite of every test.
+    const SUITE: Suite;
+    /// The CSV's `family` column.
+    const FAMILY: &'static str;
+
+    /// The test name.
+    fn name(&self, op: Self::Op) -> &'static str;
+    /// The CSV's `format` column: the operands' GLSL type.
+    fn format(&self, op: Self::Op) -> &'static str;
+    /// The throughput kernel.
+    fn kernel(&self, op: Self::Op) -> KernelId;
+    /// The throughput kernel reading its own clock, where there is one (see
+    /// [`Spec::clock_kernel`]); none by default.
+    fn clock_kernel(&self, _op: Self::Op) -> Option<KernelId> {
+        None
+    }
+    /// The latency kernel.
+    fn latency_kernel(&self, op: Self::Op) -> KernelId;
+    /// Loop iterations of the throughput kernel.
+    fn iterations(&self, op: Self::Op) -> u32;
+    /// Operations each thread of the throughput kernel performs (see [`Spec::ops_per_thread`]).
+    fn ops_per_thread(&self, op: Self::Op) -> u64;
+    /// Dependent operations per loop iteration of the latency kernel.
+    fn latency_ops(&self, op: Self::Op) -> u32;
+    /// What thread `lane` of the throughput kernel (`latency`: lane `lane` of the latency
+    /// kernel) writes after `iterations` loop iterations.
+    fn thread(
+        &self,
+        op: Self::Op,
+        input: &[u8],
+        lane: usize,
+        iterations: u32,
+        latency: bool,
+    ) -> ThreadSum;
+    /// Relative tolerance of the sums (see [`Spec::tolerance`]); 0 by default: exact.
+    fn tolerance(&self, _op: Self::Op) -> f32 {
+        0.0
+    }
+    /// What the counts count.
+    fn unit(&self, op: Self::Op) -> Unit;
+    /// Why the device cannot run `op`, if it cannot.
+    fn unsupported(&self, shared: &Shared<'_>, op: Self::Op) -> Option<String>;
+    /// A note on how `op` runs on this device (see [`Spec::device_note`]); none by default.
+    fn device_note(&self, _shared: &Shared<'_>, _op: Self::Op) -> Option<String> {
+        None
+    }
+}
+
+impl<C: Chains> Spec for C {
+    type Variant = C::Op;
+    type Resources<'g> = ();
+
+    fn tests(&self) -> Vec<(Suite, C::Op, Pattern)> {
+        each(C::SUITE, C::ALL.iter().copied(), &[Pattern::Linear])
+    }
+
+    fn name(&self, op: C::Op) -> String {
+        Chains::name(self, op).into()
+    }
+
+    /// One kernel per operation: the name carries no pattern.
+    fn test_name(&self, op: C::Op, _: Pattern) -> String {
+        Spec::name(self, op)
+    }
+
+    fn columns(&self, op: C::Op) -> Columns {
+        Columns {
+            family: C::FAMILY,
+            resource: "none",
+            format: self.format(op).into(),
+        }
+    }
+
+    fn bytes_per_load(&self, _: C::Op) -> Option<u32> {
+        None
+    }
+
+    fn kernel(&self, op: C::Op, _: Pattern) -> KernelId {
+        Chains::kernel(self, op)
+    }
+
+    fn clock_kernel(&self, op: C::Op, _: Pattern) -> Option<KernelId> {
+        Chains::clock_kernel(self, op)
+    }
+
+    fn reference(&self, op: C::Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
+        let iterations = self.iterations(op);
+        (0..256)
+            .map(|l| self.thread(op, input, l, iterations, false))
+            .collect()
+    }
+
+    fn tolerance(&self, op: C::Op) -> f32 {
+        Chains::tolerance(self, op)
+    }
+
+    fn ops_per_thread(&self, op: C::Op) -> u64 {
+        Chains::ops_per_thread(self, op)
+    }
+
+    fn unit(&self, op: C::Op) -> Unit {
+        Chains::unit(self, op)
+    }
+
+    fn dispatch_groups(&self, _: C::Op, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
+        whole_waves(calibrated, units)
+    }
+
+    fn latency(&self, op: C::Op) -> Option<Latency> {
+        let kernel = self.latency_kernel(op);
+        Some(Latency::reporting_width(kernel, self.latency_ops(op)))
+    }
+
+    fn latency_reference(
+        &self,
+        op: C::Op,
+        input: &[u8],
+        iterations: u32,
+        subgroup_size: u32,
+        _: u32,
+    ) -> Vec<ThreadSum> {
+        (0..latency_lanes(subgroup_size))
+            .map(|l| self.thread(op, input, l, iterations, true))
+            .collect()
+    }
+
+    fn create<'g>(&self, _: &Shared<'g>) -> Result<()> {
+        Ok(())
+    }
+
+    fn unsupported(&self, _: &(), s: &Shared<'_>, op: C::Op) -> Option<String> {
+        Chains::unsupported(self, s, op)
+    }
+
+    fn device_note(&self, _: &(), s: &Shared<'_>, op: C::Op) -> Option<String> {
+        Chains::device_note(self, s, op)
+    }
+
+    fn bindings<'a, 'g>(
+        &self,
+        _: &'a (),
+        s: &'a Shared<'g>,
+        _: C::Op,
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        s.input_binding()
     }
 }
 

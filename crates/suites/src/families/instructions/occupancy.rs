@@ -114,7 +114,7 @@ impl Spec for Occupancy {
         s: &'a Shared<'g>,
         _: Registers,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 

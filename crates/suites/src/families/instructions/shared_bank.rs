@@ -136,13 +136,7 @@ impl Spec for SharedBank {
     /// A dependent 32-bit load at each stride (a 16-byte one would need arithmetic to chain).
     fn latency(&self, v: Load) -> Option<Latency> {
         match v {
-            Load::Stride(s) => Some(Latency {
-                evict_first: false,
-                reports_subgroup_size: true,
-                ops_per_iteration: LOADS_PER_ITERATION,
-                warm_ops: 0,
-                ..Latency::of(latency_of(s))
-            }),
+            Load::Stride(s) => Some(Latency::reporting_width(latency_of(s), LOADS_PER_ITERATION)),
             Load::Vec4 => None,
         }
     }
@@ -182,7 +176,7 @@ impl Spec for SharedBank {
         s: &'a Shared<'g>,
         _: Load,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 

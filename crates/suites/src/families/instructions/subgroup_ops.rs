@@ -185,13 +185,10 @@ impl Spec for SubgroupOps {
     }
 
     fn latency(&self, op: Op) -> Option<Latency> {
-        Some(Latency {
-            evict_first: false,
-            reports_subgroup_size: true,
-            ops_per_iteration: ROUNDS * CHAINS as u32,
-            warm_ops: 0,
-            ..Latency::of(latency_of(op))
-        })
+        Some(Latency::reporting_width(
+            latency_of(op),
+            ROUNDS * CHAINS as u32,
+        ))
     }
 
     fn latency_reference(
@@ -238,7 +235,7 @@ impl Spec for SubgroupOps {
     }
 
     fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: Op) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 

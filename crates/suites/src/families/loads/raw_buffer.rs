@@ -92,7 +92,7 @@ impl Spec for RawBuffer {
         _: Load,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
         // The whole 16 KB (the original bound 4 KB; see docs/original.md).
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 

@@ -48,7 +48,7 @@ impl Spec for SharedMemory {
     }
 
     fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: ()) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 

@@ -92,7 +92,7 @@ impl Spec for StorageTexelBuffer {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageTexelBuffer(res.views.get(f)))]
+        res.views.bindings(f)
     }
 }
 

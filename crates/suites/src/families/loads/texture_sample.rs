@@ -3,9 +3,7 @@
 //! …), to find what lets a driver sample at the texel-fetch rate.
 
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
-use crate::families::{
-    each, lacks_linear_filter, missing_image, sampled_images, Columns, Shared, Spec,
-};
+use crate::families::{each, lacks_linear_filter, Columns, FormatImages, ImageUse, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::{
     check_built, named, KernelId,
@@ -94,7 +92,7 @@ pub type Variant = (Format, Filter, Setup);
 
 /// The images (three kinds) and the samplers.
 pub struct Resources<'g> {
-    images: HashMap<Format, Image<'g>>,
+    images: FormatImages<'g>,
     /// Optimally tiled, read in `GENERAL`.
     general: HashMap<Format, Image<'g>>,
     /// LINEAR-tiled, where the format supports sampling it.
@@ -216,7 +214,7 @@ impl Spec for TextureSample {
         }
         let clamp = vk::SamplerAddressMode::CLAMP_TO_EDGE;
         Ok(Resources {
-            images: sampled_images(shared)?,
+            images: FormatImages::new(shared, ImageUse::Sampled)?,
             general,
             linear_tiled,
             nearest: Sampler::new(shared.gpu, vk::Filter::NEAREST)?,
@@ -248,7 +246,7 @@ impl Spec for TextureSample {
         shared: &Shared<'_>,
         (f, filter, setup): Variant,
     ) -> Option<String> {
-        if let Some(missing) = missing_image(&res.images, f) {
+        if let Some(missing) = res.images.unsupported(shared, f) {
             return Some(missing);
         }
         if setup == Setup::LinearTiling && !res.linear_tiled.contains_key(&f) {
@@ -278,7 +276,7 @@ impl Spec for TextureSample {
         let image = match setup {
             Setup::GeneralLayout => &res.general[&f],
             Setup::LinearTiling => &res.linear_tiled[&f],
-            _ => &res.images[&f],
+            _ => res.images.get(f),
         };
         match setup {
             Setup::Combined | Setup::CombinedImmutable => vec![(

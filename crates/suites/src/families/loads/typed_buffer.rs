@@ -73,7 +73,7 @@ impl Spec for TypedBuffer {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::TexelBuffer(views.get(f)))]
+        views.bindings(f)
     }
 }
 

@@ -229,7 +229,7 @@ impl Spec for Coopmat2 {
         s: &'a Shared<'g>,
         _: Variant,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 

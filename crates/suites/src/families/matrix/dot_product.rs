@@ -4,13 +4,11 @@
 //! (`glsl/matrix/dot_product.comp`). The CPU reference replays every chain exactly.
 
 use crate::data::ThreadSum;
-use crate::families::instructions::{encode32, exact, whole_waves, word};
-use crate::families::{Columns, Latency, Shared, Spec, Unit};
+use crate::families::instructions::{encode32, exact, word, Chains};
+use crate::families::{Shared, Unit};
 use crate::kernels::{check_built, named, KernelId, Part::Text};
-use crate::model::{Pattern, Suite};
-use anyhow::Result;
+use crate::model::Suite;
 use half::{bf16, f16};
-use perftest_gpu::pipeline::Binding;
 
 /// Dot-product instruction timings.
 pub struct DotProduct;
@@ -197,49 +195,47 @@ impl Dot {
     }
 }
 
-impl Spec for DotProduct {
-    type Variant = Dot;
-    type Resources<'g> = ();
+impl Chains for DotProduct {
+    type Op = Dot;
+    const ALL: &'static [Dot] = &Dot::ALL;
+    const SUITE: Suite = Suite::Matrix;
+    const FAMILY: &'static str = "dot_product";
 
-    fn tests(&self) -> Vec<(Suite, Dot, Pattern)> {
-        crate::families::each(Suite::Matrix, Dot::ALL, &[Pattern::Linear])
+    fn name(&self, d: Dot) -> &'static str {
+        d.info().1
     }
 
-    fn name(&self, d: Dot) -> String {
-        d.info().1.into()
+    fn format(&self, d: Dot) -> &'static str {
+        d.info().2
     }
 
-    fn test_name(&self, d: Dot, _: Pattern) -> String {
-        self.name(d)
-    }
-
-    fn columns(&self, d: Dot) -> Columns {
-        Columns {
-            family: "dot_product",
-            resource: "none",
-            format: d.info().2.into(),
-        }
-    }
-
-    fn bytes_per_load(&self, _: Dot) -> Option<u32> {
-        None
-    }
-
-    fn kernel(&self, d: Dot, _: Pattern) -> KernelId {
+    fn kernel(&self, d: Dot) -> KernelId {
         kernel_of(d)
     }
 
-    fn reference(&self, d: Dot, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
-        (0..256).map(|l| d.thread(input, l, ITER, false)).collect()
+    fn latency_kernel(&self, d: Dot) -> KernelId {
+        kernel_of_kind(d, "_latency")
     }
 
-    fn tolerance(&self, _: Dot) -> f32 {
-        0.0
+    fn iterations(&self, _: Dot) -> u32 {
+        ITER
     }
 
     /// Dot products per thread, each its multiply-adds counted twice.
     fn ops_per_thread(&self, d: Dot) -> u64 {
         (ITER * ROUNDS) as u64 * CHAINS as u64 * 2 * d.info().3
+    }
+
+    fn latency_ops(&self, d: Dot) -> u32 {
+        if d.is_float() {
+            ROUNDS
+        } else {
+            ROUNDS * ROUNDS
+        }
+    }
+
+    fn thread(&self, d: Dot, input: &[u8], l: usize, iterations: u32, latency: bool) -> ThreadSum {
+        d.thread(input, l, iterations, latency)
     }
 
     fn unit(&self, d: Dot) -> Unit {
@@ -250,41 +246,7 @@ impl Spec for DotProduct {
         }
     }
 
-    fn dispatch_groups(&self, _: Dot, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
-        whole_waves(calibrated, units)
-    }
-
-    fn latency(&self, d: Dot) -> Option<Latency> {
-        Some(Latency {
-            evict_first: false,
-            reports_subgroup_size: true,
-            ops_per_iteration: if d.is_float() {
-                ROUNDS
-            } else {
-                ROUNDS * ROUNDS
-            },
-            ..Latency::of(kernel_of_kind(d, "_latency"))
-        })
-    }
-
-    fn latency_reference(
-        &self,
-        d: Dot,
-        input: &[u8],
-        iterations: u32,
-        subgroup_size: u32,
-        _: u32,
-    ) -> Vec<ThreadSum> {
-        (0..crate::model::latency_lanes(subgroup_size))
-            .map(|l| d.thread(input, l, iterations, true))
-            .collect()
-    }
-
-    fn create<'g>(&self, _: &Shared<'g>) -> Result<()> {
-        Ok(())
-    }
-
-    fn unsupported(&self, _: &(), s: &Shared<'_>, d: Dot) -> Option<String> {
+    fn unsupported(&self, s: &Shared<'_>, d: Dot) -> Option<String> {
         let info = s.gpu.info;
         let (f, m) = (info.features, &info.matrix);
         match d {
@@ -312,7 +274,7 @@ impl Spec for DotProduct {
     }
 
     /// Whether the driver says the instruction is accelerated (one instruction).
-    fn device_note(&self, _: &(), s: &Shared<'_>, d: Dot) -> Option<String> {
+    fn device_note(&self, s: &Shared<'_>, d: Dot) -> Option<String> {
         let m = &s.gpu.info.matrix;
         let accelerated = match d {
             Dot::S8x4 => m.dot4x8_accelerated[0],
@@ -330,15 +292,6 @@ impl Spec for DotProduct {
             if accelerated { "" } else { "not " }
         ))
     }
-
-    fn bindings<'a, 'g>(
-        &self,
-        _: &'a (),
-        s: &'a Shared<'g>,
-        _: Dot,
-    ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
-    }
 }
 
 /// The kernel of `d`.
@@ -355,6 +308,8 @@ check_built!(kernel_of_kind; Dot::ALL, ["_t", "_latency"]);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::Spec;
+    use crate::model::Pattern;
 
     #[test]
     fn integer_steps_match_the_instructions() {

@@ -5,13 +5,11 @@
 //! exactly: float chains multiply by a runtime 1.0, so each step is x + c rounded once.
 
 use crate::data::ThreadSum;
-use crate::families::instructions::{encode32, exact, whole_waves, word};
-use crate::families::{lacks_feature, Columns, Latency, Shared, Spec, Unit};
+use crate::families::instructions::{encode32, exact, word, Chains};
+use crate::families::{lacks_feature, Shared, Unit};
 use crate::kernels::{check_built, named, KernelId, Part::Text};
-use crate::model::{Pattern, Suite};
-use anyhow::Result;
+use crate::model::Suite;
 use half::f16;
-use perftest_gpu::pipeline::Binding;
 
 /// Arithmetic peaks.
 pub struct Peak;
@@ -142,55 +140,49 @@ impl Op {
     }
 }
 
-impl Spec for Peak {
-    type Variant = Op;
-    type Resources<'g> = ();
+impl Chains for Peak {
+    type Op = Op;
+    const ALL: &'static [Op] = &Op::ALL;
+    const SUITE: Suite = Suite::Matrix;
+    const FAMILY: &'static str = "peak";
 
-    fn tests(&self) -> Vec<(Suite, Op, Pattern)> {
-        crate::families::each(Suite::Matrix, Op::ALL, &[Pattern::Linear])
+    fn name(&self, op: Op) -> &'static str {
+        op.info().1
     }
 
-    fn name(&self, op: Op) -> String {
-        op.info().1.into()
+    fn format(&self, op: Op) -> &'static str {
+        op.info().2
     }
 
-    fn test_name(&self, op: Op, _: Pattern) -> String {
-        self.name(op)
-    }
-
-    fn columns(&self, op: Op) -> Columns {
-        Columns {
-            family: "peak",
-            resource: "none",
-            format: op.info().2.into(),
-        }
-    }
-
-    fn bytes_per_load(&self, _: Op) -> Option<u32> {
-        None
-    }
-
-    fn kernel(&self, op: Op, _: Pattern) -> KernelId {
+    fn kernel(&self, op: Op) -> KernelId {
         kernel_of(op)
     }
 
-    fn clock_kernel(&self, op: Op, _: Pattern) -> Option<KernelId> {
+    fn clock_kernel(&self, op: Op) -> Option<KernelId> {
         // ALU work, whose time follows the probe's clock (docs/timing.md): the same reading
         // here holds the in-kernel clock to the probe's where the two should agree.
         Some(kernel_of_kind(op, "_tc"))
     }
 
-    fn reference(&self, op: Op, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {
-        (0..256).map(|l| op.thread(input, l, ITER, false)).collect()
+    fn latency_kernel(&self, op: Op) -> KernelId {
+        kernel_of_kind(op, "_latency")
     }
 
-    fn tolerance(&self, _: Op) -> f32 {
-        0.0
+    fn iterations(&self, _: Op) -> u32 {
+        ITER
     }
 
     /// Multiply-adds per thread (one per lane of each operation), two operations each.
     fn ops_per_thread(&self, op: Op) -> u64 {
         (ITER * ROUNDS) as u64 * CHAINS as u64 * op.info().3 * 2
+    }
+
+    fn latency_ops(&self, _: Op) -> u32 {
+        ROUNDS * ROUNDS
+    }
+
+    fn thread(&self, op: Op, input: &[u8], l: usize, iterations: u32, latency: bool) -> ThreadSum {
+        op.thread(input, l, iterations, latency)
     }
 
     fn unit(&self, op: Op) -> Unit {
@@ -201,37 +193,7 @@ impl Spec for Peak {
         }
     }
 
-    fn dispatch_groups(&self, _: Op, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
-        whole_waves(calibrated, units)
-    }
-
-    fn latency(&self, op: Op) -> Option<Latency> {
-        Some(Latency {
-            evict_first: false,
-            reports_subgroup_size: true,
-            ops_per_iteration: ROUNDS * ROUNDS,
-            ..Latency::of(kernel_of_kind(op, "_latency"))
-        })
-    }
-
-    fn latency_reference(
-        &self,
-        op: Op,
-        input: &[u8],
-        iterations: u32,
-        subgroup_size: u32,
-        _: u32,
-    ) -> Vec<ThreadSum> {
-        (0..crate::model::latency_lanes(subgroup_size))
-            .map(|l| op.thread(input, l, iterations, true))
-            .collect()
-    }
-
-    fn create<'g>(&self, _: &Shared<'g>) -> Result<()> {
-        Ok(())
-    }
-
-    fn unsupported(&self, _: &(), s: &Shared<'_>, op: Op) -> Option<String> {
+    fn unsupported(&self, s: &Shared<'_>, op: Op) -> Option<String> {
         let f = s.gpu.info.features;
         match op {
             Op::Fp16x4 => lacks_feature(f.shader_float16, "shaderFloat16"),
@@ -240,10 +202,6 @@ impl Spec for Peak {
             Op::Int8 | Op::Int8x4 => lacks_feature(f.shader_int8, "shaderInt8"),
             Op::Fp32x4 | Op::Int32x4 => None,
         }
-    }
-
-    fn bindings<'a, 'g>(&self, _: &'a (), s: &'a Shared<'g>, _: Op) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
     }
 }
 
@@ -262,6 +220,7 @@ check_built!(kernel_of_kind; Op::ALL, ["_t", "_tc", "_latency"]);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::Spec;
 
     #[test]
     fn chains_move_and_differ() {
@@ -277,7 +236,10 @@ mod tests {
             );
         }
         // 32 iterations × 16 rounds × 16 chains × 4 lanes × 2.
-        assert_eq!(Peak.ops_per_thread(Op::Fp32x4), 32 * 16 * 16 * 4 * 2);
-        assert_eq!(Peak.ops_per_thread(Op::Int8), 32 * 16 * 16 * 2);
+        assert_eq!(
+            Spec::ops_per_thread(&Peak, Op::Fp32x4),
+            32 * 16 * 16 * 4 * 2
+        );
+        assert_eq!(Spec::ops_per_thread(&Peak, Op::Int8), 32 * 16 * 16 * 2);
     }
 }

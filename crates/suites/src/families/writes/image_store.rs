@@ -1,33 +1,27 @@
 //! `RWTexture2D<F>.Store`: 16×16 stores per thread into a 32×32 storage image (`imageStore`),
 //! for the nine formats.
 
-use crate::data::{ThreadSum, TEXTURE_SIZE};
-use crate::families::writes::{self, Target, ELEMENTS};
-use crate::families::{each, per_pattern, Checked, Columns, Dispatch, Shared, Spec};
+use crate::data::ThreadSum;
+use crate::families::writes::{self, Target};
+use crate::families::{
+    each, per_pattern, Checked, Columns, Dispatch, FormatImages, ImageUse, Shared, Spec,
+};
 use crate::format::Format;
 use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image};
-use std::collections::HashMap;
+use perftest_gpu::resources::Buffer;
 
 /// Stores through storage images (HLSL's `RWTexture2D<T>`).
 pub struct ImageStore;
 
 /// A writable image per format the device can store to and copy, and the read-back buffer.
 pub struct Resources<'g> {
-    images: HashMap<Format, Image<'g>>,
+    images: FormatImages<'g>,
     readback: Buffer<'g>,
 }
-
-/// What a writable image needs from its format.
-const NEEDED: vk::FormatFeatureFlags = vk::FormatFeatureFlags::from_raw(
-    vk::FormatFeatureFlags::STORAGE_IMAGE.as_raw()
-        | vk::FormatFeatureFlags::TRANSFER_SRC.as_raw()
-        | vk::FormatFeatureFlags::TRANSFER_DST.as_raw(),
-);
 
 impl Spec for ImageStore {
     type Variant = Format;
@@ -63,16 +57,8 @@ impl Spec for ImageStore {
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
-        let mut images = HashMap::new();
-        for f in Format::ALL {
-            let features = shared.format_properties(f).optimal_tiling_features;
-            if features.contains(NEEDED) && shared.storage_format_undeclarable(f).is_none() {
-                let image = Image::new_writable(shared.gpu, f.vk_name(), f.vk(), TEXTURE_SIZE)?;
-                images.insert(f, image);
-            }
-        }
         Ok(Resources {
-            images,
+            images: FormatImages::new(shared, ImageUse::Writable)?,
             readback: writes::readback_buffer(shared)?,
         })
     }
@@ -80,24 +66,15 @@ impl Spec for ImageStore {
     fn record_upload(
         &self,
         res: &Resources<'_>,
-        _: &Shared<'_>,
+        shared: &Shared<'_>,
         d: &ash::Device,
         cmd: vk::CommandBuffer,
     ) {
-        for image in res.images.values() {
-            image.record_clear(d, cmd, true);
-        }
+        res.images.record_upload(d, cmd, &shared.input);
     }
 
     fn unsupported(&self, res: &Resources<'_>, shared: &Shared<'_>, f: Format) -> Option<String> {
-        shared.storage_format_undeclarable(f).or_else(|| {
-            (!res.images.contains_key(&f)).then(|| {
-                format!(
-                    "{} lacks STORAGE_IMAGE, TRANSFER_SRC or TRANSFER_DST in optimalTilingFeatures",
-                    f.vk_name()
-                )
-            })
-        })
+        res.images.unsupported(shared, f)
     }
 
     fn bindings<'a, 'g>(
@@ -106,7 +83,7 @@ impl Spec for ImageStore {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageImage(&res.images[&f]))]
+        res.images.bindings(f)
     }
 
     fn verify_writes(
@@ -118,16 +95,13 @@ impl Spec for ImageStore {
         _groups: u32,
         dispatch: &mut Dispatch<'_>,
     ) -> Option<Checked> {
-        let (kind, layout) = writes::format_layout(f);
-        let stores = writes::stores_2d(p, kind);
-        let expected = writes::final_contents(&stores, ELEMENTS, layout);
-        Some(writes::verify(
+        let target = Target::Image(res.images.get(f));
+        Some(writes::verify_texel_stores(
             shared,
-            Target::Image(&res.images[&f]),
+            target,
             &res.readback,
-            layout,
-            "texel",
-            expected,
+            f,
+            p,
             dispatch,
         ))
     }

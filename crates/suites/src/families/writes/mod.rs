@@ -1,7 +1,7 @@
 //! What the write families share: the CPU model of what their kernels write (`model.rs`:
 //! where each store or atomic lands, what it writes, the memory one dispatch leaves behind),
-//! how written memory is laid out and compared, and the `--verify` steps — clear, dispatch,
-//! read back, compare.
+//! how written memory is laid out and compared, the `--verify` steps — clear, dispatch,
+//! read back, compare — and the shared-memory families' [`Spec`] ([`SharedTable`]).
 
 // The families of this group.
 pub(super) mod buffer_atomic;
@@ -12,12 +12,14 @@ pub(super) mod shared_atomic;
 pub(super) mod shared_store;
 pub(super) mod texel_buffer_store;
 
-use super::{Checked, Dispatch, Shared};
-use crate::data::Mismatch;
+use super::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::data::{Mismatch, ThreadSum};
 use crate::format::{ChannelType, Format};
-use crate::model::{Fault, Pattern};
+use crate::kernels::KernelId;
+use crate::model::{Fault, Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
+use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
     record_clear, record_full_barrier, record_readback, Buffer, Image, Memory,
 };
@@ -257,29 +259,118 @@ impl<'g> StorageTarget<'g> {
     }
 }
 
-/// The host-visible buffer that group 0 of a shared-memory kernel copies its `bytes` of table
-/// into under `--verify` ([`Target::Direct`]).
-pub fn shared_result<'g>(shared: &Shared<'g>, name: &str, bytes: u64) -> Result<Buffer<'g>> {
-    Buffer::new(
-        shared.gpu,
-        name,
-        bytes,
-        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-        Memory::Readback,
-    )
+/// A write family into a workgroup's table (`groupshared`), one test per pattern: under
+/// `--verify`, group 0 copies its table into a host-visible buffer (its resources), which
+/// holds one group's writes whatever the dispatch size.
+pub struct SharedTable {
+    /// The test name without the pattern.
+    pub name: &'static str,
+    /// The CSV's `family` column.
+    pub family: &'static str,
+    /// The CSV's `format` column: the table's GLSL type.
+    pub format: &'static str,
+    /// One element of the table.
+    pub layout: Layout,
+    /// The kernel of each pattern.
+    pub kernel: fn(Pattern) -> KernelId,
+    /// What one group leaves in the table in each pattern.
+    pub expected: fn(Pattern) -> Contents,
 }
 
-/// [`verify`] of a shared-memory kernel's table, copied by group 0 into `result`.
-pub fn verify_shared(
+impl Spec for SharedTable {
+    type Variant = ();
+    /// The host-visible buffer group 0's table is copied into.
+    type Resources<'g> = Buffer<'g>;
+
+    fn tests(&self) -> Vec<(Suite, (), Pattern)> {
+        each(Suite::Write, [()], &Pattern::ALL)
+    }
+
+    fn name(&self, _: ()) -> String {
+        self.name.into()
+    }
+
+    fn columns(&self, _: ()) -> Columns {
+        Columns {
+            family: self.family,
+            resource: "shared memory",
+            format: self.format.into(),
+        }
+    }
+
+    fn bytes_per_load(&self, _: ()) -> Option<u32> {
+        Some(self.layout.bytes() as u32)
+    }
+
+    fn kernel(&self, _: (), p: Pattern) -> KernelId {
+        (self.kernel)(p)
+    }
+
+    /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
+    fn reference(&self, _: (), _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
+        Vec::new()
+    }
+
+    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Buffer<'g>> {
+        Buffer::new(
+            shared.gpu,
+            &format!("{} result", self.family.replace('_', " ")),
+            SHARED_ELEMENTS as u64 * self.layout.bytes() as u64,
+            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            Memory::Readback,
+        )
+    }
+
+    fn bindings<'a, 'g>(
+        &self,
+        result: &'a Buffer<'g>,
+        _: &'a Shared<'g>,
+        _: (),
+    ) -> Vec<(u32, Binding<'a, 'g>)> {
+        vec![(0, Binding::StorageBuffer(result, result.size))]
+    }
+
+    fn verify_writes(
+        &self,
+        result: &Buffer<'_>,
+        shared: &Shared<'_>,
+        _: (),
+        p: Pattern,
+        _groups: u32,
+        dispatch: &mut Dispatch<'_>,
+    ) -> Option<Checked> {
+        let expected = (self.expected)(p);
+        let target = Target::Direct(result);
+        Some(verify(
+            shared,
+            target,
+            result,
+            self.layout,
+            "element",
+            expected,
+            dispatch,
+        ))
+    }
+}
+
+/// `--verify` of the stores of format `f` in pattern `p` through `target`: a 32×32 image
+/// (whose kernels address texels in two dimensions) or a texel buffer of [`ELEMENTS`] texels.
+pub fn verify_texel_stores(
     shared: &Shared<'_>,
-    result: &Buffer<'_>,
-    layout: Layout,
-    expected: Contents,
+    target: Target<'_, '_>,
+    readback: &Buffer<'_>,
+    f: Format,
+    p: Pattern,
     dispatch: &mut Dispatch<'_>,
 ) -> Checked {
-    let target = Target::Direct(result);
+    let (kind, layout) = format_layout(f);
+    let stores = match target {
+        Target::Image(_) => stores_2d(p, kind),
+        Target::Buffer(_) | Target::Direct(_) => stores_1d(p, kind, ELEMENTS),
+    };
+    let expected = final_contents(&stores, ELEMENTS, layout);
     verify(
-        shared, target, result, layout, "element", expected, dispatch,
+        shared, target, readback, layout, "texel", expected, dispatch,
     )
 }
 

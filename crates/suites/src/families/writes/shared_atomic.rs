@@ -1,88 +1,24 @@
 //! `groupshared{uint} InterlockedAdd`: 256 `atomicAdd` per thread on a shared `uint[512]`;
 //! under `--verify`, group 0 copies its table to a host-visible buffer.
 
-use crate::data::ThreadSum;
-use crate::families::writes::{self, Atomic, SHARED_ELEMENTS};
-use crate::families::{each, Checked, Columns, Dispatch, Shared, Spec};
+use crate::families::writes::{atomics, Atomic, Contents, SharedTable, SHARED_ELEMENTS};
 use crate::kernels::{check_built, named, KernelId, Part::Text};
-use crate::model::{Pattern, Suite};
-use anyhow::Result;
-use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Buffer;
+use crate::model::Pattern;
 
 /// Atomics on workgroup memory.
-pub struct SharedAtomic;
+pub static SHARED_ATOMIC: SharedTable = SharedTable {
+    name: "groupshared{uint} InterlockedAdd",
+    family: "shared_atomic",
+    format: "uint",
+    layout: Atomic::Add.layout(),
+    kernel: kernel_of,
+    expected,
+};
 
-impl Spec for SharedAtomic {
-    type Variant = ();
-    /// The host-visible buffer group 0's table is copied into.
-    type Resources<'g> = Buffer<'g>;
-
-    fn tests(&self) -> Vec<(Suite, (), Pattern)> {
-        each(Suite::Write, [()], &Pattern::ALL)
-    }
-
-    fn name(&self, _: ()) -> String {
-        "groupshared{uint} InterlockedAdd".into()
-    }
-
-    fn columns(&self, _: ()) -> Columns {
-        Columns {
-            family: "shared_atomic",
-            resource: "shared memory",
-            format: "uint".into(),
-        }
-    }
-
-    fn bytes_per_load(&self, _: ()) -> Option<u32> {
-        Some(4)
-    }
-
-    fn kernel(&self, _: (), p: Pattern) -> KernelId {
-        kernel_of(p)
-    }
-
-    /// Verified from the memory written (see [`Spec::verify_writes`]), not per thread.
-    fn reference(&self, _: (), _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
-        Vec::new()
-    }
-
-    fn create<'g>(&self, shared: &Shared<'g>) -> Result<Buffer<'g>> {
-        writes::shared_result(shared, "shared atomic result", SHARED_ELEMENTS as u64 * 4)
-    }
-
-    fn unsupported(&self, _: &Buffer<'_>, _: &Shared<'_>, _: ()) -> Option<String> {
-        None
-    }
-
-    fn bindings<'a, 'g>(
-        &self,
-        result: &'a Buffer<'g>,
-        _: &'a Shared<'g>,
-        _: (),
-    ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(result, result.size))]
-    }
-
-    fn verify_writes(
-        &self,
-        result: &Buffer<'_>,
-        shared: &Shared<'_>,
-        _: (),
-        p: Pattern,
-        _groups: u32,
-        dispatch: &mut Dispatch<'_>,
-    ) -> Option<Checked> {
-        // One group's table: the sums of one group, whatever the dispatch size.
-        let expected = writes::atomics(Atomic::Add, p, 1, SHARED_ELEMENTS);
-        Some(writes::verify_shared(
-            shared,
-            result,
-            Atomic::Add.layout(),
-            expected,
-            dispatch,
-        ))
-    }
+/// The table one group leaves in pattern `p`: the sums of one group, whatever the dispatch
+/// size.
+fn expected(p: Pattern) -> Contents {
+    atomics(Atomic::Add, p, 1, SHARED_ELEMENTS)
 }
 
 /// The kernel of pattern `p`.

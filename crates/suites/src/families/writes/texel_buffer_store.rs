@@ -2,7 +2,7 @@
 //! (`imageStore`), for the nine formats.
 
 use crate::data::ThreadSum;
-use crate::families::writes::{self, Target, ELEMENTS};
+use crate::families::writes::{self, Target};
 use crate::families::{each, per_pattern, Checked, Columns, Dispatch, Shared, Spec, TexelViews};
 use crate::format::Format;
 use crate::kernels::{check_built, KernelId, Part};
@@ -79,7 +79,7 @@ impl Spec for TexelBufferStore {
         _: &'a Shared<'g>,
         f: Format,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageTexelBuffer(res.views.get(f)))]
+        res.views.bindings(f)
     }
 
     fn verify_writes(
@@ -91,16 +91,13 @@ impl Spec for TexelBufferStore {
         _groups: u32,
         dispatch: &mut Dispatch<'_>,
     ) -> Option<Checked> {
-        let (kind, layout) = writes::format_layout(f);
-        let stores = writes::stores_1d(p, kind, ELEMENTS);
-        let expected = writes::final_contents(&stores, ELEMENTS, layout);
-        Some(writes::verify(
+        let target = Target::Buffer(&res.target);
+        Some(writes::verify_texel_stores(
             shared,
-            Target::Buffer(&res.target),
+            target,
             &res.readback,
-            layout,
-            "texel",
-            expected,
+            f,
+            p,
             dispatch,
         ))
     }

@@ -157,12 +157,10 @@ impl Spec for Coopmat {
 
     fn latency(&self, v: Variant) -> Option<Latency> {
         let Variant::Config(i) = v else { return None };
-        Some(Latency {
-            evict_first: false,
-            reports_subgroup_size: true,
-            ops_per_iteration: 2 * UNROLL,
-            ..Latency::of(kernel_of(CONFIGS[i], "_latency"))
-        })
+        Some(Latency::reporting_width(
+            kernel_of(CONFIGS[i], "_latency"),
+            2 * UNROLL,
+        ))
     }
 
     fn latency_reference(
@@ -245,7 +243,7 @@ impl Spec for Coopmat {
         s: &'a Shared<'g>,
         _: Variant,
     ) -> Vec<(u32, Binding<'a, 'g>)> {
-        vec![(0, Binding::StorageBuffer(&s.input, s.input.size))]
+        s.input_binding()
     }
 }
 
