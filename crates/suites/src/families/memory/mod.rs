@@ -1,7 +1,6 @@
 //! The memory hierarchy: the bandwidth suite (reads, stores, copies, transfers, dispatch costs) and the latency suite (the chase over working sets, and by stride).
 
 pub(super) mod bandwidth;
-pub(super) mod bandwidth_write;
 pub(super) mod pointer_chase;
 pub(super) mod stride_chase;
 pub(super) mod transfer;

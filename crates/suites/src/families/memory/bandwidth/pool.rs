@@ -1,6 +1,6 @@
 //! The bandwidth suite's data: the pools of words (device-local buffers and their texel views) and the images, each made when a test of theirs first asks.
 
-use super::sets::{blocks, bytes_of, hash32, size_bytes, word, Texels};
+use super::sets::{bytes_of, hash32, size_bytes, word, Texels};
 use super::STAGING_BYTES;
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -91,7 +91,7 @@ impl<'g> Pool<'g> {
 
 /// Fills the device-local `data` (with TRANSFER_DST usage) with the data's [`word`]s, through
 /// a staging buffer of at most [`STAGING_BYTES`].
-pub(in crate::families) fn upload_words<'g>(gpu: &'g Gpu<'g>, data: &Buffer<'g>) -> Result<()> {
+pub(super) fn upload_words<'g>(gpu: &'g Gpu<'g>, data: &Buffer<'g>) -> Result<()> {
     let bytes = data.size;
     let chunk = bytes.min(STAGING_BYTES);
     let mut staging = Buffer::new(
@@ -111,19 +111,15 @@ pub(in crate::families) fn upload_words<'g>(gpu: &'g Gpu<'g>, data: &Buffer<'g>)
     Ok(())
 }
 
-/// An image of `texels` holding the sets of `sizes` that `limit` allows (the largest region
-/// of them), filled with the data's texels (see [`Texels::sum`]) in bands of rows.
+/// An image of `texels`, `width` × `height` (the region of its pool's sets: see
+/// [`image_extent`](super::image_extent)), filled with the data's texels (see
+/// [`Texels::sum`]) in bands of rows.
 pub(super) fn filled_image<'g>(
     gpu: &'g Gpu<'g>,
     texels: Texels,
-    sizes: std::ops::Range<usize>,
-    limit: impl Fn(usize) -> bool,
+    width: u32,
+    height: u32,
 ) -> Result<Image<'g>> {
-    let (mut width, mut height) = (1, 1);
-    for size in sizes.filter(|&s| limit(s)) {
-        let (w, h) = blocks((size_bytes(size) / texels.bytes()) as u32);
-        (width, height) = (width.max(8 * w), height.max(8 * h));
-    }
     let name = format!("bandwidth {texels:?} image");
     let image = Image::new_sampled_storage_rect(gpu, &name, texels.format(), width, height)?;
     let row_bytes = width as u64 * texels.bytes();

@@ -6,26 +6,26 @@ use ash::vk;
 use super::{LOADS_PER_THREAD, SIZES, SMALL_POOL_BYTES};
 
 /// How many sizes the small pool holds.
-pub(in crate::families) fn small_sizes() -> usize {
+pub(super) fn small_sizes() -> usize {
     (0..SIZES)
         .take_while(|&s| size_bytes(s) <= SMALL_POOL_BYTES)
         .count()
 }
 
-pub(in crate::families) fn size_bytes(size: usize) -> u64 {
+pub(super) fn size_bytes(size: usize) -> u64 {
     (quarter_octave_kb(size) as u64) << 10
 }
 
 /// Word `i` of the data: a float in [1, 2) (every view reads it as a number), its mantissa a
 /// hash of `i` (splitmix64's finaliser), so that every load reads a value of its own.
-pub(in crate::families) fn word(i: u64) -> u32 {
+pub(super) fn word(i: u64) -> u32 {
     0x3F80_0000 | (hash32(i) & 0x007F_FFFF)
 }
 
 /// The bytes of `f(i)` for every `i` of `range` (4 little-endian bytes per 32-bit word, or a
 /// texel's bytes), computed on all the host's cores: a gigabyte of data is otherwise seconds
 /// of one core's time on every run.
-pub(in crate::families) fn bytes_of<const N: usize>(
+pub(super) fn bytes_of<const N: usize>(
     range: std::ops::Range<u64>,
     f: impl Fn(u64) -> [u8; N] + Sync,
 ) -> Vec<u8> {
@@ -54,6 +54,11 @@ pub(in crate::families) fn fill_with<const N: usize>(
             });
         }
     });
+}
+
+/// What the kernels sum for element `e` of `words` 32-bit [`word`]s: their wrapping sum.
+pub(super) fn element_sum(e: u64, words: u64) -> u32 {
+    (0..words).fold(0u32, |s, w| s.wrapping_add(word(e * words + w)))
 }
 
 /// 32 bits of splitmix64's finaliser of `i` (an RGBA8 texel's four bytes).
@@ -89,7 +94,7 @@ impl Texels {
     /// What the kernel sums for texel `t`: the four float words, or the four bytes.
     pub(super) fn sum(self, t: u64) -> u32 {
         match self {
-            Texels::Rgba32f => (0..4).fold(0u32, |s, c| s.wrapping_add(word(4 * t + c))),
+            Texels::Rgba32f => element_sum(t, 4),
             Texels::Rgba8 => hash32(t).to_le_bytes().iter().map(|b| *b as u32).sum(),
         }
     }
@@ -98,7 +103,7 @@ impl Texels {
 /// How the `n / 64` blocks of 8×8 texels of a set of `n` lie in an image: `wb` blocks wide,
 /// `wb` the power of two at or above √(n / 64) unless it does not divide n / 64, then the
 /// largest that does; returns (wb, blocks / wb) (mirrors `glsl/memory/bandwidth.comp`).
-pub(in crate::families) fn blocks(n: u32) -> (u32, u32) {
+pub(super) fn blocks(n: u32) -> (u32, u32) {
     let blocks = n >> 6;
     let msb = 31 - blocks.leading_zeros();
     let half = if blocks.is_power_of_two() {
@@ -111,7 +116,7 @@ pub(in crate::families) fn blocks(n: u32) -> (u32, u32) {
 }
 
 /// The texel element `e` of a set of `n` is: (x, y) (mirrors `glsl/memory/bandwidth.comp`).
-pub(in crate::families) fn texel_of(e: u32, n: u32) -> (u32, u32) {
+pub(super) fn texel_of(e: u32, n: u32) -> (u32, u32) {
     let (wb, _) = blocks(n);
     let b = e >> 6;
     ((b & (wb - 1)) * 8 + (e & 7), (b / wb) * 8 + ((e >> 3) & 7))
@@ -119,7 +124,7 @@ pub(in crate::families) fn texel_of(e: u32, n: u32) -> (u32, u32) {
 
 /// Where group `g` starts in a set of `n` loads: a hash of `g`, a multiple of 8 (128 bytes of
 /// 16-byte loads) below `n` (mirrors `glsl/memory/bandwidth.comp`).
-pub(in crate::families) fn group_start(g: u32, n: u32) -> u32 {
+pub(super) fn group_start(g: u32, n: u32) -> u32 {
     let mut h = g.wrapping_mul(0x9E37_79B1);
     h = (h ^ (h >> 15)).wrapping_mul(0x85EB_CA77);
     h ^= h >> 13;
@@ -130,7 +135,7 @@ pub(in crate::families) fn group_start(g: u32, n: u32) -> u32 {
 /// access of `glsl/memory/bandwidth.comp` and `glsl/memory/bandwidth_write.comp`): the tests' reference for
 /// [`sums_of_groups`].
 #[cfg(test)]
-pub(in crate::families) fn sum_of_group(n: u32, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
+pub(super) fn sum_of_group(n: u32, g: u32, element: &impl Fn(u32) -> u32) -> u32 {
     let mut sum = 0u32;
     for t in 0..THREADS_PER_GROUP as u32 {
         let mut idx = group_start(g, n) + t;
@@ -152,7 +157,7 @@ pub(in crate::families) fn sum_of_group(n: u32, g: u32, element: &impl Fn(u32) -
 /// the set on all the host's cores instead of 65536 loads per group: a group reads the 65536
 /// elements from its start on, wrapping (every element `65536 / n` times, and the first
 /// `65536 % n` once more), so its sum is that many whole sets plus a window of prefix sums.
-pub(in crate::families) fn sums_of_groups(
+pub(super) fn sums_of_groups(
     n: u32,
     groups: u32,
     element: &(impl Fn(u32) -> u32 + Sync),

@@ -1,14 +1,19 @@
 //! The bandwidth suite's stores, shader copies and reads of host memory: the read sweep's access over the same working sets, 4 KB to 1 GB.
 
-use crate::data::{compare_exact, compare_exact_par, ThreadSum};
-use crate::families::memory::bandwidth::{
-    blocks, bytes_of, group_start, size_bytes, small_sizes, sums_of_groups, texel_of, upload_words,
-    word, HEAP_SHARE, LOADS_PER_THREAD, MAX_CHECK_GROUPS, SIZES, SMALL_POOL_BYTES,
+use super::pool::upload_words;
+use super::sets::{
+    bytes_of, element_sum, group_start, size_bytes, sums_of_groups, texel_of, word, Texels,
 };
-use crate::families::{Checked, Columns, Dispatch, Shared, Spec};
+use super::{
+    check_buffer, check_groups, fault_skew, image_extent, over_heap, over_image_dimension,
+    over_storage_range, pool_bytes, sweep_spec, verify_group_sums, why, Access, PerPool,
+    GROUP_ELEMENTS, LOADS_PER_THREAD,
+};
+use crate::data::{compare_exact_par, Mismatch};
+use crate::families::{Checked, Dispatch, Shared, Spec};
 use crate::kernels::{id, KernelId};
-use crate::model::{size_name, Fault, Pattern, Suite};
-use anyhow::{Context as _, Result};
+use crate::model::Pattern;
+use anyhow::{anyhow, Context as _, Result};
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
@@ -16,14 +21,12 @@ use perftest_gpu::resources::{
     Memory, Residence,
 };
 use perftest_gpu::Gpu;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 /// The grid-stride copy's groups per compute unit: on the H100, 64 per SM (8448) copied 1 GB
 /// at 1.46 TB/s in two processes, 8, 16, 30, 31, 32, 128 and 256 per SM at 1.40–1.43
 /// (results/h100/copy-grid-stride/).
 const GRID_STRIDE_GROUPS_PER_UNIT: u32 = 64;
-/// Elements one group touches (256 invocations × 256).
-const GROUP_ELEMENTS: u32 = 65536;
 /// The smallest set of the cold host reads: one group's elements (1 MB), so that a grid of
 /// whole groups reads each element exactly once.
 const COLD_MIN_BYTES: u64 = 16 * GROUP_ELEMENTS as u64;
@@ -55,8 +58,8 @@ pub enum Op {
     ReadHostCold,
 }
 
-impl Op {
-    const ALL: [Op; 9] = [
+impl Access for Op {
+    const ALL: &'static [Op] = &[
         Op::StoreBuffer,
         Op::CopyBuffer,
         Op::ReadHost,
@@ -68,6 +71,60 @@ impl Op {
         Op::ReadHostCold,
     ];
 
+    fn name(self) -> &'static str {
+        match self {
+            Op::StoreBuffer => "RWByteAddressBuffer.Store4",
+            Op::CopyBuffer => "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4",
+            Op::ReadHost => "ByteAddressBuffer.Load4 from host-coherent memory",
+            Op::StoreImage => "RWTexture2D<RGBA32F>.Store",
+            Op::CopyGridStride => {
+                "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride"
+            }
+            Op::StoreImageGridStride => "RWTexture2D<RGBA32F>.Store, grid-stride",
+            Op::StoreImageRows => "RWTexture2D<RGBA32F>.Store, rows",
+            Op::StoreImageRowsGridStride => "RWTexture2D<RGBA32F>.Store, rows, grid-stride",
+            Op::ReadHostCold => "ByteAddressBuffer.Load4 from host-coherent memory, once, cold",
+        }
+    }
+
+    fn kernel(self) -> KernelId {
+        match self {
+            Op::StoreBuffer => id::BANDWIDTH_STORE_BUFFER,
+            Op::CopyBuffer => id::BANDWIDTH_COPY_BUFFER,
+            Op::ReadHost => id::BANDWIDTH_READ_HOST,
+            Op::StoreImage => id::BANDWIDTH_STORE_IMAGE,
+            Op::CopyGridStride => id::BANDWIDTH_COPY_GRID_STRIDE,
+            Op::StoreImageGridStride => id::BANDWIDTH_STORE_IMAGE_GRID_STRIDE,
+            Op::StoreImageRows => id::BANDWIDTH_STORE_IMAGE_ROWS,
+            Op::StoreImageRowsGridStride => id::BANDWIDTH_STORE_IMAGE_ROWS_GRID_STRIDE,
+            Op::ReadHostCold => id::BANDWIDTH_READ_HOST_COLD,
+        }
+    }
+
+    fn columns(self) -> (&'static str, &'static str) {
+        if self.image() {
+            ("STORAGE_IMAGE", "R32G32B32A32_SFLOAT")
+        } else {
+            ("STORAGE_BUFFER", "uvec4")
+        }
+    }
+
+    /// 16 bytes per element: stored, copied (read once and written once) or read.
+    fn bytes(self) -> u64 {
+        16
+    }
+
+    /// Every size for stores and copies; reads of host memory and the grid-stride copy one
+    /// size per octave (past the L2 every size reads at the bus's rate, and each such row is
+    /// slow to time; the grid-stride copy is the chunked copy's yardstick); the cold host
+    /// reads from [`COLD_MIN_BYTES`] on.
+    fn runs_at(self, size: usize) -> bool {
+        (!self.per_octave() || size.is_multiple_of(4))
+            && (self != Op::ReadHostCold || size_bytes(size) >= COLD_MIN_BYTES)
+    }
+}
+
+impl Op {
     /// Whether it stores to the image.
     fn image(self) -> bool {
         matches!(
@@ -100,59 +157,10 @@ impl Op {
     fn per_octave(self) -> bool {
         !matches!(self, Op::StoreBuffer | Op::CopyBuffer | Op::StoreImage)
     }
-
-    fn name(self) -> &'static str {
-        match self {
-            Op::StoreBuffer => "RWByteAddressBuffer.Store4",
-            Op::CopyBuffer => "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4",
-            Op::ReadHost => "ByteAddressBuffer.Load4 from host-coherent memory",
-            Op::StoreImage => "RWTexture2D<RGBA32F>.Store",
-            Op::CopyGridStride => {
-                "copy ByteAddressBuffer.Load4 to RWByteAddressBuffer.Store4, grid-stride"
-            }
-            Op::StoreImageGridStride => "RWTexture2D<RGBA32F>.Store, grid-stride",
-            Op::StoreImageRows => "RWTexture2D<RGBA32F>.Store, rows",
-            Op::StoreImageRowsGridStride => "RWTexture2D<RGBA32F>.Store, rows, grid-stride",
-            Op::ReadHostCold => "ByteAddressBuffer.Load4 from host-coherent memory, once, cold",
-        }
-    }
-
-    fn kernel(self) -> KernelId {
-        match self {
-            Op::StoreBuffer => id::BANDWIDTH_STORE_BUFFER,
-            Op::CopyBuffer => id::BANDWIDTH_COPY_BUFFER,
-            Op::ReadHost => id::BANDWIDTH_READ_HOST,
-            Op::StoreImage => id::BANDWIDTH_STORE_IMAGE,
-            Op::CopyGridStride => id::BANDWIDTH_COPY_GRID_STRIDE,
-            Op::StoreImageGridStride => id::BANDWIDTH_STORE_IMAGE_GRID_STRIDE,
-            Op::StoreImageRows => id::BANDWIDTH_STORE_IMAGE_ROWS,
-            Op::StoreImageRowsGridStride => id::BANDWIDTH_STORE_IMAGE_ROWS_GRID_STRIDE,
-            Op::ReadHostCold => id::BANDWIDTH_READ_HOST_COLD,
-        }
-    }
 }
 
-/// One test: an operation over working set `size` of the sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variant {
-    op: Op,
-    size: usize,
-}
-
-impl Variant {
-    fn bytes(self) -> u64 {
-        size_bytes(self.size)
-    }
-
-    /// Elements (16 bytes each) in the set: the kernel's N.
-    fn elements(self) -> u32 {
-        (self.bytes() / 16) as u32
-    }
-
-    fn large(self) -> bool {
-        self.bytes() > SMALL_POOL_BYTES
-    }
-}
+/// One test: an operation over a working set.
+type Variant = super::Variant<Op>;
 
 /// What a buffer of the family holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,15 +176,16 @@ enum Role {
 /// `bandwidth: <operation> <size>` for stores, copies and reads of host memory.
 pub struct BandwidthWrite;
 
-/// Buffers per role and pool (small, large), the images per pool, and the checksums.
+/// Buffers per role and pool, the images per pool, and the checksums.
 pub struct Resources<'g> {
     gpu: &'g Gpu<'g>,
-    buffers: [[OnceLock<std::result::Result<Buffer<'g>, String>>; 2]; 3],
-    images: [OnceLock<std::result::Result<Image<'g>, String>>; 2],
+    /// Per [`Role`], in its order.
+    buffers: [PerPool<Buffer<'g>>; 3],
+    images: PerPool<Image<'g>>,
     check: Buffer<'g>,
     /// `--verify`'s host copy of what a store wrote, kept for the next row (a gigabyte of
     /// pinned memory takes longer to allocate than to check), grown when a row needs more.
-    readback: std::sync::Mutex<Option<Buffer<'g>>>,
+    readback: Mutex<Option<Buffer<'g>>>,
 }
 
 /// Where the host-memory reads' data lives: host-coherent system memory, or where a device
@@ -203,22 +212,10 @@ fn heap_of(gpu: &Gpu<'_>, role: Role) -> std::result::Result<u64, String> {
 impl<'g> Resources<'g> {
     /// `role`'s buffer of `v`'s pool, made (and filled) on first use.
     fn buffer(&self, role: Role, v: Variant) -> std::result::Result<&Buffer<'g>, String> {
-        let slot = &self.buffers[role as usize][v.large() as usize];
-        slot.get_or_init(|| {
-            let bytes = if v.large() {
-                let heap = heap_of(self.gpu, role)? / HEAP_SHARE;
-                (small_sizes()..SIZES)
-                    .map(size_bytes)
-                    .filter(|&b| b <= heap)
-                    .max()
-                    .ok_or("no large set fits")?
-            } else {
-                SMALL_POOL_BYTES
-            };
-            self.make(role, bytes).map_err(|e| format!("{e:#}"))
+        self.buffers[role as usize].get_or_make(v.large(), || {
+            let bytes = pool_bytes(v.large(), || heap_of(self.gpu, role))?;
+            self.make(role, bytes).map_err(why)
         })
-        .as_ref()
-        .map_err(Clone::clone)
     }
 
     fn make(&self, role: Role, bytes: u64) -> Result<Buffer<'g>> {
@@ -260,40 +257,83 @@ impl<'g> Resources<'g> {
         }
     }
 
-    /// The image of `v`'s pool, made (and cleared) on first use: as large as its largest set.
+    /// The image of `v`'s pool, made (and cleared) on first use: the region of every set of
+    /// the pool the limits allow.
     fn image(&self, v: Variant) -> std::result::Result<&Image<'g>, String> {
-        let large = v.large();
-        self.images[large as usize]
-            .get_or_init(|| {
-                let limits = &self.gpu.info.limits;
-                let heap = device_local_heap_bytes(self.gpu) / HEAP_SHARE;
-                let sizes = if large {
-                    small_sizes()..SIZES
-                } else {
-                    0..small_sizes()
-                };
-                let (mut width, mut height) = (8, 8);
-                for size in sizes.filter(|&s| size_bytes(s) <= heap) {
-                    let (w, h) = blocks((size_bytes(size) / 16) as u32);
-                    if 8 * w.max(h) <= limits.max_image_dimension2_d {
-                        (width, height) = (width.max(8 * w), height.max(8 * h));
-                    }
-                }
-                let image = Image::new_writable_rect(
-                    self.gpu,
-                    "bandwidth store image",
-                    vk::Format::R32G32B32A32_SFLOAT,
-                    width,
-                    height,
-                )
-                .map_err(|e| format!("{e:#}"))?;
-                self.gpu
-                    .submit(|d, cmd| image.record_clear(d, cmd, true))
-                    .map_err(|e| format!("{e:#}"))?;
-                Ok(image)
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+        self.images.get_or_make(v.large(), || {
+            let fits = |size| BandwidthWrite::over_limit(Variant { size, ..v }, self.gpu).is_none();
+            let (width, height) = image_extent(Texels::Rgba32f.bytes(), v.large(), fits);
+            let image = Image::new_writable_rect(
+                self.gpu,
+                "bandwidth store image",
+                vk::Format::R32G32B32A32_SFLOAT,
+                width,
+                height,
+            )
+            .map_err(why)?;
+            self.gpu
+                .submit(|d, cmd| image.record_clear(d, cmd, true))
+                .map_err(why)?;
+            Ok(image)
+        })
+    }
+
+    /// `--verify` of a store or copy: what `dispatch` stores into `v`'s destination (or
+    /// image), read back whole, against what the groups wrote.
+    fn verify_stores(
+        &self,
+        v: Variant,
+        groups: u32,
+        dispatch: &mut Dispatch<'_>,
+        skew: u32,
+    ) -> Checked {
+        let err = |e: String| anyhow!(e);
+        // An image is read back whole (it holds the pool's largest set).
+        let (readback_bytes, width) = if v.access.image() {
+            let extent = self.image(v).map_err(err)?.shape.extent;
+            (
+                16 * extent.width as u64 * extent.height as u64,
+                extent.width,
+            )
+        } else {
+            (v.bytes(), 0)
+        };
+        let mut kept = self
+            .readback
+            .lock()
+            .map_err(|_| anyhow!("a verify panicked"))?;
+        if kept.as_ref().is_none_or(|b| b.size < readback_bytes) {
+            *kept = None;
+            *kept = Some(Buffer::new(
+                self.gpu,
+                "bandwidth readback",
+                readback_bytes,
+                vk::BufferUsageFlags::TRANSFER_DST,
+                Memory::Readback,
+            )?);
+        }
+        let readback = kept.as_ref().context("no readback buffer")?;
+        let gpu = self.gpu;
+        if v.access.image() {
+            let image = self.image(v).map_err(err)?;
+            gpu.submit(|d, cmd| {
+                image.record_clear(d, cmd, false);
+                record_fill(d, cmd, readback, NOT_READ_BACK);
+            })?;
+            dispatch()?;
+            gpu.submit(|d, cmd| image.record_copy_to(d, cmd, readback))
+                .context("reading the image back")?;
+        } else {
+            let destination = self.buffer(Role::Destination, v).map_err(err)?;
+            gpu.submit(|d, cmd| {
+                record_fill(d, cmd, destination, 0);
+                record_fill(d, cmd, readback, NOT_READ_BACK);
+            })?;
+            dispatch()?;
+            gpu.submit(|d, cmd| record_readback(d, cmd, destination, readback, v.bytes()))?;
+        }
+        let got = &readback.mapped()?[..readback_bytes as usize];
+        Ok(compare_stored(v, groups, width, got, skew))
     }
 }
 
@@ -372,68 +412,79 @@ fn stored(e: u32, c: u32) -> u32 {
     4 * e + c + 1
 }
 
+/// Every word of `v`'s set in `got`, what was read back (an image's rows, `width` texels
+/// wide), against what `groups` groups store: each element they touched holding what they
+/// wrote, every other 0 (`skew` changes each word the CPU expects).
+fn compare_stored(
+    v: Variant,
+    groups: u32,
+    width: u32,
+    got: &[u8],
+    skew: u32,
+) -> std::result::Result<(), Mismatch> {
+    let n = v.n();
+    let touched = if v.access.grid_stride() {
+        touched_grid_stride(n, groups)
+    } else {
+        touched(n, groups)
+    };
+    let op = v.access;
+    let touched = &touched;
+    let pair = |i: usize| {
+        let (e, c) = ((i / 4) as u32, (i % 4) as u32);
+        // Where element e's four words are in what was read back.
+        // (Rows: texel (e mod W, e / W) of the W-wide image, read back row by row.)
+        let at = match op {
+            Op::StoreImage | Op::StoreImageGridStride => {
+                let (x, y) = texel_of(e, n);
+                4 * (y as usize * width as usize + x as usize)
+            }
+            _ => 4 * e as usize,
+        };
+        let want = match (touched[e as usize], op) {
+            (false, _) => 0,
+            (true, op) if op.image() => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
+            (true, Op::StoreBuffer) => stored(e, c),
+            (true, _) => word(4 * e as u64 + c as u64),
+        };
+        let w = 4 * (at + c as usize);
+        (
+            want ^ skew,
+            u32::from_le_bytes([got[w], got[w + 1], got[w + 2], got[w + 3]]),
+        )
+    };
+    compare_exact_par("word", 4 * n as usize, pair)
+}
+
+impl BandwidthWrite {
+    /// Why the device's limits keep `v` from running, if they do (needs no data): its heap's
+    /// share, then an image's size or a storage buffer's range.
+    fn over_limit(v: Variant, gpu: &Gpu<'_>) -> Option<String> {
+        let limits = &gpu.info.limits;
+        let (role, which) = if v.access.reads_host() {
+            (Role::Host, "host-coherent memory's")
+        } else {
+            (Role::Destination, "largest device-local")
+        };
+        let heap = match heap_of(gpu, role) {
+            Ok(heap) => heap,
+            Err(why) => return Some(why),
+        };
+        over_heap(v, heap, which).or_else(|| {
+            if v.access.image() {
+                over_image_dimension(v, limits)
+            } else {
+                over_storage_range(v, limits)
+            }
+        })
+    }
+}
+
 impl Spec for BandwidthWrite {
     type Variant = Variant;
     type Resources<'g> = Resources<'g>;
 
-    /// Every size for stores and copies; reads of host memory and the grid-stride copy one
-    /// size per octave (past the L2 every size reads at the bus's rate, and each such row is
-    /// slow to time; the grid-stride copy is the chunked copy's yardstick).
-    fn tests(&self) -> Vec<(Suite, Variant, Pattern)> {
-        Op::ALL
-            .iter()
-            .flat_map(|&op| {
-                (0..SIZES)
-                    .filter(move |size| !op.per_octave() || size % 4 == 0)
-                    .filter(move |&size| {
-                        op != Op::ReadHostCold || size_bytes(size) >= COLD_MIN_BYTES
-                    })
-                    .map(move |size| (Suite::Bandwidth, Variant { op, size }, Pattern::Linear))
-            })
-            .collect()
-    }
-
-    fn name(&self, v: Variant) -> String {
-        format!("bandwidth: {} {}", v.op.name(), size_name(v.bytes()))
-    }
-
-    fn test_name(&self, v: Variant, _: Pattern) -> String {
-        self.name(v)
-    }
-
-    fn columns(&self, v: Variant) -> Columns {
-        let (resource, format) = if v.op.image() {
-            ("STORAGE_IMAGE", "R32G32B32A32_SFLOAT")
-        } else {
-            ("STORAGE_BUFFER", "uvec4")
-        };
-        Columns {
-            family: "bandwidth",
-            resource,
-            format: format.into(),
-        }
-    }
-
-    /// 16 bytes per element: stored, copied (read once and written once) or read.
-    fn bytes_per_load(&self, _: Variant) -> Option<u32> {
-        Some(16)
-    }
-
-    fn kernel(&self, v: Variant, _: Pattern) -> KernelId {
-        v.op.kernel()
-    }
-
-    fn read_start(&self, v: Variant) -> u32 {
-        v.elements()
-    }
-
-    fn reference(&self, _: Variant, _: Pattern, _: &[u8]) -> Vec<ThreadSum> {
-        Vec::new()
-    }
-
-    fn ops_per_thread(&self, _: Variant) -> u64 {
-        LOADS_PER_THREAD
-    }
+    sweep_spec!();
 
     /// The grid-stride copy runs the grid a shader author would pick, where the compute units
     /// are known: no wider than the set (one element per invocation per step: a wider grid
@@ -441,13 +492,13 @@ impl Spec for BandwidthWrite {
     /// [`GRID_STRIDE_GROUPS_PER_UNIT`] per unit; kept under an explicit --groups (the row's
     /// figure depends on it). Elsewhere the calibrated size, as every other row.
     fn dispatch_groups(&self, v: Variant, _: Pattern, calibrated: u32, units: Option<u32>) -> u32 {
-        if v.op == Op::ReadHostCold {
+        if v.access == Op::ReadHostCold {
             // Each element once: N / 65536 groups (N a multiple of 65536 from 1 MB on).
-            return (v.elements() / GROUP_ELEMENTS).max(1);
+            return (v.n() / GROUP_ELEMENTS).max(1);
         }
         match units {
-            Some(n) if v.op == Op::CopyGridStride && n > 0 => {
-                let set = v.elements() / crate::model::THREADS_PER_GROUP as u32;
+            Some(n) if v.access == Op::CopyGridStride && n > 0 => {
+                let set = v.n() / crate::model::THREADS_PER_GROUP as u32;
                 set.clamp(n, n * GRID_STRIDE_GROUPS_PER_UNIT)
             }
             _ => calibrated,
@@ -457,7 +508,7 @@ impl Spec for BandwidthWrite {
     /// The chunked host reads say what else than the link they measure, and where the link
     /// alone is (how far they moved between six runs on two H100s: docs/bandwidth.md).
     fn device_note(&self, _: &Resources<'_>, _: &Shared<'_>, v: Variant) -> Option<String> {
-        (v.op == Op::ReadHost).then(|| {
+        (v.access == Op::ReadHost).then(|| {
             "each group reads a 1 MB chunk from a random start (chunks overlap, and each \
              dispatch reads the set again): the L2 serves what it keeps of host memory, which \
              differs run to run; `… once, cold` rows read the link alone"
@@ -467,89 +518,45 @@ impl Spec for BandwidthWrite {
 
     /// The cold host reads: the caches emptied before each dispatch.
     fn cold(&self, v: Variant) -> bool {
-        v.op == Op::ReadHostCold
+        v.access == Op::ReadHostCold
     }
 
     /// Reads of host memory cross the host link, which every GPU of the host shares.
     fn shares_host(&self, v: Variant) -> bool {
-        matches!(v.op, Op::ReadHost | Op::ReadHostCold)
+        matches!(v.access, Op::ReadHost | Op::ReadHostCold)
     }
 
     fn over_host_link(&self, v: Variant) -> bool {
-        matches!(v.op, Op::ReadHost | Op::ReadHostCold)
+        matches!(v.access, Op::ReadHost | Op::ReadHostCold)
     }
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
-        let check = Buffer::new(
-            shared.gpu,
-            "bandwidth host checksums",
-            4 * MAX_CHECK_GROUPS as u64,
-            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            Memory::Readback,
-        )?;
         Ok(Resources {
             gpu: shared.gpu,
             buffers: Default::default(),
-            images: Default::default(),
-            check,
+            images: PerPool::default(),
+            check: check_buffer(shared.gpu, "bandwidth host checksums", 0)?,
             readback: Default::default(),
         })
     }
 
+    /// The device's limits first; then the data, created on the first supported test.
     fn unsupported(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
-        let gpu = shared.gpu;
-        let limits = &gpu.info.limits;
-        let bytes = v.bytes();
-        let roles: &[Role] = match v.op {
-            Op::StoreBuffer => &[Role::Destination],
-            Op::CopyBuffer | Op::CopyGridStride => &[Role::Source, Role::Destination],
-            Op::ReadHost | Op::ReadHostCold => &[Role::Host],
-            _ => &[],
-        };
-        let heap_role = if v.op.reads_host() {
-            Role::Host
-        } else {
-            Role::Destination
-        };
-        let heap = match heap_of(gpu, heap_role) {
-            Ok(h) => h,
-            Err(why) => return Some(why),
-        };
-        if bytes > heap / HEAP_SHARE {
-            return Some(format!(
-                "{} exceeds a quarter of the {} heap ({} MB)",
-                size_name(bytes),
-                if v.op.reads_host() {
-                    "host-coherent memory's"
-                } else {
-                    "largest device-local"
-                },
-                heap >> 20
-            ));
+        if let Some(why) = Self::over_limit(v, shared.gpu) {
+            return Some(why);
         }
-        if v.op.image() {
-            let (w, h) = blocks(v.elements());
-            if 8 * w.max(h) > limits.max_image_dimension2_d {
-                return Some(format!(
-                    "{} as a {}x{} image exceeds maxImageDimension2D = {}",
-                    size_name(bytes),
-                    8 * w,
-                    8 * h,
-                    limits.max_image_dimension2_d
-                ));
-            }
+        if v.access.image() {
             return r
                 .image(v)
                 .err()
                 .map(|e| format!("the image could not be created: {e}"));
         }
-        if bytes > limits.max_storage_buffer_range as u64 {
-            return Some(format!(
-                "{} exceeds maxStorageBufferRange = {}",
-                size_name(bytes),
-                limits.max_storage_buffer_range
-            ));
-        }
+        let roles: &[Role] = match v.access {
+            Op::StoreBuffer => &[Role::Destination],
+            Op::CopyBuffer | Op::CopyGridStride => &[Role::Source, Role::Destination],
+            Op::ReadHost | Op::ReadHostCold => &[Role::Host],
+            _ => &[],
+        };
         roles
             .iter()
             .find_map(|&role| r.buffer(role, v).err())
@@ -567,7 +574,7 @@ impl Spec for BandwidthWrite {
                 .ok()
                 .map(|b| Binding::StorageBufferSlice(b, 0, v.bytes()))
         };
-        let bound = match v.op {
+        let bound = match v.access {
             Op::StoreBuffer => vec![(1, slice(Role::Destination))],
             Op::CopyBuffer | Op::CopyGridStride => {
                 vec![(0, slice(Role::Source)), (1, slice(Role::Destination))]
@@ -585,7 +592,10 @@ impl Spec for BandwidthWrite {
     }
 
     fn memory(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
-        let b = r.buffer(Role::Host, v).ok().filter(|_| v.op.reads_host())?;
+        let b = r
+            .buffer(Role::Host, v)
+            .ok()
+            .filter(|_| v.access.reads_host())?;
         Some(perftest_gpu::resources::describe_memory_type(
             shared.gpu,
             b.memory_type?,
@@ -594,8 +604,6 @@ impl Spec for BandwidthWrite {
 
     /// Reads: each group's checksum against the CPU's. Stores and copies: the set read back
     /// whole, every element the groups touched holding what they wrote and every other 0.
-    // Long on purpose: one arm per kind of row (reads, stores, copies), each the steps of
-    // its own check; they share the read-back.
     fn verify_writes(
         &self,
         r: &Resources<'_>,
@@ -606,107 +614,21 @@ impl Spec for BandwidthWrite {
         dispatch: &mut Dispatch<'_>,
     ) -> Option<Checked> {
         Some((|| {
-            anyhow::ensure!(
-                groups <= MAX_CHECK_GROUPS,
-                "--verify of the bandwidth suite reads back at most {MAX_CHECK_GROUPS} groups"
-            );
-            let gpu = shared.gpu;
+            check_groups(groups)?;
             // --fault reference: the CPU expects other words, so every row must mismatch.
-            let skew = u32::from(shared.fault == Some(Fault::Reference));
-            let n = v.elements();
-            if v.op.reads_host() {
-                dispatch()?;
-                let got = r.check.read_u32(groups as usize)?;
-                let element =
-                    |e: u32| (0..4).fold(skew, |s, c| s.wrapping_add(word(4 * e as u64 + c)));
-                let sums = if v.op.grid_stride() {
-                    sums_of_grid_stride_groups(n, groups, &element)
-                } else {
-                    sums_of_groups(n, groups, &element)
-                };
-                return Ok(compare_exact("group", sums.into_iter().zip(got)));
-            }
-            // An image is read back whole (it holds the pool's largest set).
-            let readback_bytes = if v.op.image() {
-                let extent = r.image(v).map_err(|e| anyhow::anyhow!(e))?.shape.extent;
-                16 * extent.width as u64 * extent.height as u64
+            let skew = fault_skew(shared);
+            if v.access.reads_host() {
+                verify_group_sums(&r.check, 0, groups, dispatch, || {
+                    let element = |e: u32| skew.wrapping_add(element_sum(e as u64, 4));
+                    Ok(if v.access.grid_stride() {
+                        sums_of_grid_stride_groups(v.n(), groups, &element)
+                    } else {
+                        sums_of_groups(v.n(), groups, &element)
+                    })
+                })
             } else {
-                v.bytes()
-            };
-            let mut kept = r
-                .readback
-                .lock()
-                .map_err(|_| anyhow::anyhow!("a verify panicked"))?;
-            if kept.as_ref().is_none_or(|b| b.size < readback_bytes) {
-                *kept = None;
-                *kept = Some(Buffer::new(
-                    r.gpu,
-                    "bandwidth readback",
-                    readback_bytes,
-                    vk::BufferUsageFlags::TRANSFER_DST,
-                    Memory::Readback,
-                )?);
+                r.verify_stores(v, groups, dispatch, skew)
             }
-            let readback = kept.as_ref().context("no readback buffer")?;
-            let err = |e: String| anyhow::anyhow!(e);
-            match v.op.image() {
-                true => {
-                    let image = r.image(v).map_err(err)?;
-                    gpu.submit(|d, cmd| {
-                        image.record_clear(d, cmd, false);
-                        record_fill(d, cmd, readback, NOT_READ_BACK);
-                    })?;
-                    dispatch()?;
-                    gpu.submit(|d, cmd| image.record_copy_to(d, cmd, readback))
-                        .context("reading the image back")?;
-                }
-                false => {
-                    let destination = r.buffer(Role::Destination, v).map_err(err)?;
-                    gpu.submit(|d, cmd| {
-                        record_fill(d, cmd, destination, 0);
-                        record_fill(d, cmd, readback, NOT_READ_BACK);
-                    })?;
-                    dispatch()?;
-                    gpu.submit(|d, cmd| record_readback(d, cmd, destination, readback, v.bytes()))?;
-                }
-            }
-            let got = &readback.mapped()?[..readback_bytes as usize];
-            let touched = if v.op.grid_stride() {
-                touched_grid_stride(n, groups)
-            } else {
-                touched(n, groups)
-            };
-            let width = if v.op.image() {
-                r.image(v).map_err(err)?.shape.extent.width
-            } else {
-                0
-            };
-            let op = v.op;
-            let touched = &touched;
-            let pair = |i: usize| {
-                let (e, c) = ((i / 4) as u32, (i % 4) as u32);
-                // Where element e's four words are in what was read back.
-                // (Rows: texel (e mod W, e / W) of the W-wide image, read back row by row.)
-                let at = match op {
-                    Op::StoreImage | Op::StoreImageGridStride => {
-                        let (x, y) = texel_of(e, n);
-                        4 * (y as usize * width as usize + x as usize)
-                    }
-                    _ => 4 * e as usize,
-                };
-                let want = match (touched[e as usize], op) {
-                    (false, _) => 0,
-                    (true, op) if op.image() => ((stored(e, c) & 0xFF_FFFF) as f32).to_bits(),
-                    (true, Op::StoreBuffer) => stored(e, c),
-                    (true, _) => word(4 * e as u64 + c as u64),
-                };
-                let w = 4 * (at + c as usize);
-                (
-                    want ^ skew,
-                    u32::from_le_bytes([got[w], got[w + 1], got[w + 2], got[w + 3]]),
-                )
-            };
-            Ok(compare_exact_par("word", 4 * n as usize, pair))
         })())
     }
 }
@@ -714,6 +636,7 @@ impl Spec for BandwidthWrite {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::memory::bandwidth::SIZES;
 
     #[test]
     fn names_derive_from_the_enums() {
@@ -780,7 +703,7 @@ mod tests {
         }
         let name = BandwidthWrite.test_name(
             Variant {
-                op: Op::CopyGridStride,
+                access: Op::CopyGridStride,
                 size: SIZES - 1,
             },
             Pattern::Linear,
@@ -794,7 +717,7 @@ mod tests {
     #[test]
     fn only_the_grid_stride_copy_picks_its_grid_and_only_where_units_are_known() {
         let v = |op| Variant {
-            op,
+            access: op,
             size: SIZES - 1,
         };
         let groups =
@@ -805,7 +728,7 @@ mod tests {
         let at = |size| {
             BandwidthWrite.dispatch_groups(
                 Variant {
-                    op: Op::CopyGridStride,
+                    access: Op::CopyGridStride,
                     size,
                 },
                 Pattern::Linear,
@@ -823,7 +746,7 @@ mod tests {
     #[test]
     fn the_cold_host_read_reads_each_element_once_and_only_it_is_cold() {
         let at = |size| Variant {
-            op: Op::ReadHostCold,
+            access: Op::ReadHostCold,
             size,
         };
         let sizes: Vec<usize> = (0..SIZES)
@@ -836,7 +759,7 @@ mod tests {
             // Every invocation's 256 loads, over the whole grid, are the set exactly.
             assert_eq!(
                 groups as u64 * GROUP_ELEMENTS as u64,
-                v.elements() as u64,
+                v.n() as u64,
                 "{size}"
             );
             assert!(BandwidthWrite.cold(v));
@@ -860,7 +783,7 @@ mod tests {
         assert!(seen.iter().all(|&s| s == 1));
         assert_eq!(sums_of_grid_stride_groups(n, groups, &element), sums);
         assert!(!BandwidthWrite.cold(Variant {
-            op: Op::ReadHost,
+            access: Op::ReadHost,
             size: 12
         }));
     }
