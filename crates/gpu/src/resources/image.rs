@@ -8,7 +8,7 @@ use ash::vk;
 use gpu_allocator::vulkan::Allocation;
 use gpu_allocator::MemoryLocation;
 
-/// A single-mip image (2-D unless made with [`Image::new_shaped`]), its memory and a view of it.
+/// A single-mip image of any [`Shape`], its memory and a view of it.
 pub struct Image<'g> {
     gpu: &'g Gpu<'g>,
     /// The image.
@@ -22,23 +22,45 @@ pub struct Image<'g> {
     pub layout: vk::ImageLayout,
 }
 
-/// Loaded as a storage image (`imageLoad`), in `GENERAL` layout.
-const STORAGE: (vk::ImageUsageFlags, vk::ImageLayout) =
-    (vk::ImageUsageFlags::STORAGE, vk::ImageLayout::GENERAL);
-/// Sampled and loaded as a storage image, in `GENERAL` layout.
-const SAMPLED_STORAGE: (vk::ImageUsageFlags, vk::ImageLayout) = (
-    vk::ImageUsageFlags::from_raw(
-        vk::ImageUsageFlags::SAMPLED.as_raw() | vk::ImageUsageFlags::STORAGE.as_raw(),
-    ),
-    vk::ImageLayout::GENERAL,
-);
-/// Written by shaders (`imageStore`) and read back by a copy, in `GENERAL` layout.
-const WRITABLE: (vk::ImageUsageFlags, vk::ImageLayout) = (
-    vk::ImageUsageFlags::from_raw(
-        vk::ImageUsageFlags::STORAGE.as_raw() | vk::ImageUsageFlags::TRANSFER_SRC.as_raw(),
-    ),
-    vk::ImageLayout::GENERAL,
-);
+/// What shaders do with an image made in optimal tiling: its usages (each also filled or
+/// cleared by a transfer) and the layout shaders see it in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Usage {
+    /// Sampled, filled by a copy, read in `SHADER_READ_ONLY_OPTIMAL`.
+    Sampled,
+    /// Loaded as a storage image (`imageLoad`), filled by a copy, in `GENERAL`.
+    Storage,
+    /// Both sampled and loaded as a storage image, filled by a copy, in `GENERAL` (the
+    /// latency suite's chain, the bandwidth suite's working sets).
+    SampledStorage,
+    /// Written by shaders (`imageStore`), cleared and read back by copies, in `GENERAL` (see
+    /// [`Image::record_clear`], [`Image::record_copy_to`]).
+    Writable,
+}
+
+impl Usage {
+    /// The image's usage flags besides `TRANSFER_DST` (every image has it), and its layout.
+    fn flags(self) -> (vk::ImageUsageFlags, vk::ImageLayout) {
+        use vk::ImageUsageFlags as U;
+        match self {
+            Usage::Sampled => (U::SAMPLED, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+            Usage::Storage => (U::STORAGE, vk::ImageLayout::GENERAL),
+            Usage::SampledStorage => (U::SAMPLED | U::STORAGE, vk::ImageLayout::GENERAL),
+            Usage::Writable => (U::STORAGE | U::TRANSFER_SRC, vk::ImageLayout::GENERAL),
+        }
+    }
+
+    /// The format features (optimal tiling) an image of this usage needs.
+    pub fn format_features(self) -> vk::FormatFeatureFlags {
+        use vk::FormatFeatureFlags as F;
+        match self {
+            Usage::Sampled => F::SAMPLED_IMAGE | F::TRANSFER_DST,
+            Usage::Storage => F::STORAGE_IMAGE | F::TRANSFER_DST,
+            Usage::SampledStorage => F::SAMPLED_IMAGE | F::STORAGE_IMAGE | F::TRANSFER_DST,
+            Usage::Writable => F::STORAGE_IMAGE | F::TRANSFER_SRC | F::TRANSFER_DST,
+        }
+    }
+}
 
 /// An image's dimensions: the view type shaders see, the size in texels and the layers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,37 +101,31 @@ impl Shape {
 }
 
 impl<'g> Image<'g> {
-    /// A sampled image of `format`, `size`×`size`, that can be filled by a copy and is then
-    /// read in `SHADER_READ_ONLY_OPTIMAL`.
-    pub fn new_sampled(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        size: u32,
-    ) -> Result<Self> {
-        Self::new_shaped(gpu, name, format, Shape::square(size))
-    }
-
-    /// A sampled image of `format` and `shape` (1-D, 3-D, arrays; compressed formats too)
-    /// that can be filled by a copy and is then read in `SHADER_READ_ONLY_OPTIMAL`.
-    pub fn new_shaped(
+    /// An image of `format`, `shape` and `usage` in optimal tiling, with a view of every
+    /// layer (compressed formats too): filled by a copy ([`Image::record_fill`],
+    /// [`Image::record_fill_rows`]) or cleared ([`Image::record_clear`]), then in the layout
+    /// its usage says.
+    pub fn new(
         gpu: &'g Gpu<'g>,
         name: &str,
         format: vk::Format,
         shape: Shape,
+        usage: Usage,
     ) -> Result<Self> {
-        Self::new(
+        let (flags, layout) = usage.flags();
+        Self::create(
             gpu,
             name,
             format,
             shape,
-            vk::ImageUsageFlags::SAMPLED,
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            flags,
+            layout,
             vk::ImageTiling::OPTIMAL,
         )
     }
 
-    /// A sampled image as [`Image::new_sampled`], with the given tiling, read in `layout`.
+    /// A `size`×`size` sampled image with the given tiling, read in `layout` (the texture
+    /// suite's linear tiling and `GENERAL` layout against the usual).
     pub fn new_sampled_as(
         gpu: &'g Gpu<'g>,
         name: &str,
@@ -119,7 +135,7 @@ impl<'g> Image<'g> {
         layout: vk::ImageLayout,
     ) -> Result<Self> {
         let usage = vk::ImageUsageFlags::SAMPLED;
-        Self::new(
+        Self::create(
             gpu,
             name,
             format,
@@ -127,47 +143,6 @@ impl<'g> Image<'g> {
             usage,
             layout,
             tiling,
-        )
-    }
-
-    /// A storage image of `format`, `size`×`size`, that can be filled by a copy and is then
-    /// read in `GENERAL` layout.
-    pub fn new_storage(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        size: u32,
-    ) -> Result<Self> {
-        Self::optimal(gpu, name, format, Shape::square(size), STORAGE)
-    }
-
-    /// An image shaders both sample and load as a storage image, `size`×`size`, filled by a
-    /// copy and then read in `GENERAL` layout (the latency suite's chain).
-    pub fn new_sampled_storage(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        size: u32,
-    ) -> Result<Self> {
-        Self::optimal(gpu, name, format, Shape::square(size), SAMPLED_STORAGE)
-    }
-
-    /// An image shaders both sample and load as a storage image, `width`×`height`, filled in
-    /// bands of rows (see [`Image::record_fill_rows`]) and then read in `GENERAL` layout (the
-    /// bandwidth suite's working sets).
-    pub fn new_sampled_storage_rect(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        width: u32,
-        height: u32,
-    ) -> Result<Self> {
-        Self::optimal(
-            gpu,
-            name,
-            format,
-            Shape::rect(width, height),
-            SAMPLED_STORAGE,
         )
     }
 
@@ -260,48 +235,8 @@ impl<'g> Image<'g> {
         }
     }
 
-    /// A storage image that shaders write, in `GENERAL` layout, cleared and read back through
-    /// transfers (see [`Image::record_clear`], [`Image::record_copy_to`]).
-    pub fn new_writable(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        size: u32,
-    ) -> Result<Self> {
-        Self::new_writable_rect(gpu, name, format, size, size)
-    }
-
-    /// As [`Image::new_writable`], `width`×`height` (the bandwidth suite's image stores).
-    pub fn new_writable_rect(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        width: u32,
-        height: u32,
-    ) -> Result<Self> {
-        Self::optimal(gpu, name, format, Shape::rect(width, height), WRITABLE)
-    }
-
-    /// An image in optimal tiling, for `what` (its usages and the layout shaders use it in).
-    fn optimal(
-        gpu: &'g Gpu<'g>,
-        name: &str,
-        format: vk::Format,
-        shape: Shape,
-        (usage, layout): (vk::ImageUsageFlags, vk::ImageLayout),
-    ) -> Result<Self> {
-        Self::new(
-            gpu,
-            name,
-            format,
-            shape,
-            usage,
-            layout,
-            vk::ImageTiling::OPTIMAL,
-        )
-    }
-
-    fn new(
+    /// The image, its memory and its view.
+    fn create(
         gpu: &'g Gpu<'g>,
         name: &str,
         format: vk::Format,
@@ -420,7 +355,7 @@ impl<'g> Image<'g> {
 }
 
 impl Image<'_> {
-    /// Records clearing a writable image (see [`Image::new_writable`]) to zero in `GENERAL`
+    /// Records clearing a writable image ([`Usage::Writable`]) to zero in `GENERAL`
     /// layout — from `UNDEFINED` when `first` — between full barriers.
     pub fn record_clear(&self, d: &ash::Device, cmd: vk::CommandBuffer, first: bool) {
         let to_general = vk::ImageMemoryBarrier::default()

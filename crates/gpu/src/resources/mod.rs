@@ -11,7 +11,7 @@ mod image;
 mod sampler;
 pub use buffer::{vec4_at, Buffer, BufferView};
 pub use commands::*;
-pub use image::{Image, Shape};
+pub use image::{Image, Shape, Usage};
 pub use sampler::Sampler;
 
 /// Where a buffer lives, by what it is for.

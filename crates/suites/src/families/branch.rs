@@ -13,7 +13,7 @@ use crate::model::{Pattern, Suite, LOADS_PER_THREAD, THREADS_PER_GROUP};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Image, Sampler};
+use perftest_gpu::resources::{Image, Sampler, Shape as ImageShape, Usage};
 
 /// Units (X) of independent ALU work per iteration, as published: 0X to 128X in steps of 4,
 /// then to 256X in steps of 8 (where the baseline starts to slow down on a GPU whose ALUs
@@ -237,7 +237,13 @@ impl Spec for Branch {
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         Ok(Resources {
-            image: Image::new_sampled(shared.gpu, FORMAT.vk_name(), FORMAT.vk(), TEXTURE_SIZE)?,
+            image: Image::new(
+                shared.gpu,
+                FORMAT.vk_name(),
+                FORMAT.vk(),
+                ImageShape::square(TEXTURE_SIZE),
+                Usage::Sampled,
+            )?,
             sampler: Sampler::new(shared.gpu, vk::Filter::NEAREST)?,
         })
     }

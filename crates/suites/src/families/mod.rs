@@ -9,7 +9,7 @@ use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, BufferView, Image, Memory};
+use perftest_gpu::resources::{Buffer, BufferView, Image, Memory, Shape, Usage};
 use perftest_gpu::{Gpu, Instance};
 use std::collections::HashMap;
 
@@ -283,36 +283,14 @@ pub fn lacks_feature(ok: bool, name: &str) -> Option<String> {
     (!ok).then(|| format!("the device lacks {name}"))
 }
 
-/// What a family's images of the formats are for: what each needs of its format's
-/// `optimalTilingFeatures`, and how it is made and filled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ImageUse {
-    /// Sampled (`Texture2D<F>`), filled from the input by a copy.
-    Sampled,
-    /// Loaded as a storage image (`RWTexture2D<F>.Load`), filled from the input by a copy.
-    Storage,
-    /// Stored to as a storage image (`RWTexture2D<F>.Store`), cleared and read back by copies.
-    Writable,
-}
-
-impl ImageUse {
-    /// The format features the use needs, and their names for a row's `unsupported` reason.
-    fn needed(self) -> (vk::FormatFeatureFlags, &'static str) {
-        use vk::FormatFeatureFlags as F;
-        match self {
-            ImageUse::Sampled => (
-                F::SAMPLED_IMAGE | F::TRANSFER_DST,
-                "SAMPLED_IMAGE or TRANSFER_DST",
-            ),
-            ImageUse::Storage => (
-                F::STORAGE_IMAGE | F::TRANSFER_DST,
-                "STORAGE_IMAGE or TRANSFER_DST",
-            ),
-            ImageUse::Writable => (
-                F::STORAGE_IMAGE | F::TRANSFER_SRC | F::TRANSFER_DST,
-                "STORAGE_IMAGE, TRANSFER_SRC or TRANSFER_DST",
-            ),
-        }
+/// The names of the format features an image of `usage` needs ([`Usage::format_features`]),
+/// for a row's `unsupported` reason.
+fn feature_names(usage: Usage) -> &'static str {
+    match usage {
+        Usage::Sampled => "SAMPLED_IMAGE or TRANSFER_DST",
+        Usage::Storage => "STORAGE_IMAGE or TRANSFER_DST",
+        Usage::SampledStorage => "SAMPLED_IMAGE, STORAGE_IMAGE or TRANSFER_DST",
+        Usage::Writable => "STORAGE_IMAGE, TRANSFER_SRC or TRANSFER_DST",
     }
 }
 
@@ -321,13 +299,13 @@ impl ImageUse {
 /// storage-image and image-store families.
 pub struct FormatImages<'g> {
     images: HashMap<Format, Image<'g>>,
-    usage: ImageUse,
+    usage: Usage,
 }
 
 impl<'g> FormatImages<'g> {
     /// The images of `usage` this device offers.
-    pub fn new(shared: &Shared<'g>, usage: ImageUse) -> Result<Self> {
-        let needed = usage.needed().0;
+    pub fn new(shared: &Shared<'g>, usage: Usage) -> Result<Self> {
+        let needed = usage.format_features();
         let mut images = HashMap::new();
         for f in Format::ALL {
             let supported = shared
@@ -335,14 +313,11 @@ impl<'g> FormatImages<'g> {
                 .optimal_tiling_features
                 .contains(needed);
             let declarable =
-                usage == ImageUse::Sampled || shared.storage_format_undeclarable(f).is_none();
+                usage == Usage::Sampled || shared.storage_format_undeclarable(f).is_none();
             if supported && declarable {
                 let (gpu, name) = (shared.gpu, f.vk_name());
-                let image = match usage {
-                    ImageUse::Sampled => Image::new_sampled(gpu, name, f.vk(), TEXTURE_SIZE),
-                    ImageUse::Storage => Image::new_storage(gpu, name, f.vk(), TEXTURE_SIZE),
-                    ImageUse::Writable => Image::new_writable(gpu, name, f.vk(), TEXTURE_SIZE),
-                }?;
+                let shape = Shape::square(TEXTURE_SIZE);
+                let image = Image::new(gpu, name, f.vk(), shape, usage)?;
                 images.insert(f, image);
             }
         }
@@ -359,8 +334,10 @@ impl<'g> FormatImages<'g> {
     pub fn bindings(&self, f: Format) -> Vec<(u32, Binding<'_, 'g>)> {
         let image = self.get(f);
         let binding = match self.usage {
-            ImageUse::Sampled => Binding::SampledImage(image),
-            ImageUse::Storage | ImageUse::Writable => Binding::StorageImage(image),
+            Usage::Sampled => Binding::SampledImage(image),
+            Usage::Storage | Usage::SampledStorage | Usage::Writable => {
+                Binding::StorageImage(image)
+            }
         };
         vec![(0, binding)]
     }
@@ -375,20 +352,22 @@ impl<'g> FormatImages<'g> {
     pub fn record_upload(&self, d: &ash::Device, cmd: vk::CommandBuffer, input: &Buffer<'_>) {
         for image in self.images.values() {
             match self.usage {
-                ImageUse::Writable => image.record_clear(d, cmd, true),
-                ImageUse::Sampled | ImageUse::Storage => image.record_fill(d, cmd, input),
+                Usage::Writable => image.record_clear(d, cmd, true),
+                Usage::Sampled | Usage::Storage | Usage::SampledStorage => {
+                    image.record_fill(d, cmd, input)
+                }
             }
         }
     }
 
     /// Why there is no image of `f`, if there is none.
     pub fn unsupported(&self, shared: &Shared<'_>, f: Format) -> Option<String> {
-        if self.usage != ImageUse::Sampled {
+        if self.usage != Usage::Sampled {
             if let Some(why) = shared.storage_format_undeclarable(f) {
                 return Some(why);
             }
         }
-        let needs = self.usage.needed().1;
+        let needs = feature_names(self.usage);
         (!self.images.contains_key(&f))
             .then(|| format!("{} lacks {needs} in optimalTilingFeatures", f.vk_name()))
     }

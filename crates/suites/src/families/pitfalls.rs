@@ -11,7 +11,7 @@ use crate::model::{Pattern, Suite, THREADS_PER_GROUP};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Image;
+use perftest_gpu::resources::{Image, Shape, Usage};
 
 /// One way of doing one set's work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -315,7 +315,13 @@ impl Spec for Pitfalls {
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         Ok(Resources {
-            table: Image::new_sampled(shared.gpu, "R32_UINT", vk::Format::R32_UINT, TEXTURE_SIZE)?,
+            table: Image::new(
+                shared.gpu,
+                "R32_UINT",
+                vk::Format::R32_UINT,
+                Shape::square(TEXTURE_SIZE),
+                Usage::Sampled,
+            )?,
         })
     }
 

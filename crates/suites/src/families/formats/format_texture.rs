@@ -13,7 +13,7 @@ use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image, Sampler};
+use perftest_gpu::resources::{Buffer, Image, Sampler, Shape, Usage};
 use std::collections::HashMap;
 
 /// 32×32 images of every extended format, filled from the patched input or generated blocks.
@@ -154,7 +154,13 @@ impl Spec for FormatTexture {
                 continue;
             }
             let name = f.vk_name();
-            let image = Image::new_sampled(shared.gpu, &name, f.vk(), SIZE)?;
+            let image = Image::new(
+                shared.gpu,
+                &name,
+                f.vk(),
+                Shape::square(SIZE),
+                Usage::Sampled,
+            )?;
             let bytes = source(f);
             let mut staging = Buffer::new(
                 shared.gpu,

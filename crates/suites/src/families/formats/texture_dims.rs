@@ -18,7 +18,7 @@ use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image, Memory, Sampler, Shape};
+use perftest_gpu::resources::{Buffer, Image, Memory, Sampler, Shape, Usage};
 use std::collections::HashMap;
 
 /// 1-D, 2-D array and 3-D sampled images of the nine formats.
@@ -235,7 +235,7 @@ impl Spec for TextureDims {
                 let name = format!("{} {}", d.type_name(), f.vk_name());
                 images.insert(
                     (d, f),
-                    Image::new_shaped(shared.gpu, &name, f.vk(), d.shape())?,
+                    Image::new(shared.gpu, &name, f.vk(), d.shape(), Usage::Sampled)?,
                 );
             }
         }

@@ -16,13 +16,14 @@ pub(super) mod texture_sample;
 pub(super) mod typed_buffer;
 
 use crate::data::{self, ThreadSum};
-use crate::families::{each, Columns, FormatImages, ImageUse, Shared, Spec};
+use crate::families::{each, Columns, FormatImages, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::KernelId;
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
+use perftest_gpu::resources::Usage;
 
 /// A load family of 32×32 images filled from the input, one per format, one texel per
 /// iteration (`Texture2D<F>.Load`, `RWTexture2D<F>.Load`).
@@ -32,7 +33,7 @@ pub struct ImageLoad {
     /// The CSV's `family` column.
     pub family: &'static str,
     /// What the images are: sampled (read with `texelFetch`) or storage (`imageLoad`).
-    pub usage: ImageUse,
+    pub usage: Usage,
     /// Each suite the family has tests in, in run order, with its patterns.
     pub suites: &'static [(Suite, &'static [Pattern])],
     /// The kernel of each format and pattern.
@@ -56,8 +57,8 @@ impl Spec for ImageLoad {
 
     fn columns(&self, f: Format) -> Columns {
         let resource = match self.usage {
-            ImageUse::Sampled => "SAMPLED_IMAGE",
-            ImageUse::Storage | ImageUse::Writable => "STORAGE_IMAGE",
+            Usage::Sampled => "SAMPLED_IMAGE",
+            Usage::Storage | Usage::SampledStorage | Usage::Writable => "STORAGE_IMAGE",
         };
         Columns {
             family: self.family,

@@ -1,16 +1,17 @@
 //! `Texture2D<F>.Load`: `texelFetch` of one texel of mip 0 per iteration from a sampled image.
 
 use crate::families::loads::ImageLoad;
-use crate::families::{per_pattern, ImageUse};
+use crate::families::per_pattern;
 use crate::format::Format;
 use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
+use perftest_gpu::resources::Usage;
 
 /// 32×32 sampled images filled from the input, one per format, read without a sampler.
 pub static TEXTURE_LOAD: ImageLoad = ImageLoad {
     hlsl: "Texture2D",
     family: "texture_load",
-    usage: ImageUse::Sampled,
+    usage: Usage::Sampled,
     suites: &[
         (Suite::Original, &Pattern::ALL),
         (Suite::Extended, &Pattern::UNIFORM_PROBES),

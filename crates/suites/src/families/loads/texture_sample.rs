@@ -3,7 +3,7 @@
 //! …), to find what lets a driver sample at the texel-fetch rate.
 
 use crate::data::{self, ThreadSum, TEXTURE_SIZE};
-use crate::families::{each, lacks_linear_filter, Columns, FormatImages, ImageUse, Shared, Spec};
+use crate::families::{each, lacks_linear_filter, Columns, FormatImages, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::{
     check_built, named, KernelId,
@@ -13,7 +13,7 @@ use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Image, Sampler};
+use perftest_gpu::resources::{Image, Sampler, Usage};
 use std::collections::HashMap;
 
 /// 32×32 sampled images filled from the input, read through a nearest or linear sampler.
@@ -214,7 +214,7 @@ impl Spec for TextureSample {
         }
         let clamp = vk::SamplerAddressMode::CLAMP_TO_EDGE;
         Ok(Resources {
-            images: FormatImages::new(shared, ImageUse::Sampled)?,
+            images: FormatImages::new(shared, Usage::Sampled)?,
             general,
             linear_tiled,
             nearest: Sampler::new(shared.gpu, vk::Filter::NEAREST)?,

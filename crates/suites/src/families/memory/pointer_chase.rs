@@ -12,6 +12,7 @@ use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
     record_copy, record_full_barrier, record_update, Buffer, BufferView, Image, Memory, Sampler,
+    Shape, Usage,
 };
 use perftest_gpu::{Gpu, Instance};
 use std::sync::OnceLock;
@@ -687,7 +688,8 @@ impl<'g> Chain<'g> {
             Memory::DeviceLocal,
         )?;
         let side = image_side(limits.max_image_dimension2_d);
-        let image = Image::new_sampled_storage(gpu, "chain image", vk::Format::R32_SFLOAT, side)?;
+        let (format, shape) = (vk::Format::R32_SFLOAT, Shape::square(side));
+        let image = Image::new(gpu, "chain image", format, shape, Usage::SampledStorage)?;
         let staged = |name: &str, bytes: &[u8]| -> Result<Buffer<'g>> {
             let mut b = Buffer::new(
                 gpu,

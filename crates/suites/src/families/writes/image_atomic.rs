@@ -9,7 +9,7 @@ use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::{Buffer, Image};
+use perftest_gpu::resources::{Buffer, Image, Shape, Usage};
 
 /// Atomics on a storage image.
 pub struct ImageAtomic;
@@ -72,11 +72,12 @@ impl Spec for ImageAtomic {
             .format_properties(shared.gpu.info, format)
             .optimal_tiling_features;
         let image = if features.contains(NEEDED) {
-            Some(Image::new_writable(
+            Some(Image::new(
                 shared.gpu,
                 "R32_UINT atomics",
                 format,
-                TEXTURE_SIZE,
+                Shape::square(TEXTURE_SIZE),
+                Usage::Writable,
             )?)
         } else {
             None

@@ -3,16 +3,14 @@
 
 use crate::data::ThreadSum;
 use crate::families::writes::{self, Target};
-use crate::families::{
-    each, per_pattern, Checked, Columns, Dispatch, FormatImages, ImageUse, Shared, Spec,
-};
+use crate::families::{each, per_pattern, Checked, Columns, Dispatch, FormatImages, Shared, Spec};
 use crate::format::Format;
 use crate::kernels::{check_built, KernelId, Part};
 use crate::model::{Pattern, Suite};
 use anyhow::Result;
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
-use perftest_gpu::resources::Buffer;
+use perftest_gpu::resources::{Buffer, Usage};
 
 /// Stores through storage images (HLSL's `RWTexture2D<T>`).
 pub struct ImageStore;
@@ -58,7 +56,7 @@ impl Spec for ImageStore {
 
     fn create<'g>(&self, shared: &Shared<'g>) -> Result<Resources<'g>> {
         Ok(Resources {
-            images: FormatImages::new(shared, ImageUse::Writable)?,
+            images: FormatImages::new(shared, Usage::Writable)?,
             readback: writes::readback_buffer(shared)?,
         })
     }

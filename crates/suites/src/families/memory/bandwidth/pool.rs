@@ -5,7 +5,7 @@ use super::STAGING_BYTES;
 use anyhow::{Context as _, Result};
 use ash::vk;
 use perftest_gpu::resources::{
-    record_copy_to_offset, record_update, Buffer, BufferView, Image, Memory,
+    record_copy_to_offset, record_update, Buffer, BufferView, Image, Memory, Shape, Usage,
 };
 use perftest_gpu::{Gpu, Instance};
 
@@ -121,7 +121,8 @@ pub(super) fn filled_image<'g>(
     height: u32,
 ) -> Result<Image<'g>> {
     let name = format!("bandwidth {texels:?} image");
-    let image = Image::new_sampled_storage_rect(gpu, &name, texels.format(), width, height)?;
+    let shape = Shape::rect(width, height);
+    let image = Image::new(gpu, &name, texels.format(), shape, Usage::SampledStorage)?;
     let row_bytes = width as u64 * texels.bytes();
     let band = (STAGING_BYTES / row_bytes).clamp(1, height as u64) as u32;
     let mut staging = Buffer::new(

@@ -18,7 +18,7 @@ use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
     device_local_heap_bytes, memory_type_heap_bytes, record_fill, record_readback, Buffer, Image,
-    Memory, Residence,
+    Memory, Residence, Shape, Usage,
 };
 use perftest_gpu::Gpu;
 use std::sync::Mutex;
@@ -263,12 +263,12 @@ impl<'g> Resources<'g> {
         self.images.get_or_make(v.large(), || {
             let fits = |size| BandwidthWrite::over_limit(Variant { size, ..v }, self.gpu).is_none();
             let (width, height) = image_extent(Texels::Rgba32f.bytes(), v.large(), fits);
-            let image = Image::new_writable_rect(
+            let image = Image::new(
                 self.gpu,
                 "bandwidth store image",
                 vk::Format::R32G32B32A32_SFLOAT,
-                width,
-                height,
+                Shape::rect(width, height),
+                Usage::Writable,
             )
             .map_err(why)?;
             self.gpu
