@@ -147,11 +147,10 @@ impl<'g> Image<'g> {
     }
 
     /// Records a copy of `rows` rows of tightly packed texels from `source` (at offset 0) into
-    /// a 2-D image from row `first_row` on. The first band (`first_row` 0) takes the image
-    /// from `UNDEFINED` to `TRANSFER_DST_OPTIMAL`; the band that ends at the last row leaves it
-    /// in its read layout for compute shaders.
-    // Long on purpose: one barrier, copy, barrier sequence whose layouts and stages depend
-    // on the band (the first, the last, or one between).
+    /// the image from row `first_row` on (every layer, every slice; bands of rows only for a
+    /// 2-D image of one layer). The first band (`first_row` 0) takes the image from
+    /// `UNDEFINED` to `TRANSFER_DST_OPTIMAL`; the band that ends at the last row leaves it in
+    /// its read layout for compute shaders.
     pub fn record_fill_rows(
         &self,
         d: &ash::Device,
@@ -162,22 +161,26 @@ impl<'g> Image<'g> {
     ) {
         let extent = self.shape.extent;
         debug_assert!(first_row + rows <= extent.height);
-        let barrier = |from, to, src, dst| {
-            vk::ImageMemoryBarrier::default()
-                .src_access_mask(src)
-                .dst_access_mask(dst)
-                .old_layout(from)
-                .new_layout(to)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(self.handle)
-                .subresource_range(color_range(1))
-        };
+        debug_assert!(self.shape.layers == 1 || (first_row == 0 && rows == extent.height));
+        let (dst, write) = (
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::AccessFlags::TRANSFER_WRITE,
+        );
+        let stage = vk::PipelineStageFlags::TRANSFER;
+        if first_row == 0 {
+            let to_dst = self.transition(
+                vk::ImageLayout::UNDEFINED,
+                dst,
+                vk::AccessFlags::empty(),
+                write,
+            );
+            record_barrier(d, cmd, vk::PipelineStageFlags::TOP_OF_PIPE, stage, to_dst);
+        }
         let region = vk::BufferImageCopy::default()
             .image_subresource(
                 vk::ImageSubresourceLayers::default()
                     .aspect_mask(vk::ImageAspectFlags::COLOR)
-                    .layer_count(1),
+                    .layer_count(self.shape.layers),
             )
             .image_offset(vk::Offset3D {
                 x: 0,
@@ -185,54 +188,116 @@ impl<'g> Image<'g> {
                 z: 0,
             })
             .image_extent(vk::Extent3D {
-                width: extent.width,
                 height: rows,
-                depth: 1,
+                ..extent
             });
         // SAFETY: recording into a command buffer in the recording state; the source buffer
-        // holds `rows` rows of texels and was made TRANSFER_SRC; the bands are recorded in
-        // order, so the image is in TRANSFER_DST_OPTIMAL after the first.
-        unsafe {
-            if first_row == 0 {
-                d.cmd_pipeline_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &[barrier(
-                        vk::ImageLayout::UNDEFINED,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        vk::AccessFlags::empty(),
-                        vk::AccessFlags::TRANSFER_WRITE,
-                    )],
-                );
-            }
-            d.cmd_copy_buffer_to_image(
+        // holds the band's texels of every layer and was made TRANSFER_SRC; the bands are
+        // recorded in order, so the image is in TRANSFER_DST_OPTIMAL after the first.
+        unsafe { d.cmd_copy_buffer_to_image(cmd, source.handle, self.handle, dst, &[region]) };
+        if first_row + rows == extent.height {
+            let to_read = self.transition(dst, self.layout, write, vk::AccessFlags::SHADER_READ);
+            record_barrier(
+                d,
                 cmd,
-                source.handle,
-                self.handle,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &[region],
+                stage,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                to_read,
             );
-            if first_row + rows == extent.height {
-                d.cmd_pipeline_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &[barrier(
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        self.layout,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                        vk::AccessFlags::SHADER_READ,
-                    )],
-                );
-            }
         }
+    }
+
+    /// Records a copy of tightly packed texels (or blocks) from `source` (at offset 0) into
+    /// the whole image, every layer, leaving it in its read layout for compute shaders.
+    pub fn record_fill(&self, d: &ash::Device, cmd: vk::CommandBuffer, source: &Buffer<'_>) {
+        self.record_fill_rows(d, cmd, source, 0, self.shape.extent.height);
+    }
+
+    /// Records clearing a writable image ([`Usage::Writable`]) to zero in `GENERAL`
+    /// layout — from `UNDEFINED` when `first` — between full barriers.
+    pub fn record_clear(&self, d: &ash::Device, cmd: vk::CommandBuffer, first: bool) {
+        let general = vk::ImageLayout::GENERAL;
+        let from = if first {
+            vk::ImageLayout::UNDEFINED
+        } else {
+            general
+        };
+        let to_general = self.transition(
+            from,
+            general,
+            vk::AccessFlags::MEMORY_WRITE,
+            vk::AccessFlags::TRANSFER_WRITE,
+        );
+        let (all, transfer) = (
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::PipelineStageFlags::TRANSFER,
+        );
+        record_barrier(d, cmd, all, transfer, to_general);
+        let clear = vk::ClearColorValue::default();
+        let range = color_range(self.shape.layers);
+        // SAFETY: recording; the image has TRANSFER_DST usage, is in GENERAL layout after the
+        // barrier above and is not in use by the host.
+        unsafe { d.cmd_clear_color_image(cmd, self.handle, general, &clear, &[range]) };
+        record_full_barrier(d, cmd);
+    }
+
+    /// Records copying a writable image (in `GENERAL` layout), tightly packed, to the start of
+    /// `buffer`, between full barriers.
+    pub fn record_copy_to(&self, d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>) {
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(self.shape.layers),
+            )
+            .image_extent(self.shape.extent);
+        let (general, source) = (
+            vk::ImageLayout::GENERAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+        );
+        let (written, any) = (
+            vk::AccessFlags::MEMORY_WRITE,
+            vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
+        );
+        let all = vk::PipelineStageFlags::ALL_COMMANDS;
+        record_barrier(
+            d,
+            cmd,
+            all,
+            all,
+            self.transition(general, source, written, any),
+        );
+        // SAFETY: recording; the image has TRANSFER_SRC usage and is in TRANSFER_SRC_OPTIMAL
+        // after the barrier above; the buffer has TRANSFER_DST usage and room for every texel.
+        unsafe { d.cmd_copy_image_to_buffer(cmd, self.handle, source, buffer.handle, &[region]) };
+        record_barrier(
+            d,
+            cmd,
+            all,
+            all,
+            self.transition(source, general, written, any),
+        );
+        record_full_barrier(d, cmd);
+    }
+
+    /// A transition of every layer of the image from layout `from` to `to`, ordering the
+    /// accesses `src` before `dst`.
+    fn transition(
+        &self,
+        from: vk::ImageLayout,
+        to: vk::ImageLayout,
+        src: vk::AccessFlags,
+        dst: vk::AccessFlags,
+    ) -> vk::ImageMemoryBarrier<'static> {
+        vk::ImageMemoryBarrier::default()
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .old_layout(from)
+            .new_layout(to)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(color_range(self.shape.layers))
     }
 
     /// The image, its memory and its view.
@@ -292,156 +357,29 @@ impl<'g> Image<'g> {
             .with_context(|| format!("vkCreateImageView ({name})"))?;
         Ok(image)
     }
-
-    /// Records a copy of tightly packed texels (or blocks) from `source` (at offset 0) into
-    /// the whole image, every layer, leaving it in its read layout for compute shaders.
-    pub fn record_fill(&self, d: &ash::Device, cmd: vk::CommandBuffer, source: &Buffer<'_>) {
-        let to_dst = vk::ImageMemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::empty())
-            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(self.handle)
-            .subresource_range(color_range(self.shape.layers));
-        let region = vk::BufferImageCopy::default()
-            .buffer_offset(0)
-            .image_subresource(
-                vk::ImageSubresourceLayers::default()
-                    .aspect_mask(vk::ImageAspectFlags::COLOR)
-                    .layer_count(self.shape.layers),
-            )
-            .image_extent(self.shape.extent);
-        let to_read = vk::ImageMemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::SHADER_READ)
-            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .new_layout(self.layout)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(self.handle)
-            .subresource_range(color_range(self.shape.layers));
-        // SAFETY: recording into a command buffer in the recording state; the source buffer
-        // holds every texel of every layer and was made TRANSFER_SRC.
-        unsafe {
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::TOP_OF_PIPE,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_dst],
-            );
-            d.cmd_copy_buffer_to_image(
-                cmd,
-                source.handle,
-                self.handle,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &[region],
-            );
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_read],
-            );
-        }
-    }
 }
 
-impl Image<'_> {
-    /// Records clearing a writable image ([`Usage::Writable`]) to zero in `GENERAL`
-    /// layout — from `UNDEFINED` when `first` — between full barriers.
-    pub fn record_clear(&self, d: &ash::Device, cmd: vk::CommandBuffer, first: bool) {
-        let to_general = vk::ImageMemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
-            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .old_layout(if first {
-                vk::ImageLayout::UNDEFINED
-            } else {
-                vk::ImageLayout::GENERAL
-            })
-            .new_layout(vk::ImageLayout::GENERAL)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(self.handle)
-            .subresource_range(color_range(1));
-        // SAFETY: recording; the image has TRANSFER_DST usage and is not in use by the host.
-        unsafe {
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_general],
-            );
-            d.cmd_clear_color_image(
-                cmd,
-                self.handle,
-                vk::ImageLayout::GENERAL,
-                &vk::ClearColorValue::default(),
-                &[color_range(1)],
-            );
-        }
-        record_full_barrier(d, cmd);
-    }
-
-    /// Records copying a writable image (in `GENERAL` layout), tightly packed, to the start of
-    /// `buffer`, between full barriers.
-    pub fn record_copy_to(&self, d: &ash::Device, cmd: vk::CommandBuffer, buffer: &Buffer<'_>) {
-        let region = vk::BufferImageCopy::default()
-            .image_subresource(
-                vk::ImageSubresourceLayers::default()
-                    .aspect_mask(vk::ImageAspectFlags::COLOR)
-                    .layer_count(1),
-            )
-            .image_extent(self.shape.extent);
-        let layout = |from, to| {
-            vk::ImageMemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
-                .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
-                .old_layout(from)
-                .new_layout(to)
-                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                .image(self.handle)
-                .subresource_range(color_range(1))
-        };
-        let general = vk::ImageLayout::GENERAL;
-        let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-        let all = vk::PipelineStageFlags::ALL_COMMANDS;
-        // SAFETY: recording; the image has TRANSFER_SRC usage, the buffer TRANSFER_DST and
-        // room for every texel; the image returns to GENERAL.
-        unsafe {
-            d.cmd_pipeline_barrier(
-                cmd,
-                all,
-                all,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[layout(general, source)],
-            );
-            d.cmd_copy_image_to_buffer(cmd, self.handle, source, buffer.handle, &[region]);
-            d.cmd_pipeline_barrier(
-                cmd,
-                all,
-                all,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[layout(source, general)],
-            );
-        }
-        record_full_barrier(d, cmd);
-    }
+/// Records `barrier` between stages `src` and `dst`.
+fn record_barrier(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    barrier: vk::ImageMemoryBarrier<'_>,
+) {
+    // SAFETY: recording into a command buffer in the recording state; the barrier names a
+    // live image of the same device.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            src,
+            dst,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[barrier],
+        )
+    };
 }
 
 fn color_range(layers: u32) -> vk::ImageSubresourceRange {
