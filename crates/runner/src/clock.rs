@@ -57,7 +57,7 @@ pub const RECOVERY_PAUSE: Duration = Duration::from_millis(100);
 /// The clock a simulated device without a shader clock reports (`--fault slow-start` etc.).
 const SIMULATED_MHZ: f64 = 1000.0;
 /// Run positions (1-based, in run order) that `--fault low-clock` and `--fault throttle` slow.
-pub const FAULT_STRETCH: std::ops::RangeInclusive<usize> = 5..=10;
+pub const FAULT_STRETCH: std::ops::RangeInclusive<usize> = 5..=7;
 /// The simulated low clock, as a fraction of the steady one.
 const FAULT_LEVEL: f64 = 1.0 / 3.0;
 /// `--fault idle-gap`: the GPU idles this long before the tests at these run positions.
