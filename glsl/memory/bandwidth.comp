@@ -1,5 +1,5 @@
-// The bandwidth suite (src/families/bandwidth/): how fast each resource delivers a working
-// set of N loads (pc.readStart) from wherever it lives — L1, L2 or memory.
+// The bandwidth suite (crates/suites/src/families/memory/bandwidth/read.rs): how fast each
+// resource delivers a working set of N loads (pc.readStart) from wherever it lives — L1, L2 or memory.
 // Every workgroup reads 65536 loads (256 per invocation), coalesced: invocation t of group g
 // reads element (base_g + t + 256 k) mod N for k = 0 .. 255, where base_g is a hash of g, a
 // multiple of 8 below N. A set of at most 65536 loads is read by every group whole, again and

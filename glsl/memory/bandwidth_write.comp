@@ -1,5 +1,6 @@
-// The bandwidth suite's writes, copies and reads of host memory (src/families/bandwidth_write.rs):
-// the access of glsl/bandwidth.comp — every workgroup makes 65536 coalesced accesses,
+// The bandwidth suite's writes, copies and reads of host memory
+// (crates/suites/src/families/memory/bandwidth/write.rs): the access of
+// glsl/memory/bandwidth.comp — every workgroup makes 65536 coalesced accesses,
 // invocation t of group g to element (base_g + t + 256 k) mod N for k = 0 .. 255, base_g a
 // hash of g on an 8-element boundary, 8 per unrolled step — with other operations:
 // OP 1: store uvec4(4e + 1, 4e + 2, 4e + 3, 4e + 4) to element e of a storage buffer;
