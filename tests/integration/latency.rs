@@ -291,19 +291,20 @@ fn host_l2() -> u64 {
 
 #[test]
 fn a_timed_sweep_refines_its_edges_with_verified_probes() {
-    // Every size of the sweep (a quarter octave apart) from 16 KB, inside any CPU's L1, to
-    // four times the host's L2. What the runner bisects is the end of a plateau (three or
-    // more sizes within 10 %) with a size measured after it, step or slope: lavapipe's chase
-    // is flat while it hits a CPU's nearest caches (its own work per hop, ~10 ns, hides
-    // them) and climbs somewhere before four times the L2 leaves it (this VM: 10 ns to
-    // 64 KB, 22–24 ns at 2–4 MB or 133–153 ns from 3 MB, as the host placed the pages; CI's
-    // machine: 10 ns to 640 KB, then a slope to 23 ns at 4 MB with no plateau on it, which
-    // a window from half the L2 up never showed a plateau of: it failed there; another
-    // host's stepped from 45 to 130–150 ns between 8 and 14 MB). The runner bisects the
-    // edges it finds with probes of the same chase (chains of their own, verified first),
-    // each a row named by its size, and the summary's edge lies between probe sizes.
+    // Every size of the sweep (a quarter octave apart) from 32 KB, an L1's size, to four
+    // times the host's L2. What the runner bisects is the end of a plateau (three or more
+    // sizes within 10 %) with a size measured after it, step or slope: lavapipe's chase is
+    // flat while it hits a CPU's nearest caches (its own work per hop, ~10 ns, hides them)
+    // and climbs somewhere before four times the L2 (this VM: 9–10 ns to 224 KB, 22–24 ns at
+    // 2–4 MB or 133–153 ns from 3 MB, as the host placed the pages; CI's machine: 10 ns to
+    // 640 KB, then a slope to 23 ns at 4 MB with no plateau on it, where a window from half
+    // the L2 up found nothing to bisect; another host's stepped from 45 to 130–150 ns between
+    // 8 and 14 MB). Below 32 KB neighbours lie 4 KB apart, one step of the probes' grid: an
+    // edge there has nothing between to probe. The runner bisects the edges it finds with
+    // probes of the same chase (chains of their own, verified first), each a row named by its
+    // size, and the summary's edge lies between probe sizes.
     let l2 = host_l2();
-    let (lo, hi) = (16 << 10, l2 * 4);
+    let (lo, hi) = (32 << 10, l2 * 4);
     let names: Vec<String> = sweep()
         .into_iter()
         .filter(|(size, _)| (lo..=hi).contains(size))
