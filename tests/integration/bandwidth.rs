@@ -49,6 +49,13 @@ fn every_resource_verifies_under_validation_and_limits_give_unsupported_rows() {
             .unwrap_or_else(|| panic!("no row {name}"))
     };
     for r in &rows {
+        // Every row of the sweep carries the working set it ran over as a number, which the
+        // summary and the fleet place it by: the size its name ends with.
+        let mut words = r["test"].rsplit(' ');
+        let (unit, number) = (words.next().unwrap(), words.next().unwrap());
+        let named = perftest_results::summary::size_bytes(&format!("{number} {unit}"));
+        assert!(named.is_some(), "{r:?}");
+        assert_eq!(r["working_set_bytes"].parse::<u64>().ok(), named, "{r:?}");
         let uniform_over = r["test"].starts_with("bandwidth: cbuffer{uint4} load")
             && !r["test"].ends_with(" 4 KB")
             && !r["test"].ends_with(" 64 KB");

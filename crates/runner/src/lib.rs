@@ -440,7 +440,7 @@ impl<'g> Runner<'g> {
             latency_ns: None,
             latency_spread_pct: None,
             subgroup_size: None,
-            working_set_bytes: test.curve_size(),
+            working_set_bytes: test.working_set(),
             driver: None,
         };
         if let Some(reason) = self.unsupported_reason(test) {

@@ -172,9 +172,10 @@ pub struct Measurement {
     /// The subgroup width the test's kernel ran at, as it wrote it (tests whose reference
     /// depends on the width: `TestCase::reports_subgroup_size`).
     pub subgroup_size: Option<u32>,
-    /// The working set (bytes) the row's chase ran where the row is a point of a curve over
-    /// the working set: its test's [`TestCase::curve_size`] for a sweep row, the probe's
-    /// size for an edge probe ([`Measurement::probe_name`]); `None` for every other row.
+    /// The working set (bytes) the row's kernel ran over where the row is a point of a curve
+    /// over the working set: its test's [`TestCase::working_set`] for a sweep row (the chases,
+    /// the bandwidth sweeps), the probe's size for an edge probe
+    /// ([`Measurement::probe_name`]); `None` for every other row.
     pub working_set_bytes: Option<u64>,
     /// What the driver's management interface read while the row was timed (its last
     /// timing), where the device has one.
@@ -267,7 +268,7 @@ impl Measurement {
             latency_ns: None,
             latency_spread_pct: None,
             subgroup_size: None,
-            working_set_bytes: test.curve_size(),
+            working_set_bytes: test.working_set(),
             driver: None,
         }
     }

@@ -93,6 +93,12 @@ impl TestCase {
         self.info().curve_size
     }
 
+    /// Its working set where it is a point of a sweep over sizes (the CSV's
+    /// `working_set_bytes`).
+    pub fn working_set(&self) -> Option<u64> {
+        self.info().working_set
+    }
+
     /// What each thread of a workgroup sums, computed on the CPU from `input`.
     pub fn reference(&self, input: &[u8]) -> Vec<ThreadSum> {
         self.family().reference(self.index(), input)

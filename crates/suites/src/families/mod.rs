@@ -487,6 +487,12 @@ pub trait Spec: Sync + 'static {
     fn curve_size(&self, _v: Self::Variant) -> Option<u64> {
         None
     }
+    /// The working set (bytes) the test runs over where it is a point of a sweep over sizes
+    /// (its name ends with that size, as the suites spell it): the CSV's `working_set_bytes`,
+    /// which the summary places the row by. By default its [`Spec::curve_size`].
+    fn working_set(&self, v: Self::Variant) -> Option<u64> {
+        self.curve_size(v)
+    }
     /// Whether this is the test every ratio is relative to (exactly one in the registry).
     fn is_baseline(&self, _v: Self::Variant, _p: Pattern) -> bool {
         false
@@ -723,6 +729,8 @@ pub struct TestInfo {
     pub read_start: u32,
     /// Its working set where it is a point of the refined curve (see [`Spec::curve_size`]).
     pub curve_size: Option<u64>,
+    /// Its working set where it is a point of a sweep (see [`Spec::working_set`]).
+    pub working_set: Option<u64>,
     /// Whether it is the baseline every ratio is relative to.
     pub is_baseline: bool,
     /// Relative tolerance of the sums, as a fraction of Σ|term|.
@@ -830,6 +838,7 @@ impl<S: Spec> Family for S {
                 bytes_per_load: self.bytes_per_load(v),
                 read_start: self.read_start(v),
                 curve_size: self.curve_size(v),
+                working_set: self.working_set(v),
                 is_baseline: self.is_baseline(v, p),
                 tolerance: self.tolerance(v),
                 unit: self.unit(v),

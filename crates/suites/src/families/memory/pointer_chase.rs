@@ -979,6 +979,11 @@ impl Spec for PointerChase {
         (v.resource == Resource::RawBuffer).then(|| v.bytes())
     }
 
+    /// Every chase's working set but the registers' (one test, no size).
+    fn working_set(&self, v: Variant) -> Option<u64> {
+        (v.resource != Resource::Registers).then(|| v.bytes())
+    }
+
     /// Invocation 0 of each group writes the line its chase of the verify dispatch's steps
     /// ends at, from line 0; the others write zeros.
     fn reference(&self, v: Variant, _: Pattern, input: &[u8]) -> Vec<ThreadSum> {

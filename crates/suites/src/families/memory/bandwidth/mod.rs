@@ -138,6 +138,10 @@ macro_rules! sweep_spec {
             Some(v.access.bytes() as u32)
         }
 
+        fn working_set(&self, v: Self::Variant) -> Option<u64> {
+            Some(v.bytes())
+        }
+
         fn kernel(&self, v: Self::Variant, _: $crate::model::Pattern) -> $crate::kernels::KernelId {
             v.access.kernel()
         }
