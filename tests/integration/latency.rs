@@ -46,14 +46,20 @@ fn every_chase_verifies_under_validation_and_limits_give_unsupported_rows() {
     assert_eq!(rows.len(), 61 + 4 + 17 + 5 + 4 + 3, "{}", stdout(&o));
     for row in &rows {
         let (test, status, reason) = (&row[col("test")], &row[col("status")], &row[col("reason")]);
-        // The storage-buffer chase's sweep is the curve whose rows carry their working set
-        // as a number; every other row (other resources, strides) leaves it empty.
-        let curve = test
-            .strip_prefix("latency: ByteAddressBuffer ")
-            .and_then(bytes_of);
+        // Every chase over a working set carries it as a number, the size its name ends
+        // with; the registers' row (no working set) and the stride sweep's (a set and a
+        // stride: `…, 32 B apart`) leave it empty.
+        let mut words = test.rsplit(' ');
+        let (unit, number) = (words.next().unwrap(), words.next().unwrap());
+        let named = bytes_of(&format!("{number} {unit}"));
+        assert_eq!(
+            named.is_none(),
+            test.starts_with("latency by stride: ") || test.starts_with("latency: registers"),
+            "{test}"
+        );
         assert_eq!(
             row[col("working_set_bytes")].parse::<u64>().ok(),
-            curve,
+            named,
             "{test}"
         );
         let family = if test.starts_with("latency by stride: ") {
