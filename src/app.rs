@@ -15,7 +15,7 @@ use perftest_results::Words;
 use report::{Csv, Json, Kept, Outputs, Reporters, Row, Terminal};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{mpsc, Arc, RwLock};
+use std::sync::{mpsc, Arc};
 
 /// The signal that asked the run to stop (0: none): it stops before the next test.
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
@@ -236,7 +236,7 @@ fn run_tests(config: Config) -> Result<i32> {
     let devices: Vec<&gpu::DeviceInfo> =
         choices.iter().map(|c| &instance.devices[c.index]).collect();
     let progress = Progress::new(&devices, config.tests.len() as u64);
-    let host = Arc::new(RwLock::new(()));
+    let host = Arc::new(runner::node::NodeLock::new());
     let mut delivery = Delivery::new(&devices, &mut reporters, &config);
     let (tx, rx) = mpsc::channel::<Sent>();
     let worker = |positions: Vec<usize>, tx: mpsc::Sender<Sent>| {
@@ -600,7 +600,7 @@ fn run_device(
     instance: &gpu::Instance,
     config: &Config,
     mut out: Out<'_>,
-    host: Option<Arc<RwLock<()>>>,
+    host: Option<Arc<runner::node::NodeLock>>,
 ) -> Result<Outcome> {
     let device = out.device;
     out.header(instance, config.format);

@@ -685,6 +685,20 @@ impl Runner<'_> {
         Ok(())
     }
 
+    /// One busy window of the baseline (about [`REWARM_WINDOW_MS`]) while this device waits for
+    /// the node (see [`crate::node::NodeLock::acquire`]), where its GPU has a clock that idling
+    /// drops and a steady clock to hold: its next row then starts at that clock, with no
+    /// re-warm under the node's lock (on a 4×H200 node, 62 re-warms of 0.1–0.3 s each in one
+    /// health profile, those of host tests while every other GPU waited). Returns whether it
+    /// ran one; a window that fails is left to the next test to report.
+    pub(super) fn keep_busy(&self) -> bool {
+        let real = self.probe.as_ref().is_some_and(|p| !p.pipelines.is_empty());
+        if !real || self.steady_mhz().is_none() {
+            return false;
+        }
+        self.busy_until(REWARM_WINDOW_MS, |_| true).is_ok()
+    }
+
     /// The driver's readings from now until [`Runner::finish_driver`]: the management
     /// interface's while work is in flight, a simulated driver's under a fault that simulates
     /// one, or none.

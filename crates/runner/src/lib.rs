@@ -15,6 +15,7 @@ mod clock;
 mod drift;
 mod latency;
 mod measurement;
+pub mod node;
 mod refine;
 pub mod session;
 mod timing;
@@ -94,7 +95,7 @@ pub struct Runner<'g> {
     /// The driver's management interface for this device (NVML), or why there is none.
     pub management: std::result::Result<perftest_gpu::mgmt::Management, String>,
     /// The node's lock, where several devices run at once (see [`Runner::share_host`]).
-    host: Option<std::sync::Arc<std::sync::RwLock<()>>>,
+    host: Option<std::sync::Arc<node::NodeLock>>,
     /// `PERFTEST_PAD_MB`'s device memory, held for the run (see [`Runner::new`]).
     _pad: Option<Buffer<'g>>,
 }
@@ -127,13 +128,6 @@ pub fn check_groups(
 /// ([`Runner::kernel_subgroup_size`]).
 fn output_bytes(max_groups: u32) -> u64 {
     (max_groups as u64 * 256 + 1) * 16
-}
-
-/// The node's lock as one test holds it (see [`Runner::share_host`]); held, never read:
-/// dropping it lets the others go on.
-enum Held<'a> {
-    Alone(#[allow(dead_code)] std::sync::RwLockWriteGuard<'a, ()>),
-    Shared(#[allow(dead_code)] std::sync::RwLockReadGuard<'a, ()>),
 }
 
 /// Tests run so far in this process (for fault injection).
@@ -373,7 +367,8 @@ impl<'g> Runner<'g> {
     /// the host gives one GPU with nothing else running, as in a single-GPU run: holding
     /// the host rows only apart from each other left two of 16 1-GB host-link rows 11–21 %
     /// low in a whole run of two H100s at once (results/h100x2/at-once-1126/).
-    pub fn share_host(&mut self, lock: std::sync::Arc<std::sync::RwLock<()>>) {
+    /// While it waits for the node, a device keeps its GPU busy ([`Runner::keep_busy`]).
+    pub fn share_host(&mut self, lock: std::sync::Arc<node::NodeLock>) {
         self.host = Some(lock);
     }
 
@@ -386,7 +381,7 @@ impl<'g> Runner<'g> {
             let _shared = self
                 .host
                 .as_ref()
-                .map(|lock| lock.read().unwrap_or_else(|poisoned| poisoned.into_inner()));
+                .map(|lock| lock.acquire(node::Hold::Shared, || self.keep_busy()));
             if let Err(e) = self.trace.span(Phase::Prepare, || {
                 self.bound[test.family_index()].prepare_self(&self.shared, test.index())
             }) {
@@ -395,17 +390,15 @@ impl<'g> Runner<'g> {
             }
         }
         let waited = std::time::Instant::now();
-        // A test that panicked while holding the lock leaves nothing to repair: take it on.
-        let _held = self.host.as_ref().map(|lock| {
-            if test.shares_host() {
-                Held::Alone(
-                    lock.write()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner()),
-                )
-            } else {
-                Held::Shared(lock.read().unwrap_or_else(|poisoned| poisoned.into_inner()))
-            }
-        });
+        let hold = if test.shares_host() {
+            node::Hold::Alone
+        } else {
+            node::Hold::Shared
+        };
+        let _held = self
+            .host
+            .as_ref()
+            .map(|lock| lock.acquire(hold, || self.keep_busy()));
         let fields = || {
             [
                 ("name", test.name().to_string()),
