@@ -7,3 +7,4 @@ T() { local name=$1; shift; local s; s=$(date +%s%N); "$@"; local rc=$?; echo "$
 nvidia-smi -L > "$out/smi.txt" 2>&1
 T health-both "$B" "${X[@]}" --suite health --device all --csv "$out/health-both.csv" > "$out/health-both.txt" 2>&1
 T all-both "$B" "${X[@]}" --suite all --device all --csv "$out/all-both.csv.gz" --json "$out/all-both.json.gz" > "$out/all-both.txt" 2>&1
+# The terminal output all-both.txt is committed gzipped (all-both.txt.gz), to keep the tree small.

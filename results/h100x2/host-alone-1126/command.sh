@@ -9,3 +9,4 @@ export PERFTEST_TRACE="$out/trace.tsv"
 T all-both "$B" "${X[@]}" --suite all --device all --csv "$out/all-both.csv.gz" > "$out/all-both.txt" 2>&1
 unset PERFTEST_TRACE
 gzip "$out/trace.tsv"
+# The terminal output all-both.txt is committed gzipped (all-both.txt.gz), to keep the tree small.
