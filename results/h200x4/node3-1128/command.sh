@@ -2,8 +2,8 @@
 # machine of four H200s, this session's build, where a device waiting for the node keeps its
 # GPU busy (no re-warm under the node's lock): the time to start and stop (--version,
 # --list-devices), the default run three times on GPU 0, the health profile on GPU 0 alone,
-# on all four GPUs at once twice, then once more at once with the build before ($BEFORE,
-# 6aa991e, which let a waiting GPU idle), and the fleet over this build's three files.
+# on all four GPUs at once twice (then once more at once with the build before, $BEFORE, where
+# given: not run here; node2-1128 is that build's), and the fleet over this build's three files.
 # Rerun: BEFORE=path/to/6aa991e/perftest scripts/reproduce.sh results/h200x4/node3-1128 OUTDIR
 # Committed gzipped: the traces, CSVs and JSON documents of the all-GPU runs.
 nvidia-smi -L > "$out/gpus.txt" 2>&1

@@ -1,0 +1,25 @@
+# results/h200x4/node4-1128/ (session of 2026-11-28 afternoon, issue 57): as node3-1128, on a
+# freshly started machine of four H200s, build 6d3c0a0: node3's (a device waiting for the node
+# keeps its GPU busy) and the store rows no longer pinning an unused GB of host memory at each
+# pool's first row. The time to start and stop (--version, --list-devices), the default run
+# three times on GPU 0, the health profile on GPU 0 alone, on all four GPUs at once twice, and
+# the fleet over the three files.
+# Rerun: scripts/reproduce.sh results/h200x4/node4-1128 OUTDIR
+# Committed gzipped: the traces, CSVs and JSON documents of the all-GPU runs.
+nvidia-smi -L > "$out/gpus.txt" 2>&1
+nvidia-smi topo -m > "$out/topo.txt" 2>&1
+for i in 1 2; do
+  { wall "$B" --version; wall "$B" --list-devices; } >> "$out/start.txt" 2>&1
+done
+for i in 1 2 3; do
+  wall "$B" "${X[@]}" --device 0 --json "$out/default-$i.json" > "$out/default-$i.txt" 2>&1
+done
+PERFTEST_TRACE=$out/trace-health-0.tsv wall "$B" "${X[@]}" --device 0 --suite health --csv "$out/health-0.csv" --json "$out/health-0.json" > "$out/health-0.txt" 2>&1
+for i in 1 2; do
+  PERFTEST_TRACE=$out/trace-health-all-$i.tsv wall "$B" "${X[@]}" --device all --suite health --csv "$out/health-all-$i.csv" --json "$out/health-all-$i.json" > "$out/health-all-$i.txt" 2>&1
+done
+if [ -n "${BEFORE:-}" ]; then
+  PERFTEST_TRACE=$out/trace-health-all-before.tsv wall "$BEFORE" "${X[@]}" --device all --suite health --csv "$out/health-all-before.csv" > "$out/health-all-before.txt" 2>&1
+fi
+"$B" fleet "$out/health-all-1.csv" "$out/health-all-2.csv" "$out/health-0.csv" --json "$out/verdict.json" > "$out/verdict.txt" 2>&1
+echo "fleet exit $?" >> "$out/verdict.txt"
