@@ -16,3 +16,4 @@ fi
 step all "${X[@]}" --suite all --csv "$out/all.csv" --json "$out/all.json"
 [ -n "$smi" ] && kill "$smi" 2>/dev/null
 gzip -f "$out"/smi.csv "$out"/all.csv "$out"/all.json 2>/dev/null || true
+# The terminal output all.txt is committed gzipped (all.txt.gz), to keep the tree small.

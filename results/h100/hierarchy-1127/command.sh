@@ -5,3 +5,4 @@
 wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
 "$B" summary "$out/all.csv" > "$out/summary.txt"
 "$B" summary "$out/all.csv" --json "$out/summary.json"   # gzipped here
+# The terminal output all.txt is committed gzipped (all.txt.gz), to keep the tree small.

@@ -8,3 +8,4 @@ wall "$B" "${X[@]}" --suite all --csv "$out/all.csv" --json "$out/all.json" > "$
 wall "$B" "${X[@]}" --suite latency --filter load-to-use --verify --csv "$out/ltu-verify.csv" > "$out/ltu-verify.txt" 2>&1
 wall "$B" "${X[@]}" --suite health --csv "$out/health.csv" > "$out/health.txt" 2>&1
 "$B" summary "$out/all.csv" > "$out/summary.txt"
+# The terminal output all.txt is committed gzipped (all.txt.gz), to keep the tree small.

@@ -9,3 +9,5 @@ for i in 1 2; do
   "$B" "${X[@]}" --suite bandwidth --filter host --filter BAR --csv "$out/host-$i.csv" \
     > "$out/host-$i.txt" 2>&1
 done
+# The terminal output all.txt is committed gzipped (all.txt.gz), to keep the tree small.
+# The terminal output verify.txt is committed gzipped (verify.txt.gz), to keep the tree small.

@@ -6,3 +6,5 @@
 nvidia-smi -L > "$out/smi.txt" 2>&1
 "$B" "${X[@]}" --suite all --csv "$out/all.csv.gz" --json "$out/all.json.gz" > "$out/all.txt" 2>&1
 "$B" "${X[@]}" --suite all --verify --csv "$out/verify.csv.gz" > "$out/verify.txt" 2>&1
+# The terminal output all.txt is committed gzipped (all.txt.gz), to keep the tree small.
+# The terminal output verify.txt is committed gzipped (verify.txt.gz), to keep the tree small.

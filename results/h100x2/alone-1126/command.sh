@@ -6,3 +6,4 @@ T() { local name=$1; shift; local s; s=$(date +%s%N); "$@"; local rc=$?; echo "$
 nvidia-smi -L > "$out/smi.txt" 2>&1
 T health-0 "$B" "${X[@]}" --suite health --device 0 --csv "$out/health-0.csv" > "$out/health-0.txt" 2>&1
 T all-0 "$B" "${X[@]}" --suite all --device 0 --csv "$out/all-0.csv.gz" --json "$out/all-0.json.gz" > "$out/all-0.txt" 2>&1
+# The terminal output all-0.txt is committed gzipped (all-0.txt.gz), to keep the tree small.

@@ -12,3 +12,4 @@ for i in 1 2; do
   "$B" "${X[@]}" --suite bandwidth --filter "host-coherent" --filter "dispatch:" \
     --csv "$out/host-$i.csv" > "$out/host-$i.txt" 2>&1
 done
+# The terminal output all.txt is committed gzipped (all.txt.gz), to keep the tree small.
