@@ -204,7 +204,10 @@ fn run_tests(config: Config) -> Result<i32> {
              (a rehearsal of the command, not a measurement of its selection)"
         );
     }
+    // The trace's zero (after the command line's checks, which create its file).
+    runner::process_line("instance");
     let instance = gpu::Instance::new(config.validation)?;
+    runner::process_line("instance created");
     if instance.devices.is_empty() {
         return Err(gpu::NoVulkan(gpu::NO_DEVICE.into()).into());
     }
@@ -284,6 +287,7 @@ fn run_tests(config: Config) -> Result<i32> {
             })
             .collect()
     });
+    runner::process_line("devices done");
     progress.clear();
     let tallies = delivery.finish();
     let mut interrupted = false;
@@ -295,6 +299,7 @@ fn run_tests(config: Config) -> Result<i32> {
     reporters.finish(interrupted);
     let outputs_failed = reporters.failed;
     drop(reporters);
+    runner::process_line("outputs written");
     let tally = Tally::sum(&tallies);
     let labels: Vec<String> = devices
         .iter()
@@ -302,6 +307,7 @@ fn run_tests(config: Config) -> Result<i32> {
         .collect();
     drop(devices);
     drop(instance);
+    runner::process_line("instance dropped");
 
     if let Some(kept) = rows_kept {
         print_summary(&kept, config.csv_to_stdout());
@@ -605,6 +611,7 @@ fn run_device(
     let device = out.device;
     out.header(instance, config.format);
     let settings = config.settings;
+    runner::process_line(&format!("opening device {}", device.index));
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
         Err(e) => {
@@ -650,6 +657,7 @@ fn run_device(
         drift: config.drift,
     };
     let outcome = session::run_tests(&runner, &plan, &mut out);
+    runner::process_line(&format!("device {} tests done", device.index));
     out.bar.set_message("");
     let spent = runner.time_spent();
     out.note(&format!("time: {}", report::time_spent_line(&spent)));

@@ -27,7 +27,7 @@ pub use measurement::{
     Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status, CLOCK_AGREEMENT_PCT,
 };
 pub use timing::{Calibration, MAX_DISPATCH_MS};
-pub use trace::{Phase, TimeSpent};
+pub use trace::{process_line, Phase, TimeSpent};
 
 /// A pipeline built up front (borrowed) or just now (owned).
 pub(crate) enum PipelineRef<'a, 'g> {

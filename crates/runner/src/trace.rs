@@ -112,6 +112,20 @@ fn shared() -> &'static (Option<Mutex<std::fs::File>>, Instant) {
     })
 }
 
+/// Writes a line of the process (no device) to the trace, if one is asked for: where the time
+/// before the first device's run and after the last goes (the instance, the outputs, the
+/// teardown). The first call (or the first device's) fixes the trace's zero, so the binary
+/// calls it first thing.
+pub fn process_line(what: &str) {
+    let (Some(file), start) = shared() else {
+        return;
+    };
+    let text = format!("{:.4}\tprocess\t{what}\n", start.elapsed().as_secs_f64());
+    if let Ok(mut f) = file.lock() {
+        let _ = f.write_all(text.as_bytes());
+    }
+}
+
 /// One device's time accounting, and where its trace lines go, if anywhere.
 pub(super) struct Trace {
     /// The device's `--device` index, on each line.
