@@ -231,19 +231,13 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
     let t: &TestCase = &m.test;
     let columns = t.columns();
     let s = m.stats;
-    let DeviceId {
-        index,
-        name,
-        device_type,
-        vendor_id,
-        device_id,
-    } = device_id(d);
+    let id = device_id(d);
     perftest_results::Row {
-        device_index: index,
-        device_name: name,
-        device_type,
-        vendor_id,
-        device_id,
+        device_index: id.index,
+        device_name: id.name,
+        device_type: id.device_type,
+        vendor_id: id.vendor_id,
+        device_id: id.device_id,
         driver: d.driver(),
         api_version: d.api_version_string(),
         test_index: row.test_index as u32,
