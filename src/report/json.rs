@@ -69,13 +69,8 @@ fn device_entry(d: &DeviceInfo, cal: Option<&Calibration>) -> document::Device {
         ("shaderFloat64", f.shader_float64),
         ("shaderInt64", f.shader_int64),
     ];
-    let (vendor_id, device_id) = d.pci_ids();
     document::Device {
-        index: d.index as u32,
-        name: d.name.clone(),
-        device_type: d.device_type.name().to_string(),
-        vendor_id,
-        device_id,
+        id: super::device_id(d),
         driver_name: d.driver_name.clone(),
         driver_info: d.driver_info.clone(),
         driver_version: d.driver_version_string(),
@@ -159,7 +154,7 @@ impl Reporter for Json {
             .devices
             .iter_mut()
             .rev()
-            .find(|d| d.index as usize == device.index)
+            .find(|d| d.id.index as usize == device.index)
         {
             d.time_s = Some(time);
         }

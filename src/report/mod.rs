@@ -10,6 +10,7 @@ use crate::catalog::TestCase;
 use crate::gpu::DeviceInfo;
 use crate::runner::{Calibration, Measurement, Mode, TimeSpent};
 use anyhow::Result;
+use perftest_results::document::DeviceId;
 use std::io::Write;
 use std::sync::OnceLock;
 
@@ -209,6 +210,19 @@ impl Default for Reporters {
     }
 }
 
+/// What names device `d` in both result files: the JSON's device entry and each CSV row.
+pub fn device_id(d: &DeviceInfo) -> DeviceId {
+    let (vendor_id, device_id) = d.pci_ids();
+    DeviceId {
+        // Device indices are small (the devices of one machine).
+        index: d.index as u32,
+        name: d.name.clone(),
+        device_type: d.device_type.name().to_string(),
+        vendor_id,
+        device_id,
+    }
+}
+
 /// The result row of `row`: every CSV column and JSON row key, typed (the CSV and JSON
 /// writers and every reader share it: `perftest_results::Row`).
 pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
@@ -217,14 +231,13 @@ pub fn result_row(row: &Row<'_>) -> perftest_results::Row {
     let t: &TestCase = &m.test;
     let columns = t.columns();
     let s = m.stats;
-    let (vendor_id, device_id) = d.pci_ids();
+    let id = device_id(d);
     perftest_results::Row {
-        // Device indices are small (the devices of one machine).
-        device_index: d.index as u32,
-        device_name: d.name.clone(),
-        device_type: d.device_type.name().to_string(),
-        vendor_id,
-        device_id,
+        device_index: id.index,
+        device_name: id.name,
+        device_type: id.device_type,
+        vendor_id: id.vendor_id,
+        device_id: id.device_id,
         driver: d.driver(),
         api_version: d.api_version_string(),
         test_index: row.test_index as u32,

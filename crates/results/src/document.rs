@@ -29,7 +29,7 @@ impl Document {
 
     /// The entry of device `index` (the first, should a file name one index twice).
     pub fn device(&self, index: u32) -> Option<&Device> {
-        self.devices.iter().find(|d| d.index == index)
+        self.devices.iter().find(|d| d.id.index == index)
     }
 }
 
@@ -38,19 +38,9 @@ impl Document {
 /// `Option` fields the writer may leave unknown are written as `null`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Device {
-    /// The device's index (`--device N`), as the rows' `device_index`.
-    pub index: u32,
-    #[serde(default)]
-    pub name: String,
-    /// `discrete`, `integrated`, `cpu`, … as the rows' `device_type`.
-    #[serde(default, rename = "type")]
-    pub device_type: String,
-    /// PCI vendor id as hex (`0x10de`).
-    #[serde(default)]
-    pub vendor_id: String,
-    /// PCI device id as hex (`0x2330`).
-    #[serde(default)]
-    pub device_id: String,
+    /// Which device: its index, name, type and PCI ids.
+    #[serde(flatten)]
+    pub id: DeviceId,
     #[serde(default)]
     pub driver_name: String,
     #[serde(default)]
@@ -94,6 +84,28 @@ pub struct Device {
     /// interrupted run (and a file older than it) has none, and no key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<BTreeMap<String, f64>>,
+}
+
+/// What names a device in both result files: its index, name, type and PCI ids, the JSON
+/// entry's first keys (`index`, `name`, `type`, `vendor_id`, `device_id`) and a row's first
+/// columns (`device_index`, `device_name`, `device_type`, `vendor_id`, `device_id`). The
+/// writer makes it once per device and gives it to both; a [`Row`](crate::row::Row) spells
+/// the columns out, a CSV record being flat (the csv crate writes no flattened struct).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceId {
+    /// The device's index (`--device N`), as the rows' `device_index`.
+    pub index: u32,
+    #[serde(default)]
+    pub name: String,
+    /// `discrete`, `integrated`, `cpu`, … as the rows' `device_type`.
+    #[serde(default, rename = "type")]
+    pub device_type: String,
+    /// PCI vendor id as hex (`0x10de`).
+    #[serde(default)]
+    pub vendor_id: String,
+    /// PCI device id as hex (`0x2330`).
+    #[serde(default)]
+    pub device_id: String,
 }
 
 /// The device limits the document keeps, by their Vulkan names.
@@ -185,7 +197,7 @@ mod tests {
         let doc = committed("results/h200x4/speed-1128/health.json.gz");
         assert_eq!(doc.devices.len(), 1);
         let d = doc.device(0).unwrap();
-        assert!(d.name.contains("H200"), "{}", d.name);
+        assert!(d.id.name.contains("H200"), "{}", d.id.name);
         assert_eq!(d.uuid.as_deref().map(str::len), Some(36));
         assert!(d.subgroup_size.is_some() && d.compute_units.is_some());
         assert!(d.time_s.as_ref().is_some_and(|t| t.contains_key("total")));
@@ -197,6 +209,22 @@ mod tests {
         assert!(doc.device(1).is_none());
         let args = doc.command_line.unwrap();
         assert!(args.iter().any(|a| a == "--json"), "{args:?}");
+    }
+
+    #[test]
+    fn a_recent_documents_device_entries_write_back_as_they_were() {
+        // Read into the writer's type (its `DeviceId` flattened) and written again, an
+        // entry is the same keys with the same values as the file holds.
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../results/h200x4/speed-1128/health.json.gz");
+        let bytes = crate::gzip::decompress(&std::fs::read(path).unwrap()).unwrap();
+        let doc: Value = serde_json::from_slice(&bytes.bytes).unwrap();
+        let entries = doc["devices"].as_array().unwrap();
+        assert!(!entries.is_empty());
+        for entry in entries {
+            let device: Device = serde_json::from_value(entry.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&device).unwrap(), *entry);
+        }
     }
 
     #[test]

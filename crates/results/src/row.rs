@@ -226,8 +226,7 @@ impl Row {
     /// result committed before it) has the size only in the name, as the suites spell it:
     /// this is the one place a curve row's size is read from there.
     pub fn working_set(&self, curve: &str) -> Option<u64> {
-        let named = crate::size::size_after(&self.test, curve)?;
-        Some(self.working_set_bytes.unwrap_or(named))
+        crate::size::on_curve(&self.test, curve, self.working_set_bytes)
     }
 
     /// Nanoseconds per load (operation) of a row that ran: the median dispatch time over

@@ -31,6 +31,16 @@ pub fn size_after(test: &str, prefix: &str) -> Option<u64> {
         .then(|| (v * scale as f64).round() as u64)
 }
 
+/// The working set (bytes) of test `test` as a point of the curve `curve` names (the tests
+/// `<curve><size>`); `None` for a test of another curve. The name says which curve; the size
+/// is `bytes`, the number the runner ran it at, where known, else the size the name ends
+/// with (a file written before the runner gave the number): the one rule both a row
+/// ([`Row::working_set`](crate::Row::working_set)) and a test of the catalog are placed by.
+pub fn on_curve(test: &str, curve: &str, bytes: Option<u64>) -> Option<u64> {
+    let named = size_after(test, curve)?;
+    Some(bytes.unwrap_or(named))
+}
+
 /// A working set's name as [`size_name`] writes it (`1.25 MB`), in bytes.
 pub fn size_bytes(text: &str) -> Option<u64> {
     size_after(text, "")

@@ -237,7 +237,11 @@ pub fn all_tests() -> Vec<TestCase> {
 pub fn health() -> Vec<TestCase> {
     all_tests()
         .into_iter()
-        .filter(|t| t.info().is_baseline || perftest_results::summary::health::in_profile(t.name()))
+        .filter(|t| {
+            let info = t.info();
+            info.is_baseline
+                || perftest_results::summary::health::in_profile(t.name(), info.working_set)
+        })
         .collect()
 }
 

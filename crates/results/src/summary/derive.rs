@@ -599,7 +599,9 @@ fn path_latency(d: &Device, prefix: &str, what: &str, in_ns: bool) -> Option<Ite
     Some(item(what, value, None, None, rows_text(prefix, &pts)).with(figures))
 }
 
-/// The working set and the stride of a stride-sweep row (`<STRIDE>4 MB, 32 B apart`).
+/// The working set and the stride of a stride-sweep row (`<STRIDE>4 MB, 32 B apart`). From
+/// the name: a stride row carries no `working_set_bytes` (its sizes are no point of a curve
+/// over the working set) and no column holds its stride.
 pub fn stride_of(test: &str) -> Option<(u64, u32)> {
     let (size, stride) = test.strip_prefix(STRIDE)?.split_once(", ")?;
     let stride = stride.strip_suffix(" B apart")?.parse().ok()?;
@@ -1252,7 +1254,8 @@ fn best<'a>(
 }
 
 /// The host-link rows: 1 GB copies between system memory and the device, either way
-/// (`to_device`), on either queue.
+/// (`to_device`), on either queue. By name, as every item's rows: no column tells a copy's
+/// direction, memory type or queue.
 pub fn host_copies(to_device: bool) -> Vec<String> {
     let mut v = Vec::new();
     for q in ["", " on the transfer queue"] {
@@ -1360,7 +1363,10 @@ fn rate(
     }
 }
 
-/// The input type of a cooperative-matrix row (`f16` of `… 16x16x16 f16*f16+f32 …`).
+/// The input type of a cooperative-matrix row (`f16` of `… 16x16x16 f16*f16+f32 …`). From
+/// the name: it takes catalog names as well as rows ([`super::health::in_profile`]), and the
+/// `format` column spells the types as GLSL does (`float16_t*float16_t+float`) where the
+/// items' tables are keyed by the name's short form (`f16`).
 pub fn matrix_type(test: &str) -> Option<&str> {
     if !test.starts_with("matrix: coopmat") {
         return None;
@@ -1569,6 +1575,9 @@ fn dispatch(d: &Device) -> Section {
     }
 }
 
+/// The load path: the original suite's best and worst row per pattern. Rows by the pattern
+/// their name ends with: the `pattern` column says the same but is text in a row (the typed
+/// pattern is the suites' own), and these are the names the published ratios are keyed by.
 fn loads(d: &Device, catalog: &Catalog) -> Section {
     let names: Vec<&str> = catalog.names(Suite::Original).collect();
     let published = vendor::published_gpu(&d.name);

@@ -78,12 +78,13 @@ const UNITS: [UnitItem; 4] = [
     },
 ];
 
-/// Whether the health profile runs `test` for this section: the store curves' powers of two
-/// within a band, and every unit's rows.
-pub fn in_profile(test: &str) -> bool {
+/// Whether the health profile runs `test` (its working set `working_set`, as
+/// [`super::health::in_profile`] takes it) for this section: the store curves' powers of two
+/// within a band, and every unit's rows; by name, as that function says why.
+pub fn in_profile(test: &str, working_set: Option<u64>) -> bool {
     if let Some(bytes) = [BUFFER_STORES, IMAGE_STORES]
         .iter()
-        .find_map(|p| curve::size_after(test, p))
+        .find_map(|p| crate::size::on_curve(test, p, working_set))
     {
         return bytes.is_power_of_two() && BANDS.iter().any(|b| (b.1..=b.2).contains(&bytes));
     }

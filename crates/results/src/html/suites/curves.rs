@@ -2,7 +2,7 @@
 
 use super::{figure, View};
 use crate::html::chart::{self, Line};
-use crate::html::runs::Row;
+use crate::html::runs::{Row, Run};
 use crate::html::svg::{self, Axis, Marker, Scale, Style, DASHES, PALETTE};
 
 /// Which working-set sweep a curve chart shows.
@@ -12,21 +12,28 @@ pub(super) enum Curve {
     Latency,
 }
 
-/// `("Buffer<uint>", bytes)` of a sweep's test name `latency: Buffer<uint> 1.5 MB`.
-pub fn working_set(test: &str) -> Option<(&str, f64)> {
+/// `("latency: Buffer<uint> ", "Buffer<uint>")` of a sweep's test name `latency: Buffer<uint>
+/// 1.5 MB`: the curve the row is a point of (the prefix [`Row::working_set`] takes) and the
+/// resource its line is labelled with. The name is the key here: the family, resource and
+/// format columns do not tell a resource's curve from its variants' (`ByteAddressBuffer.Load4`
+/// from its host-memory form); the point's size is the row's working set.
+fn curve_of(test: &str) -> Option<(&str, &str)> {
     let (_, rest) = test.split_once(": ")?;
     let mut words = rest.rsplitn(3, ' ');
-    let unit = words.next()?;
-    let size: f64 = words.next()?.parse().ok()?;
-    let name = words.next()?;
-    let scale = match unit {
-        "B" => 1.0,
-        "KB" => 1024.0,
-        "MB" => 1024.0 * 1024.0,
-        "GB" => 1024.0 * 1024.0 * 1024.0,
-        _ => return None,
-    };
-    Some((name, size * scale))
+    let (unit, size, name) = (words.next()?, words.next()?, words.next()?);
+    let prefix = &test[..test.len() - unit.len() - size.len() - 1];
+    crate::size::size_after(test, prefix)?;
+    Some((prefix, name))
+}
+
+/// The working set (bytes) of `test`, a point of the curve `prefix`, in `run`: its row's
+/// ([`Row::working_set`]), else, for a size the run lacks (a gap in its line, placed among
+/// the sizes), another run's row of the test.
+fn working_set(view: &View, run: &Run, test: &str, prefix: &str) -> Option<f64> {
+    let row = run
+        .row(test)
+        .or_else(|| view.runs.iter().find_map(|r| r.row(test)))?;
+    Some(row.working_set(prefix)? as f64)
 }
 
 /// Bandwidth (GB/s) or latency (clocks per load, else ns per load where the device has no
@@ -34,11 +41,11 @@ pub fn working_set(test: &str) -> Option<(&str, f64)> {
 // Long on purpose: one chart, drawn in order: the series gathered per resource and run,
 // the axes fitted to them, then the lines and the legend.
 pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<String> {
-    let mut names: Vec<&str> = Vec::new();
+    let mut curves: Vec<(&str, &str)> = Vec::new();
     for t in tests {
-        if let Some((n, _)) = working_set(t) {
-            if !names.contains(&n) {
-                names.push(n);
+        if let Some(c) = curve_of(t) {
+            if !curves.contains(&c) {
+                curves.push(c);
             }
         }
     }
@@ -59,12 +66,13 @@ pub(super) fn curves(view: &View, tests: &[String], kind: Curve) -> Option<Strin
     };
     let mut lines = Vec::new();
     for (i, run) in view.runs.iter().enumerate() {
-        for (k, name) in names.iter().enumerate() {
+        for (k, &(prefix, name)) in curves.iter().enumerate() {
             let mut points: Vec<(f64, Option<f64>)> = tests
                 .iter()
+                .filter(|t| curve_of(t).is_some_and(|c| c.0 == prefix))
                 .filter_map(|t| {
-                    let (n, size) = working_set(t)?;
-                    (n == *name).then(|| (size, run.row(t).and_then(value)))
+                    let size = working_set(view, run, t, prefix)?;
+                    Some((size, run.row(t).and_then(value)))
                 })
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -197,16 +205,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_give_sizes_and_branch_points() {
+    fn names_give_curves_and_branch_points() {
         assert_eq!(
-            working_set("latency: Buffer<uint> 1.5 MB"),
-            Some(("Buffer<uint>", 1.5 * 1024.0 * 1024.0))
+            curve_of("latency: Buffer<uint> 1.5 MB"),
+            Some(("latency: Buffer<uint> ", "Buffer<uint>"))
         );
         assert_eq!(
-            working_set("bandwidth: Texture2D<RGBA8>.Sample(bilinear) 4 KB"),
-            Some(("Texture2D<RGBA8>.Sample(bilinear)", 4096.0))
+            curve_of("bandwidth: Texture2D<RGBA8>.Sample(bilinear) 4 KB"),
+            Some((
+                "bandwidth: Texture2D<RGBA8>.Sample(bilinear) ",
+                "Texture2D<RGBA8>.Sample(bilinear)"
+            ))
         );
-        assert_eq!(working_set("latency: registers{uint}, no load"), None);
+        assert_eq!(curve_of("latency: registers{uint}, no load"), None);
+        assert_eq!(
+            curve_of("latency by stride: ByteAddressBuffer 4 MB, 32 B apart"),
+            None
+        );
         assert_eq!(
             branch_point("16X Divergent branch short"),
             Some((16.0, "Divergent", "short"))
