@@ -813,7 +813,7 @@ impl<'g> Runner<'g> {
     ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
         let todo: Vec<TestCase> = tests
             .iter()
-            .filter(|t| !t.self_timed() && self.unsupported_reason(t).is_none())
+            .filter(|t| !t.self_timed() && self.supported_now(t))
             .copied()
             .collect();
         self.build_parallel(&todo, |t| {
@@ -830,6 +830,24 @@ impl<'g> Runner<'g> {
         })
         .into_iter()
         .collect()
+    }
+
+    /// Whether `test` is supported here, asked of its family, which makes the resources it
+    /// needs on first use (a trace line where that took a millisecond or more).
+    fn supported_now(&self, test: &TestCase) -> bool {
+        let started = std::time::Instant::now();
+        let supported = self.unsupported_reason(test).is_none();
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        if self.trace.on() && ms >= 1.0 {
+            self.trace.line(
+                "resources",
+                &[
+                    ("name", test.name().to_string()),
+                    ("ms", format!("{ms:.1}")),
+                ],
+            );
+        }
+        supported
     }
 
     /// `build` applied to every item of `todo`, on up to 16 threads, in `todo`'s order. Each

@@ -654,15 +654,20 @@ impl<'g> Chain<'g> {
         // The table: word `word` of line `base + L` is L's successor in the size's chain; the
         // image holds the same words as floats (exact: every line index is below 2^24).
         let places = places();
+        // Every size's chains once, on the host's cores (the shuffles of 65 × 4 cycles, up to
+        // 2M lines each, took seconds of one core, twice: for the table and the pointers).
+        let jobs: Vec<(usize, usize)> = (0..SIZES)
+            .flat_map(|size| (0..CHAINS).map(move |c| (size, c)))
+            .collect();
+        let chains =
+            crate::data::par_map(&jobs, |&(size, c)| chain(seed, size, c, size_lines(size)));
+        let chain_of = |size: usize, c: usize| &chains[size * CHAINS + c];
         let mut words = vec![0u8; TABLE_BYTES as usize];
         let mut floats = vec![0u8; TABLE_BYTES as usize];
         for (size, place) in places.iter().enumerate() {
             for c in 0..CHAINS {
                 let word = place.word(c) as usize;
-                for (line, next) in chain(seed, size, c, size_lines(size))
-                    .into_iter()
-                    .enumerate()
-                {
+                for (line, &next) in chain_of(size, c).iter().enumerate() {
                     let at = ((place.base as usize + line) * LINE_WORDS as usize + word) * 4;
                     words[at..at + 4].copy_from_slice(&next.to_le_bytes());
                     floats[at..at + 4].copy_from_slice(&(next as f32).to_le_bytes());
@@ -743,10 +748,7 @@ impl<'g> Chain<'g> {
             for (size, place) in places.iter().enumerate() {
                 for c in 0..CHAINS {
                     let word = place.word(c);
-                    for (line, next) in chain(seed, size, c, size_lines(size))
-                        .into_iter()
-                        .enumerate()
-                    {
+                    for (line, &next) in chain_of(size, c).iter().enumerate() {
                         let at = node(place.base as u64 + line as u64, word) as usize;
                         let to = base + node(place.base as u64 + next as u64, word);
                         nodes[at..at + 8].copy_from_slice(&to.to_le_bytes());

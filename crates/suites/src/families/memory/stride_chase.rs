@@ -160,14 +160,19 @@ impl<'g> Table<'g> {
         let bytes = table_bytes();
         // Little-endian words, written in place (the table is 634 MB: one copy of it only).
         let mut le = vec![0u8; bytes as usize];
-        // The chains of the tests there are (a set read only 32 bytes apart has no others).
-        for (_, v, _) in StrideChase.tests() {
+        // The chains of the tests there are (a set read only 32 bytes apart has no others),
+        // shuffled on the host's cores, then written in the tests' order.
+        let jobs: Vec<(Variant, usize)> = StrideChase
+            .tests()
+            .into_iter()
+            .flat_map(|(_, v, _)| (0..CHAINS).map(move |c| (v, c)))
+            .collect();
+        let chains = crate::data::par_map(&jobs, |&(v, c)| chain(seed, v, c));
+        for (&(v, c), chain) in jobs.iter().zip(&chains) {
             let base = region_offset(v.size) / 4;
-            for c in 0..CHAINS {
-                for (block, next) in chain(seed, v, c).into_iter().enumerate() {
-                    let at = 4 * (base + v.pointer_word(c, block as u32)) as usize;
-                    le[at..at + 4].copy_from_slice(&next.to_le_bytes());
-                }
+            for (block, &next) in chain.iter().enumerate() {
+                let at = 4 * (base + v.pointer_word(c, block as u32)) as usize;
+                le[at..at + 4].copy_from_slice(&next.to_le_bytes());
             }
         }
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
