@@ -48,3 +48,4 @@ esac
 [ -n "$smi" ] && kill "$smi" 2>/dev/null
 gzip -f "$out"/smi-*.csv "$out"/*.tsv 2>/dev/null || true
 # The terminal output all-run2.txt is committed gzipped (all-run2.txt.gz), to keep the tree small.
+# The terminal output all-verify.txt is committed gzipped (all-verify.txt.gz), to keep the tree small.

@@ -6,3 +6,5 @@
 # before/: the verify step at 49f97e4 (committed), the trace that found where its time went.
 # Rerun: scripts/reproduce.sh results/h200/whole-run OUTDIR verify; … OUTDIR run1
 . "$root/results/h100/whole-run/command.sh"
+# The terminal output all-run1.txt is committed gzipped (all-run1.txt.gz), to keep the tree small.
+# The terminal output all-verify.txt is committed gzipped (all-verify.txt.gz), to keep the tree small.
