@@ -2,7 +2,8 @@
 # and the health profile's time goes on one H200, with the trace's process lines (the
 # instance, the device opened, the outputs, the teardown) beside each device's phases: the
 # default run three times and the health profile once, traced; --version and --list-devices
-# timed. Rerun: scripts/reproduce.sh results/h200/start-1128 OUTDIR
+# timed. Committed gzipped: the JSON documents, the CSV and the traces.
+# Rerun: scripts/reproduce.sh results/h200/start-1128 OUTDIR
 nvidia-smi -L > "$out/gpus.txt" 2>&1
 for i in 1 2; do
   { wall "$B" --version; wall "$B" --list-devices; } >> "$out/start.txt" 2>&1
