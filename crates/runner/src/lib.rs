@@ -859,34 +859,7 @@ impl<'g> Runner<'g> {
         todo: &[T],
         build: impl Fn(&T) -> R + Sync,
     ) -> Vec<R> {
-        let threads = std::thread::available_parallelism()
-            .map_or(4, |n| n.get())
-            .min(16)
-            .min(todo.len())
-            .max(1);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let (build, next) = (&build, &next);
-        let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    s.spawn(move || {
-                        let mut mine = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(item) = todo.get(i) else { break };
-                            mine.push((i, build(item)));
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
-        done.sort_by_key(|(i, _)| *i);
-        done.into_iter().map(|(_, r)| r).collect()
+        perftest_suites::data::par_map_on(16, todo, build)
     }
 
     /// Whether `test` runs its clock kernel here (see [`perftest_suites::families::Spec::clock_kernel`]):

@@ -279,8 +279,18 @@ pub fn in_parts<R: Send>(len: usize, part: impl Fn(std::ops::Range<usize>) -> R 
 /// `f` of every item, in order, on all the host's cores: each thread takes the next item when
 /// it is done with its last (items may differ much in cost).
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    par_map_on(usize::MAX, items, f)
+}
+
+/// As [`par_map`], on at most `most` threads.
+pub fn par_map_on<T: Sync, R: Send>(
+    most: usize,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(4, |n| n.get())
+        .min(most)
         .min(items.len())
         .max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
