@@ -58,6 +58,11 @@ struct Lane {
     cmd: vk::CommandBuffer,
     fence: vk::Fence,
     valid_bits: u32,
+    /// Held by each submission from recording to its wait: Vulkan wants the queue, the pool
+    /// and the command buffer used by one thread at a time, and `Gpu` is shared between
+    /// threads (the pipeline builders' may reach it: a family's bindings can make and upload
+    /// its resources), so that this holds by construction rather than by convention.
+    turn: std::sync::Mutex<()>,
 }
 
 impl Lane {
@@ -69,7 +74,16 @@ impl Lane {
             cmd: vk::CommandBuffer::null(),
             fence: vk::Fence::null(),
             valid_bits,
+            turn: std::sync::Mutex::new(()),
         }
+    }
+
+    /// The lane for this thread alone until the guard drops (a submission that panicked
+    /// left its fence waited for or its error returned: the lane is taken on).
+    fn turn(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.turn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Creates the pool, command buffer and fence; on error what exists is destroyed by
@@ -366,9 +380,10 @@ impl<'i> Gpu<'i> {
         record: impl FnOnce(&ash::Device, vk::CommandBuffer),
     ) -> Result<()> {
         let lane = self.lane(queue)?;
+        let _turn = lane.turn();
         let d = &self.device;
         // SAFETY: the lane's command buffer is idle (every submit waits for its fence) and
-        // is used only from this thread.
+        // this thread holds the lane's turn.
         unsafe {
             d.reset_command_buffer(lane.cmd, vk::CommandBufferResetFlags::empty())
                 .context("vkResetCommandBuffer")?;
@@ -399,12 +414,13 @@ impl<'i> Gpu<'i> {
         mut record: impl FnMut(u32, &ash::Device, vk::CommandBuffer),
     ) -> Result<()> {
         let lane = self.lane(queue)?;
+        let _turn = lane.turn();
         let d = &self.device;
         let alloc = vk::CommandBufferAllocateInfo::default()
             .command_pool(lane.pool)
             .level(vk::CommandBufferLevel::PRIMARY)
             .command_buffer_count(n);
-        // SAFETY: the pool belongs to this lane and is used only from this thread.
+        // SAFETY: the pool belongs to this lane, whose turn this thread holds.
         let cmds =
             unsafe { d.allocate_command_buffers(&alloc) }.context("vkAllocateCommandBuffers")?;
         let recorded = (|| -> Result<()> {
