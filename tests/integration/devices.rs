@@ -96,6 +96,22 @@ fn devices_run_at_once_and_a_test_that_shares_the_host_runs_alone() {
     let runs = spans(&lines, None);
     let (a, b) = (runs["0"], runs["1"]);
     assert!(a.0 < b.1 && b.0 < a.1, "not at once: {runs:?}\n{err}");
+    // The process's own lines frame the devices' runs: the instance first, each device
+    // opened before its first line and done after its last, the instance dropped last.
+    let text = std::fs::read_to_string(dir.join("trace.tsv")).unwrap();
+    let at = |step: &str| {
+        text.lines()
+            .find(|l| l.ends_with(&format!("\tprocess\t{step}")))
+            .and_then(|l| l.split('\t').next()?.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("no process line '{step}' in\n{text}"))
+    };
+    assert!(at("instance created") <= a.0.min(b.0), "{text}");
+    for (d, run) in [("0", a), ("1", b)] {
+        assert!(at(&format!("opening device {d}")) <= run.0, "{text}");
+        assert!(at(&format!("device {d} tests done")) >= run.1, "{text}");
+    }
+    assert!(at("devices done") <= at("outputs written"), "{text}");
+    assert!(at("instance dropped") >= a.1.max(b.1), "{text}");
     // A test that shares the host runs alone on the node: while it is measured, no test
     // of the other device is.
     let mut spans: Vec<(f64, f64, String, bool)> = Vec::new();

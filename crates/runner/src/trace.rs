@@ -117,10 +117,16 @@ fn shared() -> &'static (Option<Mutex<std::fs::File>>, Instant) {
 /// teardown). The first call (or the first device's) fixes the trace's zero, so the binary
 /// calls it first thing.
 pub fn process_line(what: &str) {
+    write_line(|t| format!("{t:.4}\tprocess\t{what}\n"));
+}
+
+/// Writes the line `text(seconds since the trace's zero)` to the trace, if one is asked for
+/// (nothing is formatted where none is).
+fn write_line(text: impl FnOnce(f64) -> String) {
     let (Some(file), start) = shared() else {
         return;
     };
-    let text = format!("{:.4}\tprocess\t{what}\n", start.elapsed().as_secs_f64());
+    let text = text(start.elapsed().as_secs_f64());
     if let Ok(mut f) = file.lock() {
         let _ = f.write_all(text.as_bytes());
     }
@@ -203,17 +209,13 @@ impl Trace {
     /// Writes `what` and its fields as one tab-separated line, after the host time in s,
     /// ending with the device.
     pub(super) fn line(&self, what: &str, fields: &[(&str, String)]) {
-        let (Some(file), start) = shared() else {
-            return;
-        };
-        let mut text = format!("{:.4}\t{what}", start.elapsed().as_secs_f64());
-        for (k, v) in fields {
-            text.push_str(&format!("\t{k}={v}"));
-        }
-        text.push_str(&format!("\tdevice={}\n", self.device));
-        if let Ok(mut f) = file.lock() {
-            let _ = f.write_all(text.as_bytes());
-        }
+        write_line(|t| {
+            let mut text = format!("{t:.4}\t{what}");
+            for (k, v) in fields {
+                text.push_str(&format!("\t{k}={v}"));
+            }
+            text + &format!("\tdevice={}\n", self.device)
+        });
     }
 }
 

@@ -376,6 +376,19 @@ pub fn compare_with(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn par_map_gives_every_items_result_once_in_order() {
+        // Items of very different cost, so that threads finish out of order.
+        let items: Vec<u64> = (0..200)
+            .map(|i| if i % 7 == 0 { 200_000 } else { i })
+            .collect();
+        let f = |&n: &u64| (0..n).fold(n, |a, k| a.wrapping_mul(31).wrapping_add(k));
+        let want: Vec<u64> = items.iter().map(f).collect();
+        assert_eq!(par_map(&items, f), want);
+        assert_eq!(par_map_on(3, &items, f), want);
+        assert_eq!(par_map(&[] as &[u64], f), Vec::<u64>::new());
+    }
+
     use super::*;
     use crate::format::ChannelType;
 
