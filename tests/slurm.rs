@@ -86,8 +86,10 @@ struct Cluster {
 }
 
 impl Cluster {
-    fn start(dir: PathBuf) -> Self {
+    /// Starts the nodes with `extra` as more lines of their slurm.conf.
+    fn start(dir: PathBuf, extra: &str) -> Self {
         let o = Command::new(root().join("scripts/slurm-cluster.sh"))
+            .env("SLURM_CLUSTER_EXTRA_CONF", extra)
             .arg("start")
             .arg(&dir)
             .arg(NODES.len().to_string())
@@ -174,13 +176,25 @@ impl Cluster {
     }
 
     /// Waits for `done` (polled every 0.1 s) up to `seconds`.
-    fn wait(&self, seconds: u64, what: &str, mut done: impl FnMut() -> bool) {
+    fn wait(&self, seconds: u64, what: &str, done: impl FnMut() -> bool) {
+        self.wait_showing(seconds, what, done, String::new);
+    }
+
+    /// [`Cluster::wait`], whose failure also says what `shown` finds then.
+    fn wait_showing(
+        &self,
+        seconds: u64,
+        what: &str,
+        mut done: impl FnMut() -> bool,
+        shown: impl Fn() -> String,
+    ) {
         let start = Instant::now();
         while !done() {
             assert!(
                 start.elapsed() < Duration::from_secs(seconds),
-                "{what}: not after {seconds} s; nodes {:?}\n{}",
+                "{what}: not after {seconds} s; nodes {:?}\n{}{}",
                 self.node_states(),
+                shown(),
                 self.logs()
             );
             std::thread::sleep(Duration::from_millis(100));
@@ -195,6 +209,16 @@ impl Drop for Cluster {
             .arg(&self.dir)
             .output();
     }
+}
+
+/// Writes an executable script whole at once (written beside `path`, then renamed over it:
+/// a slurmd starting it meanwhile runs the old one or the new one, never half of one).
+fn write_script(path: &Path, text: &str) {
+    let new = path.with_extension("new");
+    std::fs::write(&new, text).unwrap();
+    let o = Command::new("chmod").arg("+x").arg(&new).output().unwrap();
+    assert!(o.status.success());
+    std::fs::rename(&new, path).unwrap();
 }
 
 /// The perftest the nodes run: the built binary behind a lock (the nodes share this machine's
@@ -235,9 +259,7 @@ exec flock {lock} {bin} "${{args[@]}}"
         bin = env!("CARGO_BIN_EXE_perftest"),
     );
     let path = dir.join("perftest");
-    std::fs::write(&path, script).unwrap();
-    let o = Command::new("chmod").arg("+x").arg(&path).output().unwrap();
-    assert!(o.status.success());
+    write_script(&path, &script);
     path
 }
 
@@ -400,7 +422,16 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
     let (tests, args) = profile(&contract);
     let dir = tempdir("slurm");
     let bin = perftest_for_nodes(&dir, &contract);
-    let cluster = Cluster::start(dir.join("cluster"));
+    // The Prolog is in the nodes' conf from the start, a no-op until step 3 writes the health
+    // check into it: slurmd runs the file afresh for each job. (Adding it by `scontrol
+    // reconfigure` raced: CI once saw the next job allocated and run with no node's Prolog
+    // run, though every slurmd had logged its reconfiguration.)
+    let prolog = dir.join("prolog.sh");
+    write_script(&prolog, "#!/bin/sh\nexit 0\n");
+    let cluster = Cluster::start(
+        dir.join("cluster"),
+        &format!("Prolog={}\nPrologFlags=Alloc", prolog.display()),
+    );
     eprintln!(
         "slurm: the cluster up at {:.1} s",
         started.elapsed().as_secs_f64()
@@ -510,11 +541,10 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
     )
     .unwrap();
     // What the health check printed and its exit code, kept per node (a Prolog's are not).
-    let prolog = dir.join("prolog.sh");
     let kept = |node: &str, what: &str| dir.join(format!("prolog-{node}.{what}"));
-    std::fs::write(
+    write_script(
         &prolog,
-        format!(
+        &format!(
             "#!/bin/sh\nPERFTEST_HEALTH_CONF={conf} {check} >{dir}/prolog-$SLURMD_NODENAME.out \
              2>{dir}/prolog-$SLURMD_NODENAME.err\nrc=$?\necho $rc >{dir}/prolog-$SLURMD_NODENAME.code\n\
              exit $rc\n",
@@ -522,18 +552,7 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
             check = root().join("deploy/slurm/healthcheck.sh").display(),
             dir = dir.display(),
         ),
-    )
-    .unwrap();
-    let o = Command::new("chmod")
-        .arg("+x")
-        .arg(&prolog)
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    let mut slurm_conf = read(&cluster.conf());
-    slurm_conf += &format!("Prolog={}\nPrologFlags=Alloc\n", prolog.display());
-    std::fs::write(cluster.conf(), slurm_conf).unwrap();
-    cluster.output("scontrol", &["reconfigure"]);
+    );
     let id = cluster.output(
         "sbatch",
         &[
@@ -547,13 +566,41 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
     );
     let id = id.trim();
     // Every node's Prolog ended, and one failed: the job is requeued and held.
-    cluster.wait(120, "the Prolog's verdicts", || {
-        NODES.iter().all(|n| kept(n, "code").exists())
-            && cluster.job(id).0 == "PENDING"
-            && cluster
-                .output("scontrol", &["show", "job", id])
-                .contains("held")
-    });
+    // What each node's Prolog left, and the job, for a failure's message.
+    let prologs = || {
+        let mut all = format!(
+            "--- job {id}: {}\n",
+            cluster
+                .output("scontrol", &["show", "job", "-o", id])
+                .trim()
+        );
+        for node in NODES {
+            for what in ["code", "out", "err"] {
+                let text = std::fs::read_to_string(kept(node, what))
+                    .unwrap_or_else(|e| format!("({e})\n"));
+                all += &format!("--- prolog-{node}.{what}:\n{text}");
+            }
+            let folder = dir.join("health").join(node);
+            for file in ["verdict.txt", "verdict.log", "history.txt", "perftest.log"] {
+                if let Ok(text) = std::fs::read_to_string(folder.join(file)) {
+                    all += &format!("--- {node}/{file}:\n{text}");
+                }
+            }
+        }
+        all
+    };
+    cluster.wait_showing(
+        120,
+        "the Prolog's verdicts",
+        || {
+            NODES.iter().all(|n| kept(n, "code").exists())
+                && cluster.job(id).0 == "PENDING"
+                && cluster
+                    .output("scontrol", &["show", "job", id])
+                    .contains("held")
+        },
+        prologs,
+    );
     for node in NODES {
         let (out, err) = (read(&kept(node, "out")), read(&kept(node, "err")));
         let code = read(&kept(node, "code"));
