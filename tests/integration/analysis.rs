@@ -20,6 +20,8 @@ fn the_analysis_script_reads_a_run_and_prints_its_three_tables() {
         "Control",
         "--groups",
         "1",
+        "--drift-limit",
+        LAVAPIPE_DRIFT_LIMIT,
         "--samples",
         "2",
         "--warmup",

@@ -591,6 +591,8 @@ fn device_selectors_on_lavapipe() {
             "cbuffer{float4} load uniform",
             "--groups",
             "1",
+            "--drift-limit",
+            LAVAPIPE_DRIFT_LIMIT,
             "--samples",
             "1",
         ]);
@@ -664,6 +666,8 @@ fn unsupported_tests_get_rows_with_a_reason_and_strict_fails_them() {
         "Sample(bilinear) uniform",
         "--groups",
         "1",
+        "--drift-limit",
+        LAVAPIPE_DRIFT_LIMIT,
         "--samples",
         "2",
         "--fault",
@@ -794,6 +798,7 @@ fn the_rehearsal_hook_says_it_cut_the_run_and_refuses_a_count_that_is_none() {
     // A good one runs the first tests and says so; the baseline stays where it was selected.
     let o = perftest()
         .args(["--device", lavapipe(), "--groups", "1", "--samples", "2"])
+        .args(["--drift-limit", LAVAPIPE_DRIFT_LIMIT])
         .env("PERFTEST_FIRST_TESTS", "2")
         .output()
         .unwrap();

@@ -60,6 +60,8 @@ fn dot_products_time_in_ops_and_flops() {
         lavapipe(),
         "--groups",
         "1",
+        "--drift-limit",
+        LAVAPIPE_DRIFT_LIMIT,
         "--samples",
         "2",
         "--warmup",

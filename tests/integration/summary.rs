@@ -71,6 +71,8 @@ fn a_run_with_summary_ends_with_the_block_and_keeps_the_csv_on_stdout_clean() {
         "--summary",
         "--groups",
         "2",
+        "--drift-limit",
+        LAVAPIPE_DRIFT_LIMIT,
         "--samples",
         "1",
         "--csv",

@@ -88,7 +88,10 @@ fn a_corrupted_expectation_fails_every_row_that_runs() {
 
 #[test]
 fn timed_copies_count_their_bytes_and_dispatches_their_time() {
-    let (o, rows) = rows_of(&["--samples", "3"], "transfer-time");
+    let (o, rows) = rows_of(
+        &["--samples", "3", "--drift-limit", LAVAPIPE_DRIFT_LIMIT],
+        "transfer-time",
+    );
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     let row = |name: &str| rows.iter().find(|r| r["test"] == name).unwrap();
     let r = row("transfer: vkCmdCopyBuffer device to device 16 MB");
