@@ -545,6 +545,16 @@ pub enum CsvOut {
     File(PathBuf),
 }
 
+impl CsvOut {
+    /// The file's path (none for stdout).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            CsvOut::Stdout => None,
+            CsvOut::File(p) => Some(p),
+        }
+    }
+}
+
 impl Config {
     /// Whether the CSV goes to stdout (`--csv -`).
     pub fn csv_to_stdout(&self) -> bool {
@@ -593,19 +603,6 @@ impl Invocation {
             }
             return Ok(Invocation::ListTests(tests));
         }
-        // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
-        // GPU work, not lost silently.
-        if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
-            // Checked as every output is (a read-only file or a folder refused); the runner
-            // writes it in place, line by line.
-            perftest_results::output::OutFile::open("PERFTEST_TRACE=", Path::new(&path), &[])?;
-            if let Err(e) = std::fs::File::create(&path) {
-                return Err(Failure::Usage(format!(
-                    "cannot write PERFTEST_TRACE={}: {e}",
-                    std::path::Path::new(&path).display()
-                )));
-            }
-        }
         let (tests, rehearsal) = selection(&suite, &filters)?;
         if let Some(p) = &csv {
             if p.as_os_str().is_empty() {
@@ -630,6 +627,36 @@ impl Invocation {
                     "--csv {} and --json {} are the same file; give each output its own path",
                     csv.display(),
                     json.display()
+                )));
+            }
+        }
+        // The diagnostic trace (docs/timing.md): a path it cannot write is said before any
+        // GPU work, not lost silently.
+        if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
+            let path = Path::new(&path);
+            // Not one of the run's outputs: it is truncated now and its lines would land
+            // among the rows.
+            let outputs = [
+                ("--csv", csv.as_ref().and_then(CsvOut::path)),
+                ("--json", json.as_deref()),
+            ];
+            for (flag, output) in outputs {
+                if let Some(output) = output.filter(|o| crate::report::path::same_file(o, path)) {
+                    return Err(Failure::Usage(format!(
+                        "PERFTEST_TRACE={} and {flag} {} are the same file; give the trace \
+                         its own path",
+                        path.display(),
+                        output.display()
+                    )));
+                }
+            }
+            // Checked as every output is (a read-only file or a folder refused); the runner
+            // writes it in place, line by line.
+            perftest_results::output::OutFile::open("PERFTEST_TRACE=", path, &[])?;
+            if let Err(e) = std::fs::File::create(path) {
+                return Err(Failure::Usage(format!(
+                    "cannot write PERFTEST_TRACE={}: {e}",
+                    path.display()
                 )));
             }
         }

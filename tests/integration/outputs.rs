@@ -221,6 +221,43 @@ fn one_file_for_two_outputs_is_a_usage_error() {
 }
 
 #[test]
+fn the_trace_is_not_one_of_the_runs_outputs() {
+    // PERFTEST_TRACE is opened (truncated) before the run: naming the CSV or the JSON, spelt
+    // another way, would empty the file and put trace lines among its rows.
+    let dir = tempdir("trace-output");
+    let kept = dir.join("kept.csv");
+    std::fs::write(&kept, "old rows").unwrap();
+    let d = dir.to_str().unwrap();
+    let cases = [
+        ("--csv", format!("{d}/kept.csv"), format!("{d}/./kept.csv")),
+        ("--json", format!("{d}/kept.csv"), format!("{d}//kept.csv")),
+    ];
+    for (flag, output, trace) in &cases {
+        let o = perftest()
+            .args(["--device", lavapipe()])
+            .args(ONE_TEST)
+            .args([*flag, output.as_str()])
+            .env("PERFTEST_TRACE", trace)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "PERFTEST_TRACE={trace} and {flag} {output} are the same file"
+            )),
+            "{err}"
+        );
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+        assert_eq!(
+            std::fs::read_to_string(&kept).unwrap(),
+            "old rows",
+            "{flag}"
+        );
+    }
+}
+
+#[test]
 fn temp_dirs_are_removed_also_when_a_test_fails() {
     let kept = {
         let dir = tempdir("guard");
