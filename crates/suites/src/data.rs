@@ -276,6 +276,21 @@ pub fn in_parts<R: Send>(len: usize, part: impl Fn(std::ops::Range<usize>) -> R 
     })
 }
 
+/// Fills `data` in consecutive parts on the host's cores: `fill(first, part)` for each part,
+/// `first` being the index of the part's first `unit` of bytes (every part is whole units;
+/// none shorter than 65536 units, so small data stays on one thread).
+pub fn fill_in_parts(data: &mut [u8], unit: usize, fill: impl Fn(usize, &mut [u8]) + Sync) {
+    let units = data.len() / unit;
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+    let per = units.div_ceil(threads).max(1 << 16);
+    let fill = &fill;
+    std::thread::scope(|s| {
+        for (k, part) in data.chunks_mut(per * unit).enumerate() {
+            s.spawn(move || fill(k * per, part));
+        }
+    });
+}
+
 /// `f` of every item, in order, on all the host's cores: each thread takes the next item when
 /// it is done with its last (items may differ much in cost).
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
@@ -387,6 +402,42 @@ mod tests {
         assert_eq!(par_map(&items, f), want);
         assert_eq!(par_map_on(3, &items, f), want);
         assert_eq!(par_map(&[] as &[u64], f), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn a_fill_in_parts_is_the_fill_in_one_pass() {
+        // Every unit's bytes from its index, over enough units for several parts (and a tail
+        // shorter than a part), and for one.
+        let unit = 8;
+        let serial = |units: usize| -> Vec<u8> {
+            (0..units as u64)
+                .flat_map(|u| u.wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes())
+                .collect()
+        };
+        for units in [0usize, 3, (1 << 16) + 1, 5 << 16] {
+            let mut data = vec![0u8; units * unit];
+            let parts = std::sync::Mutex::new(Vec::new());
+            fill_in_parts(&mut data, unit, |first, part| {
+                parts.lock().unwrap().push((first, part.len() / unit));
+                for (k, bytes) in part.chunks_exact_mut(unit).enumerate() {
+                    let u = (first + k) as u64;
+                    bytes.copy_from_slice(&u.wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes());
+                }
+            });
+            assert_eq!(data, serial(units), "{units} units");
+            let mut parts = parts.into_inner().unwrap();
+            parts.sort();
+            // Consecutive, whole and covering every unit.
+            let mut next = 0;
+            for (first, len) in &parts {
+                assert_eq!(*first, next, "{parts:?}");
+                next += len;
+            }
+            assert_eq!(next, units, "{parts:?}");
+            if units > 1 << 17 && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1) {
+                assert!(parts.len() > 1, "{units} units in one part");
+            }
+        }
     }
 
     use super::*;

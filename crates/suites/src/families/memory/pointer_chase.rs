@@ -662,18 +662,39 @@ impl<'g> Chain<'g> {
         let chains =
             crate::data::par_map(&jobs, |&(size, c)| chain(seed, size, c, size_lines(size)));
         let chain_of = |size: usize, c: usize| &chains[size * CHAINS + c];
-        let mut words = vec![0u8; TABLE_BYTES as usize];
-        let mut floats = vec![0u8; TABLE_BYTES as usize];
-        for (size, place) in places.iter().enumerate() {
-            for c in 0..CHAINS {
-                let word = place.word(c) as usize;
-                for (line, &next) in chain_of(size, c).iter().enumerate() {
-                    let at = ((place.base as usize + line) * LINE_WORDS as usize + word) * 4;
-                    words[at..at + 4].copy_from_slice(&next.to_le_bytes());
-                    floats[at..at + 4].copy_from_slice(&(next as f32).to_le_bytes());
+        // `put(line, word, base, next)` for every link of every chain on the table's lines
+        // `first..first + count` (`line` counted from `first`; `next` is the successor's line
+        // counted from the chain's `base`), in the order the chains are laid out, so that
+        // parts of the table filled on different cores hold what one pass would write.
+        let links = |first: usize, count: usize, put: &mut dyn FnMut(usize, usize, u64, u32)| {
+            for (size, place) in places.iter().enumerate() {
+                let base = place.base as usize;
+                for c in 0..CHAINS {
+                    let chain = chain_of(size, c);
+                    let word = place.word(c) as usize;
+                    for line in first.max(base)..(first + count).min(base + chain.len()) {
+                        put(line - first, word, base as u64, chain[line - base]);
+                    }
                 }
             }
-        }
+        };
+        let line_bytes = LINE_BYTES as usize;
+        let table_of = |value: fn(u32) -> [u8; 4]| {
+            let mut bytes = vec![0u8; TABLE_BYTES as usize];
+            crate::data::fill_in_parts(&mut bytes, line_bytes, |first, part| {
+                links(
+                    first,
+                    part.len() / line_bytes,
+                    &mut |line, word, _, next| {
+                        let at = (line * LINE_WORDS as usize + word) * 4;
+                        part[at..at + 4].copy_from_slice(&value(next));
+                    },
+                );
+            });
+            bytes
+        };
+        let words = table_of(|next| next.to_le_bytes());
+        let floats = table_of(|next| (next as f32).to_le_bytes());
         let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
@@ -742,21 +763,23 @@ impl<'g> Chain<'g> {
                     | vk::BufferUsageFlags::TRANSFER_DST,
                 Memory::DeviceLocal,
             )?;
-            let base = buffer.device_address();
-            let node = |line: u64, word: u32| line * PTR_LINE_BYTES + word as u64 * 8;
+            let start = buffer.device_address();
+            let node = |line: u64, word: usize| line * PTR_LINE_BYTES + word as u64 * 8;
             let mut nodes = vec![0u8; bytes as usize];
-            for (size, place) in places.iter().enumerate() {
-                for c in 0..CHAINS {
-                    let word = place.word(c);
-                    for (line, &next) in chain_of(size, c).iter().enumerate() {
-                        let at = node(place.base as u64 + line as u64, word) as usize;
-                        let to = base + node(place.base as u64 + next as u64, word);
-                        nodes[at..at + 8].copy_from_slice(&to.to_le_bytes());
-                    }
-                }
-            }
+            let ptr_line_bytes = PTR_LINE_BYTES as usize;
+            crate::data::fill_in_parts(&mut nodes, ptr_line_bytes, |first, part| {
+                links(
+                    first,
+                    part.len() / ptr_line_bytes,
+                    &mut |line, word, base, next| {
+                        let at = node(line as u64, word) as usize;
+                        let to = start + node(base + next as u64, word);
+                        part[at..at + 8].copy_from_slice(&to.to_le_bytes());
+                    },
+                );
+            });
             let at = PTR_SLOT * 16 + 8;
-            state_words[at..at + 8].copy_from_slice(&base.to_le_bytes());
+            state_words[at..at + 8].copy_from_slice(&start.to_le_bytes());
             let staging = staged("chain pointer table staging", &nodes)?;
             Ok((buffer, staging, bytes))
         };
