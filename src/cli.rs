@@ -634,13 +634,14 @@ impl Invocation {
         // GPU work, not lost silently.
         if let Some(path) = std::env::var_os("PERFTEST_TRACE") {
             let path = Path::new(&path);
-            // Not one of the run's outputs: it is truncated now and its lines would land
-            // among the rows.
+            // Not one of the run's output files: it is truncated now and its lines would land
+            // among the rows. A stream (a terminal, a pipe: `/dev/stderr`) takes both, as asked.
             let outputs = [
                 ("--csv", csv.as_ref().and_then(CsvOut::path)),
                 ("--json", json.as_deref()),
             ];
-            for (flag, output) in outputs {
+            let stream = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+            for (flag, output) in outputs.into_iter().filter(|_| !stream) {
                 if let Some(output) = output.filter(|o| crate::report::path::same_file(o, path)) {
                     return Err(Failure::Usage(format!(
                         "PERFTEST_TRACE={} and {flag} {} are the same file; give the trace \

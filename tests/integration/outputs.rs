@@ -255,6 +255,34 @@ fn the_trace_is_not_one_of_the_runs_outputs() {
             "{flag}"
         );
     }
+    // Piped `/dev/stdout` (a link to `pipe:[…]`, no path) is written as the pipe it is.
+    for flag in ["--csv", "--json"] {
+        let o = perftest()
+            .args(["--device", lavapipe()])
+            .args(ONE_TEST)
+            .args([flag, "/dev/stdout"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{flag}: {}", stderr(&o));
+        let want = if flag == "--csv" {
+            "device_index,"
+        } else {
+            "\"results\""
+        };
+        assert!(stdout(&o).contains(want), "{flag}: {}", stdout(&o));
+    }
+    // A stream is not a file to empty: the trace and the CSV both go to stderr, as asked.
+    let o = perftest()
+        .args(["--device", lavapipe()])
+        .args(ONE_TEST)
+        .args(["--csv", "/dev/stderr"])
+        .env("PERFTEST_TRACE", "/dev/stderr")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("\tprocess\tinstance created"), "{err}");
+    assert!(err.contains("device_index,"), "{err}");
 }
 
 #[test]

@@ -16,10 +16,18 @@ pub fn final_target(path: &Path) -> io::Result<PathBuf> {
             Ok(m) if m.file_type().is_symlink() => {
                 let link = std::fs::read_link(&p)?;
                 // A relative link is relative to the directory that holds it.
-                p = match p.parent() {
+                let next = match p.parent() {
                     Some(dir) => dir.join(link),
                     None => link,
                 };
+                // A link the kernel resolves but whose text names no path (Linux's
+                // `/proc/self/fd/1` → `pipe:[…]`, behind `/dev/stdout` when it is piped): the
+                // link itself opens what it stands for. (A link to nothing yet is followed:
+                // the file is made where it points.)
+                if std::fs::symlink_metadata(&next).is_err() && std::fs::metadata(&p).is_ok() {
+                    return Ok(p);
+                }
+                p = next;
             }
             _ => return Ok(p),
         }
