@@ -338,9 +338,9 @@ impl Runner<'_> {
     /// every re-check re-bases the reference (it was taken while something held the GPU
     /// back). Marks every timed row steady, re-measured, throttled, contended or disturbed (a
     /// row's own finding from its clock is kept). A row whose own samples spread beyond the
-    /// limit while the baseline held is timed once more (a disturbance may have come and gone
-    /// between two checks; a low clock it was re-measured for stays found); a spread that
-    /// stays is the test's own. Returns the last check.
+    /// limit while the baseline held is timed once more, a chase excepted (a disturbance may
+    /// have come and gone between two checks; a low clock it was re-measured for stays
+    /// found); a spread that stays is the test's own. Returns the last check.
     pub fn settle(
         &self,
         drift: &mut Drift,
@@ -351,7 +351,7 @@ impl Runner<'_> {
         let first = self.check(drift)?;
         let within = |c: &Check| self.verdict(drift, c) == Verdict::Within;
         if within(&first) && within(&before) {
-            let noisy = |m: &Measurement| m.stats.is_some_and(|s| drift.is_off(s.cv_pct));
+            let noisy = |m: &Measurement| timed_again_for_spread(m, drift);
             if rows.iter().any(noisy) {
                 for m in rows.iter_mut().filter(|m| noisy(m)) {
                     // As after a drift: a re-measure for the row's own clock stays found.
@@ -597,6 +597,16 @@ fn clock_note(check: &Check) -> String {
         .map_or(String::new(), |c| format!(" at a clock of {c:.0} MHz"))
 }
 
+/// Whether `m`, timed while the baseline held, is timed once more for its own samples'
+/// spread: beyond the limit, a disturbance may have come and gone between two checks. Not a
+/// chase: its figure, the latency, is the fewest clocks of several runs per chain, which a
+/// disturbance that came and went moves only by hitting every run, and its timed dispatch's
+/// spread (one workgroup's 256 steps, launch included: 1–38 % on an H200) is the launch's
+/// jitter, which stays (a whole H200 run timed 390 chases again for it, 55 s of its 245).
+fn timed_again_for_spread(m: &Measurement, drift: &Drift) -> bool {
+    !m.test.is_chase() && m.stats.is_some_and(|s| drift.is_off(s.cv_pct))
+}
+
 /// Marks every timed row of `rows` with `conditions` (keeping what a row found itself) and
 /// the check `drift_pct`.
 fn mark(rows: &mut [Measurement], conditions: Conditions, drift_pct: f64) {
@@ -634,5 +644,36 @@ mod tests {
         };
         assert!(!d.is_off(1.9) && !d.is_off(-1.9));
         assert!(d.is_off(2.1) && d.is_off(-2.1) && d.is_off(f64::NAN));
+    }
+
+    #[test]
+    fn a_spread_row_is_timed_again_unless_it_is_a_chase() {
+        let d = Drift {
+            reference_ms: 1.0,
+            reference_span_ms: 1.0,
+            spread_pct: 0.1,
+            limit_pct: 2.0,
+            fixed_limit: None,
+            retaken: 0,
+            contended: false,
+            clock_mhz: None,
+        };
+        let all = perftest_suites::catalog::all_tests();
+        let chase = all.iter().find(|t| t.is_chase()).expect("a chase");
+        let load = all
+            .iter()
+            .find(|t| t.latency().is_none() && !t.self_timed())
+            .expect("a load");
+        assert!(!load.is_chase());
+        let row = |test: &perftest_suites::catalog::TestCase, times: &[f64]| {
+            let mut m = Measurement::not_run(*test, Status::Ok, Vec::new());
+            m.stats = crate::measurement::Stats::from_times(times);
+            m
+        };
+        let spread = [1.0, 1.1, 0.9, 1.2, 1.0];
+        let tight = [1.0, 1.001, 0.999, 1.0, 1.0];
+        assert!(timed_again_for_spread(&row(load, &spread), &d));
+        assert!(!timed_again_for_spread(&row(load, &tight), &d));
+        assert!(!timed_again_for_spread(&row(chase, &spread), &d));
     }
 }

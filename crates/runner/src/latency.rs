@@ -60,10 +60,16 @@ impl<'g> Runner<'g> {
             .copied()
             .collect();
         self.build_parallel(&todo, |t| {
-            (
-                *t,
-                self.latency_pipeline_now(t).map_err(|e| format!("{e:#}")),
-            )
+            let started = std::time::Instant::now();
+            let built = self.latency_pipeline_now(t).map_err(|e| format!("{e:#}"));
+            if self.trace.on() {
+                let ms = started.elapsed().as_secs_f64() * 1e3;
+                self.trace.line(
+                    "latency pipeline",
+                    &[("name", t.name().to_string()), ("ms", format!("{ms:.1}"))],
+                );
+            }
+            (*t, built)
         })
         .into_iter()
         .collect()

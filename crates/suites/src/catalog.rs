@@ -163,6 +163,14 @@ impl TestCase {
         self.info().latency.as_ref().map(|(l, _)| l)
     }
 
+    /// Whether the test is a chase: its own kernel walks the chain its latency is timed over
+    /// ([`Latency::timestamped`]), so the row's figure is that latency (the fewest clocks of
+    /// several runs per chain) and its timed dispatch (one workgroup, launch included) a side
+    /// figure whose spread is launch jitter.
+    pub fn is_chase(&self) -> bool {
+        self.latency().is_some_and(|l| l.timestamped)
+    }
+
     /// The id of the test's latency kernel, if it has one.
     pub fn latency_kernel(&self) -> Option<KernelId> {
         self.info().latency.as_ref().map(|(_, id)| *id)
