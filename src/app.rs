@@ -611,6 +611,11 @@ fn run_device(
     let device = out.device;
     out.header(instance, config.format);
     let settings = config.settings;
+    // Opening the device (its tables filled and uploaded, its pipelines built) is host work:
+    // never while another device's host-link test or test alone runs.
+    let setup = host
+        .as_ref()
+        .map(|lock| lock.acquire(runner::node::Hold::HostWork, || false));
     runner::process_line(&format!("opening device {}", device.index));
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
@@ -637,6 +642,7 @@ fn run_device(
             return Ok(Outcome::Done);
         }
     };
+    drop(setup);
     if let Some(host) = host {
         runner.share_host(host);
     }

@@ -372,16 +372,25 @@ impl<'g> Runner<'g> {
         self.host = Some(lock);
     }
 
+    /// Whether `test` would wait for the node now, where several devices run at once: another
+    /// device holds it in a way `test`'s hold excludes (see [`node::Hold`]).
+    pub fn would_wait(&self, test: &TestCase) -> bool {
+        self.host
+            .as_ref()
+            .is_some_and(|lock| test.shares_host() && lock.would_wait(hold_for(test)))
+    }
+
     /// Runs (or runs again) one test in the configured mode.
     pub fn measure(&self, test: &TestCase) -> Measurement {
         // A self-timed test's buffers are made before it waits for the node (allocating and
         // pinning a GB of host memory takes 0.3–0.5 s, none of it the test's own timing):
-        // alongside the other devices' tests, never while another device's host test runs.
+        // alongside the other devices' GPU tests and host work, never while another device's
+        // host test runs.
         if test.self_timed() && self.settings.mode == Mode::Time {
-            let _shared = self
+            let _work = self
                 .host
                 .as_ref()
-                .map(|lock| lock.acquire(node::Hold::Shared, || self.keep_busy()));
+                .map(|lock| lock.acquire(node::Hold::HostWork, || self.keep_busy()));
             if let Err(e) = self.trace.span(Phase::Prepare, || {
                 self.bound[test.family_index()].prepare_self(&self.shared, test.index())
             }) {
@@ -390,11 +399,7 @@ impl<'g> Runner<'g> {
             }
         }
         let waited = std::time::Instant::now();
-        let hold = if test.shares_host() {
-            node::Hold::Alone
-        } else {
-            node::Hold::Shared
-        };
+        let hold = hold_for(test);
         let _held = self
             .host
             .as_ref()
@@ -978,6 +983,17 @@ pub const UNSTEADY_CV_PCT: f64 = 2.0;
 
 /// Notes on a timed bandwidth-suite row whose samples spread more than [`UNSTEADY_CV_PCT`]
 /// how far apart a reader should expect two runs' figures to be.
+/// How `test` holds the node where several devices run at once: a test over the host link
+/// beside the other devices' GPU tests, another that shares the host (the CPU's submissions
+/// timed with it) alone, every other test shared.
+fn hold_for(test: &TestCase) -> node::Hold {
+    match (test.shares_host(), test.over_host_link()) {
+        (true, true) => node::Hold::Link,
+        (true, false) => node::Hold::Alone,
+        (false, _) => node::Hold::Shared,
+    }
+}
+
 fn unsteady_note(m: &mut Measurement) {
     let Some(stats) = m.stats.filter(|_| m.status == Status::Ok) else {
         return;

@@ -239,8 +239,24 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 .cloned(),
         );
     };
-    for (number, block) in blocks(plan.order, plan.shuffled).into_iter().enumerate() {
+    let mut queue: std::collections::VecDeque<&[(usize, TestCase)]> =
+        blocks(plan.order, plan.shuffled).into();
+    let mut number = 0;
+    while let Some(mut block) = queue.pop_front() {
+        // Where several devices run at once, a block whose host test would wait for another
+        // device's goes after the next block that has none, if there is one: the GPU runs
+        // its own tests meanwhile instead of being kept busy waiting.
+        if plan.mode == Mode::Time && block.iter().any(|(_, t)| runner.would_wait(t)) {
+            let next = queue
+                .iter()
+                .position(|b| !b.iter().any(|(_, t)| t.shares_host()));
+            if let Some(other) = next.and_then(|at| queue.remove(at)) {
+                queue.push_front(block);
+                block = other;
+            }
+        }
         runner.inject_disturbance(number);
+        number += 1;
         let mut rows: Vec<(usize, Measurement)> = Vec::with_capacity(block.len());
         for (test_index, test) in block {
             if let Some(signal) = sink.interrupted() {
