@@ -231,6 +231,15 @@ impl<'g> Runner<'g> {
             .trace
             .line("phase", &[("done", "latency pipelines".into())]);
         runner.after_build();
+        // What the families' tests need throughout the run and is better made now, before
+        // any device times (the host buffers of the copies: pinning them stalls every device
+        // of the process): a failure costs only that, the tests make their own.
+        if let Err(e) = runner
+            .trace
+            .span(Phase::Prepare, || runner.prepare_run(tests))
+        {
+            runner.trace.line("prepare", &[("error", format!("{e:#}"))]);
+        }
         let (warm, measured) = runner
             .trace
             .span(Phase::WarmUp, || runner.warm_dispatch())
@@ -372,6 +381,24 @@ impl<'g> Runner<'g> {
         self.host = Some(lock);
     }
 
+    /// Each family's [`perftest_suites::families::Spec::prepare_run`] for its supported
+    /// tests of `tests`.
+    fn prepare_run(&self, tests: &[TestCase]) -> Result<()> {
+        let mut by_family: Vec<Vec<usize>> = vec![Vec::new(); self.bound.len()];
+        for t in tests
+            .iter()
+            .filter(|t| self.unsupported_reason(t).is_none())
+        {
+            by_family[t.family_index()].push(t.index());
+        }
+        for (family, indices) in self.bound.iter().zip(&by_family) {
+            if !indices.is_empty() {
+                family.prepare_run(&self.shared, indices)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Whether `test` would wait for the node now, where several devices run at once: another
     /// device holds it in a way `test`'s hold excludes (see [`node::Hold`]).
     pub fn would_wait(&self, test: &TestCase) -> bool {
@@ -382,15 +409,14 @@ impl<'g> Runner<'g> {
 
     /// Runs (or runs again) one test in the configured mode.
     pub fn measure(&self, test: &TestCase) -> Measurement {
-        // A self-timed test's buffers are made before it waits for the node (allocating and
-        // pinning a GB of host memory takes 0.3–0.5 s, none of it the test's own timing):
-        // alongside the other devices' GPU tests and host work, never while another device's
-        // host test runs.
+        // A self-timed test's buffers are made before it waits for the node (a GB of device
+        // memory; the host memory of the copies was pinned at setup, see `prepare_run`):
+        // alongside the other devices' tests, never while another device's test alone runs.
         if test.self_timed() && self.settings.mode == Mode::Time {
-            let _work = self
+            let _shared = self
                 .host
                 .as_ref()
-                .map(|lock| lock.acquire(node::Hold::HostWork, || self.keep_busy()));
+                .map(|lock| lock.acquire(node::Hold::Shared, || self.keep_busy()));
             if let Err(e) = self.trace.span(Phase::Prepare, || {
                 self.bound[test.family_index()].prepare_self(&self.shared, test.index())
             }) {

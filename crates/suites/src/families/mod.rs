@@ -680,6 +680,18 @@ pub trait Spec: Sync + 'static {
     ) -> Result<()> {
         Ok(())
     }
+    /// Makes what the run's selected tests `tests` of the family need throughout the run and
+    /// what is better made before any device times (a GB of host memory pinned stalls the
+    /// driver's calls of every device of the process for a third of a second or more): the
+    /// runner calls it once, while the device is set up. Nothing by default.
+    fn prepare_run(
+        &self,
+        _res: &Self::Resources<'_>,
+        _shared: &Shared<'_>,
+        _tests: &[Self::Variant],
+    ) -> Result<()> {
+        Ok(())
+    }
     /// `--verify` of a self-timed test: runs its work once and compares what it wrote with
     /// the CPU's expectation.
     fn verify_self(
@@ -812,6 +824,8 @@ pub trait Bound<'g>: Sync {
     ) -> Result<Vec<f64>>;
     /// A self-timed test's buffers, made ahead (see [`Spec::prepare_self`]).
     fn prepare_self(&self, shared: &Shared<'g>, i: usize) -> Result<()>;
+    /// What the run's tests `tests` (indices) need made at setup (see [`Spec::prepare_run`]).
+    fn prepare_run(&self, shared: &Shared<'g>, tests: &[usize]) -> Result<()>;
     /// `--verify` of a self-timed test (see [`Spec::verify_self`]).
     fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked;
     /// Test `i`'s chase at another working set (see [`Spec::probe`]).
@@ -936,6 +950,11 @@ impl<'g, S: Spec> Bound<'g> for Resources<'g, S> {
     fn prepare_self(&self, shared: &Shared<'g>, i: usize) -> Result<()> {
         self.spec
             .prepare_self(&self.res, shared, at(self.spec, i).1)
+    }
+    fn prepare_run(&self, shared: &Shared<'g>, tests: &[usize]) -> Result<()> {
+        let all = self.spec.tests();
+        let variants: Vec<S::Variant> = tests.iter().map(|&i| all[i].1).collect();
+        self.spec.prepare_run(&self.res, shared, &variants)
     }
     fn verify_self(&self, shared: &Shared<'g>, i: usize) -> Checked {
         self.spec.verify_self(&self.res, shared, at(self.spec, i).1)

@@ -175,14 +175,21 @@ struct Held<'g> {
     to: Buffer<'g>,
 }
 
-/// The current test's buffers, and one the test before left unused, kept while the tests
-/// go on at its size: the health profile's eight 1 GB host copies (host-coherent and
-/// host-cached, each way, on each queue) pin two GB of host memory instead of four (each
-/// pin 0.3–0.4 s on an H200, and a pin stalls the other GPUs' driver calls on a node).
+/// The current test's buffers; the host buffers the run's copies need, made (pinned) once
+/// while the device was set up ([`Spec::prepare_run`]) and kept to its end; and one device
+/// buffer the test before left unused, kept while the tests go on at its size. A GB of host
+/// memory pinned takes 0.3–0.4 s on an H200 and stalls the driver's calls of every device of
+/// the process meanwhile: on a node of four, a GPU timing a row then idled up to 1.8 s
+/// (`results/h200x4/node6-1128`). The health profile's eight 1 GB host copies (host-coherent
+/// and host-cached, each way, on each queue) pin two GB, at setup.
 #[derive(Default)]
 struct Buffers<'g> {
     current: Option<Held<'g>>,
     spare: Option<(Place, u64, Buffer<'g>)>,
+    /// The host buffers made at setup, by where and how large, while no test holds them.
+    kept: Vec<(Place, u64, Buffer<'g>)>,
+    /// Where and how large the host buffers made at setup are.
+    pinned: Vec<(Place, u64)>,
 }
 
 /// The dispatch-cost kernels and their marks, and the buffers of the current copy test.
@@ -220,8 +227,10 @@ impl<'g> Resources<'g> {
         if held.current.as_ref().is_some_and(|h| h.variant == v) {
             return Ok(held);
         }
-        // The last test's buffers and the spare, by where they are and how large.
+        // The last test's buffers, the spare and the kept ones, by where they are and how
+        // large.
         let mut spare: Vec<(Place, u64, Buffer<'g>)> = held.spare.take().into_iter().collect();
+        spare.append(&mut held.kept);
         if let Some(h) = held.current.take() {
             let bytes = h.variant.bytes();
             if let (Variant::Copy { from, .. }, Some(b)) = (h.variant, h.from) {
@@ -244,8 +253,13 @@ impl<'g> Resources<'g> {
             Variant::Copy { from, to, .. } => (Some((from, reuse(from))), (to, reuse(to))),
             _ => (None, (Place::Device, reuse(Place::Device))),
         };
-        // Free the rest before allocating, but for the last one left of this size.
-        held.spare = spare.into_iter().rev().find(|(_, b, _)| *b == bytes);
+        // The host buffers made at setup back to where they are kept; the rest freed before
+        // allocating, but for the last one left of this size.
+        let (kept, rest): (Vec<_>, Vec<_>) = spare
+            .into_iter()
+            .partition(|(p, b, _)| held.pinned.contains(&(*p, *b)));
+        held.kept = kept;
+        held.spare = rest.into_iter().rev().find(|(_, b, _)| *b == bytes);
         let make = |(place, found): (Place, Option<Buffer<'g>>), name| match found {
             Some(b) => Ok(b),
             None => buffer(self.gpu, name, place, bytes),
@@ -485,6 +499,34 @@ impl Spec for Transfer {
             }
             _ => None,
         }
+    }
+
+    /// The host buffers of the run's copies to and from system memory, one per place and
+    /// size (see [`Buffers`]).
+    fn prepare_run(&self, r: &Resources<'_>, _: &Shared<'_>, tests: &[Variant]) -> Result<()> {
+        let mut held = r
+            .held
+            .lock()
+            .map_err(|_| anyhow::anyhow!("transfer buffers lock poisoned"))?;
+        for v in tests {
+            let Variant::Copy { from, to, .. } = *v else {
+                continue;
+            };
+            for place in [from, to] {
+                let key = (place, v.bytes());
+                if matches!(place, Place::Host(Host::Coherent | Host::Cached))
+                    && !held.pinned.contains(&key)
+                {
+                    held.kept.push((
+                        place,
+                        key.1,
+                        buffer(r.gpu, "host copy buffer", place, key.1)?,
+                    ));
+                    held.pinned.push(key);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn prepare_self(&self, r: &Resources<'_>, _: &Shared<'_>, v: Variant) -> Result<()> {
