@@ -611,11 +611,6 @@ fn run_device(
     let device = out.device;
     out.header(instance, config.format);
     let settings = config.settings;
-    // Opening the device (its tables filled and uploaded, its pipelines built) is host work:
-    // never while another device's host-link test or test alone runs.
-    let setup = host
-        .as_ref()
-        .map(|lock| lock.acquire(runner::node::Hold::HostWork, || false));
     runner::process_line(&format!("opening device {}", device.index));
     let gpu = match gpu::Gpu::new(instance, device) {
         Ok(gpu) => gpu,
@@ -630,7 +625,7 @@ fn run_device(
         }
     };
     let tests: Vec<TestCase> = config.tests.iter().map(|(_, t)| *t).collect();
-    let mut runner = match Runner::new(&gpu, instance, settings, &tests) {
+    let runner = match Runner::new(&gpu, instance, settings, &tests, host) {
         Ok(r) => r,
         Err(e) => {
             let reason = format!(
@@ -642,10 +637,6 @@ fn run_device(
             return Ok(Outcome::Done);
         }
     };
-    drop(setup);
-    if let Some(host) = host {
-        runner.share_host(host);
-    }
     out.begin(Some(&runner.calibration))?;
     out.note(&calibration_line(&runner.calibration, device));
     // Where the driver's word is missing, one line says why (its columns stay empty).

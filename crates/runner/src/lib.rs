@@ -140,14 +140,31 @@ impl<'g> Runner<'g> {
     // Long on purpose: the runner's one setup sequence, in the order it must run (input,
     // each family's resources, every pipeline, calibration, warm-up), each step's failure
     // said with its context.
+    ///
+    /// `host`, where several devices run at once, is the node's lock their runners share
+    /// (see [`node::Hold`]): the device's setup is host work, its warm-up waits for the
+    /// others' setups, and its tests that share the host (its memory, its link, its CPU: see
+    /// [`TestCase::shares_host`]) hold the node as they must (the others' wait, or run only
+    /// their GPU tests), so that a host row reads what the host gives one GPU, as in a
+    /// single-GPU run: holding the host rows only apart from each other left two of 16 1-GB
+    /// host-link rows 11–21 % low in a whole run of two H100s at once
+    /// (results/h100x2/at-once-1126/). While it waits for the node, a device keeps its GPU
+    /// busy ([`Runner::keep_busy`]).
     pub fn new(
         gpu: &'g Gpu<'g>,
         instance: &'g Instance,
         settings: Settings,
         tests: &[TestCase],
+        host: Option<std::sync::Arc<node::NodeLock>>,
     ) -> Result<Self> {
         let trace = trace::Trace::from_env(gpu.info.index);
         trace.line("start", &[]);
+        // Setting up is host work where several devices run at once (see `node::Hold`): never
+        // while another device's host-link test or test alone runs.
+        let lock = host.clone();
+        let setup = lock
+            .as_ref()
+            .map(|l| l.acquire(node::Hold::HostWork, || false));
         // A diagnostic (docs/fleet.md): device memory taken first, so that every buffer after
         // it lies elsewhere; a row that moves with it moves with where its memory was placed.
         let pad = settings
@@ -204,7 +221,7 @@ impl<'g> Runner<'g> {
             steady: 0.into(),
             driver_steady: 0.into(),
             management: perftest_gpu::mgmt::Management::open(gpu.info),
-            host: None,
+            host,
             _pad: pad,
         };
         // Before the pipelines are built, which may idle the GPU for seconds: the clock the
@@ -239,6 +256,10 @@ impl<'g> Runner<'g> {
             .span(Phase::Prepare, || runner.prepare_run(tests))
         {
             runner.trace.line("prepare", &[("error", format!("{e:#}"))]);
+        }
+        drop(setup);
+        if let Some(lock) = &lock {
+            runner.trace.span(Phase::HostWait, || lock.wait_quiet());
         }
         let (warm, measured) = runner
             .trace
@@ -367,18 +388,6 @@ impl<'g> Runner<'g> {
         self.trace
             .line("test", &[("name", test.name().to_string())]);
         self.measure(test)
-    }
-
-    /// Makes the tests that share the host (its memory, its link, its CPU: see
-    /// [`TestCase::shares_host`]) run alone on the node: the runners of devices running at
-    /// once share `lock`, which such a test holds for itself (the others' tests wait) and
-    /// every other test holds with the other devices' tests. A host row then reads what
-    /// the host gives one GPU with nothing else running, as in a single-GPU run: holding
-    /// the host rows only apart from each other left two of 16 1-GB host-link rows 11–21 %
-    /// low in a whole run of two H100s at once (results/h100x2/at-once-1126/).
-    /// While it waits for the node, a device keeps its GPU busy ([`Runner::keep_busy`]).
-    pub fn share_host(&mut self, lock: std::sync::Arc<node::NodeLock>) {
-        self.host = Some(lock);
     }
 
     /// Each family's [`perftest_suites::families::Spec::prepare_run`] for its supported

@@ -15,9 +15,9 @@ pub enum Hold {
     /// stores to their memory, `results/h200x4/node5-1128`), but not beside another device's
     /// host-link test, host work or test alone.
     Link,
-    /// Host work (a device being set up: its tables filled and uploaded, its pipelines built;
-    /// a test's GB of host memory pinned): beside GPU tests and other host work, not beside
-    /// a host-link test or a test alone.
+    /// Host work (a device being set up: its tables filled and uploaded, its host memory
+    /// pinned, its pipelines built): beside GPU tests and other host work, not beside a
+    /// host-link test or a test alone.
     HostWork,
     /// Beside the other devices' tests that hold it the same way, host-link tests and host
     /// work (a kernel on the GPU's own memory).
@@ -110,6 +110,20 @@ impl NodeLock {
     /// A lock no test holds.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Blocks until no device holds [`Hold::HostWork`] (the others' setups done: their
+    /// tables uploaded, host memory pinned, pipelines built): a device brings its clock up
+    /// only then, since another device's pin stalls its driver calls and its GPU idles at
+    /// 345 MHz (a warm-up beside three setups settled there, `results/h200x4/node7-1128`).
+    pub fn wait_quiet(&self) {
+        let mut state = self.lock_state();
+        while state.host_work > 0 {
+            state = self
+                .changed
+                .wait_timeout(state, WAIT_SLICE)
+                .map_or_else(|poisoned| poisoned.into_inner().0, |(s, _)| s);
+        }
     }
 
     /// Whether `hold` would have to wait now (another device holds what it excludes, or a
@@ -282,6 +296,24 @@ mod tests {
             "no link test ran beside a GPU test"
         );
         assert!(!lock.would_wait(Hold::Alone));
+    }
+
+    #[test]
+    fn a_quiet_node_is_one_without_host_work() {
+        let lock = NodeLock::new();
+        let released = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let work = lock.acquire(Hold::HostWork, || false);
+            let _gpu = lock.acquire(Hold::Shared, || false);
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(30));
+                released.store(true, Ordering::SeqCst);
+                drop(work);
+            });
+            // GPU tests are no host work: only the setup's release ends the wait.
+            lock.wait_quiet();
+            assert!(released.load(Ordering::SeqCst), "quiet beside host work");
+        });
     }
 
     #[test]
