@@ -443,6 +443,7 @@ impl<'g> Runner<'g> {
             [
                 ("name", test.name().to_string()),
                 ("host", test.shares_host().to_string()),
+                ("hold", hold_word(hold).to_string()),
             ]
         };
         self.trace.add(Phase::HostWait, waited.elapsed());
@@ -1026,6 +1027,16 @@ fn hold_for(test: &TestCase) -> node::Hold {
         (true, true) => node::Hold::Link,
         (true, false) => node::Hold::Alone,
         (false, _) => node::Hold::Shared,
+    }
+}
+
+/// The trace's word for `hold`.
+fn hold_word(hold: node::Hold) -> &'static str {
+    match hold {
+        node::Hold::Alone => "alone",
+        node::Hold::Link => "link",
+        node::Hold::HostWork => "host work",
+        node::Hold::Shared => "shared",
     }
 }
 
