@@ -408,6 +408,11 @@ impl<'g> Runner<'g> {
         Ok(())
     }
 
+    /// Whether the device runs beside others, sharing the node's lock.
+    pub fn shares_node(&self) -> bool {
+        self.host.is_some()
+    }
+
     /// Whether `test` would wait for the node now, where several devices run at once: another
     /// device holds it in a way `test`'s hold excludes (see [`node::Hold`]).
     pub fn would_wait(&self, test: &TestCase) -> bool {
