@@ -1,0 +1,17 @@
+# results/h200x4/node8-1128/ (session of 2026-11-28 evening, issue 57): as node7-1128, with
+# a device's warm-up waiting until no device is setting up (node7's first all-GPU run: GPU 0
+# warmed up beside the others' setups, settled at 345 MHz, and lost 12 s to it): the default
+# run once on GPU 0, the health profile on GPU 0 alone twice and on all four GPUs at once
+# twice, traced, the fleet over the four files, the bandwidth suite's transfer rows verified.
+# Rerun: scripts/reproduce.sh results/h200x4/node8-1128 OUTDIR
+nvidia-smi -L > "$out/gpus.txt" 2>&1
+wall "$B" "${X[@]}" --device 0 --json "$out/default.json" > "$out/default.txt" 2>&1
+for i in 1 2; do
+  PERFTEST_TRACE=$out/trace-health-0-$i.tsv wall "$B" "${X[@]}" --device 0 --suite health --csv "$out/health-0-$i.csv" --json "$out/health-0-$i.json" > "$out/health-0-$i.txt" 2>&1
+done
+for i in 1 2; do
+  PERFTEST_TRACE=$out/trace-health-all-$i.tsv wall "$B" "${X[@]}" --device all --suite health --csv "$out/health-all-$i.csv" --json "$out/health-all-$i.json" > "$out/health-all-$i.txt" 2>&1
+done
+"$B" fleet "$out/health-all-1.csv" "$out/health-all-2.csv" "$out/health-0-1.csv" "$out/health-0-2.csv" --json "$out/verdict.json" > "$out/verdict.txt" 2>&1
+echo "fleet exit $?" >> "$out/verdict.txt"
+wall "$B" "${X[@]}" --device 0 --suite bandwidth --verify --filter "transfer:" > "$out/verify-transfer.txt" 2>&1
