@@ -630,9 +630,9 @@ mod tests {
         assert_eq!(limit_for(40.0), MAX_LIMIT_PCT);
     }
 
-    #[test]
-    fn off_means_beyond_the_limit_either_way() {
-        let d = Drift {
+    /// A reference of 1 ms whose limit is ±2 %.
+    fn at_2_pct() -> Drift {
+        Drift {
             reference_ms: 1.0,
             reference_span_ms: 1.0,
             spread_pct: 0.1,
@@ -641,23 +641,19 @@ mod tests {
             retaken: 0,
             contended: false,
             clock_mhz: None,
-        };
+        }
+    }
+
+    #[test]
+    fn off_means_beyond_the_limit_either_way() {
+        let d = at_2_pct();
         assert!(!d.is_off(1.9) && !d.is_off(-1.9));
         assert!(d.is_off(2.1) && d.is_off(-2.1) && d.is_off(f64::NAN));
     }
 
     #[test]
     fn a_spread_row_is_timed_again_unless_it_is_a_chase() {
-        let d = Drift {
-            reference_ms: 1.0,
-            reference_span_ms: 1.0,
-            spread_pct: 0.1,
-            limit_pct: 2.0,
-            fixed_limit: None,
-            retaken: 0,
-            contended: false,
-            clock_mhz: None,
-        };
+        let d = at_2_pct();
         let all = perftest_suites::catalog::all_tests();
         let chase = all.iter().find(|t| t.is_chase()).expect("a chase");
         let load = all
