@@ -10,7 +10,6 @@ use perftest_gpu::DeviceType;
 use perftest_suites::catalog::TestCase;
 use perftest_suites::data;
 pub use perftest_suites::model::LATENCY_GROUP_SIZE;
-use std::collections::HashMap;
 
 /// Iterations of the shorter timed run; the longer one runs twice as many, and the latency is
 /// the difference over the extra operations (which cancels the clock reads and the start).
@@ -46,36 +45,20 @@ impl<'g> Runner<'g> {
         self.gpu.info.features.shader_subgroup_clock
     }
 
-    /// Builds the latency pipelines of the supported `tests` up front, as for the tests' own.
-    pub(super) fn build_latency_pipelines(
-        &self,
-        tests: &[TestCase],
-    ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
+    /// The supported tests of `tests` that have a latency kernel, where those can run here:
+    /// their latency pipelines are built up front with the tests' own.
+    pub(super) fn latency_tests(&self, tests: &[TestCase]) -> Vec<TestCase> {
         if !self.has_clock() {
-            return HashMap::new();
+            return Vec::new();
         }
-        let todo: Vec<TestCase> = tests
+        tests
             .iter()
             .filter(|t| self.unsupported_reason(t).is_none() && t.latency().is_some())
             .copied()
-            .collect();
-        self.build_parallel(&todo, |t| {
-            let started = std::time::Instant::now();
-            let built = self.latency_pipeline_now(t).map_err(|e| format!("{e:#}"));
-            if self.trace.on() {
-                let ms = started.elapsed().as_secs_f64() * 1e3;
-                self.trace.line(
-                    "latency pipeline",
-                    &[("name", t.name().to_string()), ("ms", format!("{ms:.1}"))],
-                );
-            }
-            (*t, built)
-        })
-        .into_iter()
-        .collect()
+            .collect()
     }
 
-    fn latency_pipeline_now(&self, test: &TestCase) -> Result<Pipeline<'g>> {
+    pub(super) fn latency_pipeline_now(&self, test: &TestCase) -> Result<Pipeline<'g>> {
         let Some(kernel) = test.latency_kernel() else {
             anyhow::bail!("{} has no latency kernel", test.name());
         };

@@ -66,11 +66,11 @@ pub struct Runner<'g> {
     /// Dispatch size, clock and warm-up decided for this device.
     pub calibration: Calibration,
     /// Pipelines built up front, or why building one failed.
-    pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    pipelines: Pipelines<'g>,
     /// Whether an injected disturbance (`--fault drift`) is slowing timings down now.
     disturbed: std::sync::atomic::AtomicBool,
     /// The same for the tests' latency kernels.
-    latency_pipelines: HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>,
+    latency_pipelines: Pipelines<'g>,
     /// The clock probe, where the device has a shader clock (or one is simulated).
     probe: Option<clock::Probe<'g>>,
     /// The clock a simulated-clock fault imposes.
@@ -237,16 +237,10 @@ impl<'g> Runner<'g> {
         if !wanted.contains(&reference) {
             wanted.push(reference);
         }
-        runner.pipelines = runner
+        (runner.pipelines, runner.latency_pipelines) = runner
             .trace
-            .span(Phase::Pipelines, || runner.build_pipelines(&wanted));
+            .span(Phase::Pipelines, || runner.build_pipelines(&wanted, tests));
         runner.trace.line("phase", &[("done", "pipelines".into())]);
-        runner.latency_pipelines = runner.trace.span(Phase::LatencyPipelines, || {
-            runner.build_latency_pipelines(tests)
-        });
-        runner
-            .trace
-            .line("phase", &[("done", "latency pipelines".into())]);
         runner.after_build();
         // What the families' tests need throughout the run and is better made now, before
         // any device times (the host buffers of the copies: pinning them stalls every device
@@ -851,31 +845,58 @@ impl<'g> Runner<'g> {
         }
     }
 
-    /// Builds the pipelines of the supported `tests` on several threads (creating pipelines
-    /// and descriptor sets of different objects is thread-safe in Vulkan).
+    /// Builds the pipelines of the supported `tests` (and the reference's, in `wanted`) and
+    /// their latency kernels' on several threads, one pool for both (creating pipelines and
+    /// descriptor sets of different objects is thread-safe in Vulkan): the latency kernels
+    /// first, since one of them took 1.4 s to compile on an H200 whose driver cache was cold
+    /// and, built after the others, alone (`results/h200/speed4-1128`). The families'
+    /// resources are made first, in the tests' order, as they are asked whether they run.
     fn build_pipelines(
         &self,
+        wanted: &[TestCase],
         tests: &[TestCase],
-    ) -> HashMap<TestCase, std::result::Result<Pipeline<'g>, String>> {
-        let todo: Vec<TestCase> = tests
+    ) -> (Pipelines<'g>, Pipelines<'g>) {
+        let kernels: Vec<TestCase> = wanted
             .iter()
             .filter(|t| !t.self_timed() && self.supported_now(t))
             .copied()
             .collect();
-        self.build_parallel(&todo, |t| {
+        let latency = self.latency_tests(tests);
+        let jobs: Vec<(bool, TestCase)> = latency
+            .into_iter()
+            .map(|t| (true, t))
+            .chain(kernels.into_iter().map(|t| (false, t)))
+            .collect();
+        let built = self.build_parallel(&jobs, |&(is_latency, t)| {
             let started = std::time::Instant::now();
-            let built = self.pipeline(t).map_err(|e| format!("{e:#}"));
+            let built = if is_latency {
+                self.latency_pipeline_now(&t)
+            } else {
+                self.pipeline(&t)
+            }
+            .map_err(|e| format!("{e:#}"));
             if self.trace.on() {
                 let ms = started.elapsed().as_secs_f64() * 1e3;
                 self.trace.line(
-                    "pipeline",
+                    if is_latency {
+                        "latency pipeline"
+                    } else {
+                        "pipeline"
+                    },
                     &[("name", t.name().to_string()), ("ms", format!("{ms:.1}"))],
                 );
             }
-            (*t, built)
-        })
-        .into_iter()
-        .collect()
+            (is_latency, t, built)
+        });
+        let (mut own, mut latency) = (HashMap::new(), HashMap::new());
+        for (is_latency, t, built) in built {
+            if is_latency {
+                latency.insert(t, built);
+            } else {
+                own.insert(t, built);
+            }
+        }
+        (own, latency)
     }
 
     /// Whether `test` is supported here, asked of its family, which makes the resources it
@@ -1044,6 +1065,9 @@ fn hold_word(hold: node::Hold) -> &'static str {
         node::Hold::Shared => "shared",
     }
 }
+
+/// Pipelines built ahead, by test: each the pipeline or why it could not be built.
+type Pipelines<'g> = HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>;
 
 fn unsteady_note(m: &mut Measurement) {
     let Some(stats) = m.stats.filter(|_| m.status == Status::Ok) else {

@@ -11,13 +11,12 @@ pub enum Phase {
     Resources,
     /// Filling them from the input.
     Upload,
-    /// Building the tests' pipelines (and their descriptor sets).
+    /// Building the tests' pipelines (and their descriptor sets) and their latency kernels'.
     Pipelines,
-    /// Building the tests' latency kernels.
-    LatencyPipelines,
     /// Bringing the clocks up before the first test, and calibrating the dispatch size.
     WarmUp,
-    /// Waiting for another device's test that runs alone on the node (`--device all`).
+    /// Waiting for the node (`--device all`): another device's test that excludes this one's,
+    /// or, before the warm-up, the other devices' setups.
     HostWait,
     /// Bringing the clocks back up after the GPU idled.
     Rewarm,
@@ -39,11 +38,10 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in the order a run meets them.
-    pub const ALL: [Phase; 14] = [
+    pub const ALL: [Phase; 13] = [
         Phase::Resources,
         Phase::Upload,
         Phase::Pipelines,
-        Phase::LatencyPipelines,
         Phase::WarmUp,
         Phase::HostWait,
         Phase::Rewarm,
@@ -62,7 +60,6 @@ impl Phase {
             Phase::Resources => "resources",
             Phase::Upload => "upload",
             Phase::Pipelines => "pipelines",
-            Phase::LatencyPipelines => "latency pipelines",
             Phase::WarmUp => "warm-up",
             Phase::HostWait => "host wait",
             Phase::Rewarm => "re-warm",
