@@ -861,40 +861,38 @@ impl<'g> Runner<'g> {
             .filter(|t| !t.self_timed() && self.supported_now(t))
             .copied()
             .collect();
-        let latency = self.latency_tests(tests);
-        let jobs: Vec<(bool, TestCase)> = latency
+        let jobs: Vec<(Kernel, TestCase)> = self
+            .latency_tests(tests)
             .into_iter()
-            .map(|t| (true, t))
-            .chain(kernels.into_iter().map(|t| (false, t)))
+            .map(|t| (Kernel::Latency, t))
+            .chain(kernels.into_iter().map(|t| (Kernel::Own, t)))
             .collect();
-        let built = self.build_parallel(&jobs, |&(is_latency, t)| {
+        let built = self.build_parallel(&jobs, |&(kernel, t)| {
             let started = std::time::Instant::now();
-            let built = if is_latency {
-                self.latency_pipeline_now(&t)
-            } else {
-                self.pipeline(&t)
+            let built = match kernel {
+                Kernel::Own => self.pipeline(&t),
+                Kernel::Latency => self.latency_pipeline_now(&t),
             }
             .map_err(|e| format!("{e:#}"));
             if self.trace.on() {
                 let ms = started.elapsed().as_secs_f64() * 1e3;
+                let what = match kernel {
+                    Kernel::Own => "pipeline",
+                    Kernel::Latency => "latency pipeline",
+                };
                 self.trace.line(
-                    if is_latency {
-                        "latency pipeline"
-                    } else {
-                        "pipeline"
-                    },
+                    what,
                     &[("name", t.name().to_string()), ("ms", format!("{ms:.1}"))],
                 );
             }
-            (is_latency, t, built)
+            (kernel, t, built)
         });
         let (mut own, mut latency) = (HashMap::new(), HashMap::new());
-        for (is_latency, t, built) in built {
-            if is_latency {
-                latency.insert(t, built);
-            } else {
-                own.insert(t, built);
-            }
+        for (kernel, t, built) in built {
+            match kernel {
+                Kernel::Own => own.insert(t, built),
+                Kernel::Latency => latency.insert(t, built),
+            };
         }
         (own, latency)
     }
@@ -1043,8 +1041,6 @@ fn driver_notes(m: &mut Measurement) {
 /// samples: the chunked host reads, whose rows say so themselves.)
 pub const UNSTEADY_CV_PCT: f64 = 2.0;
 
-/// Notes on a timed bandwidth-suite row whose samples spread more than [`UNSTEADY_CV_PCT`]
-/// how far apart a reader should expect two runs' figures to be.
 /// How `test` holds the node where several devices run at once: a test over the host link
 /// beside the other devices' GPU tests, another that shares the host (the CPU's submissions
 /// timed with it) alone, every other test shared.
@@ -1066,9 +1062,20 @@ fn hold_word(hold: node::Hold) -> &'static str {
     }
 }
 
+/// Which of a test's kernels a pipeline runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    /// The test's own.
+    Own,
+    /// Its latency kernel (see `latency.rs`).
+    Latency,
+}
+
 /// Pipelines built ahead, by test: each the pipeline or why it could not be built.
 type Pipelines<'g> = HashMap<TestCase, std::result::Result<Pipeline<'g>, String>>;
 
+/// Notes on a timed bandwidth-suite row whose samples spread more than [`UNSTEADY_CV_PCT`]
+/// how far apart a reader should expect two runs' figures to be.
 fn unsteady_note(m: &mut Measurement) {
     let Some(stats) = m.stats.filter(|_| m.status == Status::Ok) else {
         return;
