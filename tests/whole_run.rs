@@ -31,11 +31,18 @@ const SLICE: &[&str] = &[
 /// one run: it re-based to the fast spell, and every row after the slow one came back was
 /// rightly flagged — in two runs, `Control: loop` both times). So a run counts as evidence only
 /// where its baseline never ran faster than its reference beyond the limit (no swing both
-/// ways), and the test fails where a row is flagged in two such runs; up to three runs.
+/// ways) and it flagged no more than half its rows (a machine slow all run long flags them
+/// all; three such runs fail), and the test fails where a row is flagged in two such runs; up
+/// to three runs.
 #[test]
 fn a_quiet_run_of_every_suite_flags_no_row() {
     let mut quiet: Vec<Flagged> = Vec::new();
     let mut swinging = Vec::new();
+    // Runs that flagged most of their rows: a state a suite leaves flags the rows after it,
+    // but a machine slow for the whole run flags them all (CI's VM of 2026-11-28 evening:
+    // every row of a third run `disturbed`, after a first run that flagged 22 of 92 and a
+    // second that swung both ways). Not evidence each; all three such, the tool's doing.
+    let mut all_slow = 0;
     for attempt in 1..=3 {
         let Err(flagged) = whole_run() else {
             return;
@@ -46,6 +53,16 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
                  machine's noise, not a state a suite left): not evidence; trying once more:\n{}",
                 flagged.text
             );
+            swinging.push(flagged.text);
+            continue;
+        }
+        if flagged.most {
+            eprintln!(
+                "whole_run: run {attempt} flagged most of its rows (the machine slow all along, \
+                 not a state a suite left at some rows): not evidence; trying once more:\n{}",
+                flagged.text
+            );
+            all_slow += 1;
             swinging.push(flagged.text);
             continue;
         }
@@ -68,6 +85,11 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
         );
         quiet.push(flagged);
     }
+    assert!(
+        all_slow < 3,
+        "every run flagged most of its rows:\n{}",
+        swinging.join("\n---\n")
+    );
     // Three runs, each flagged: at different rows, or while the machine swung both ways. No
     // row is flagged twice by a steady machine, which is what the tool's own flag would do;
     // what the machine did is printed for whoever reads the log.
@@ -84,13 +106,15 @@ fn a_quiet_run_of_every_suite_flags_no_row() {
     );
 }
 
-/// The rows a run flagged, with their flags and the run's stderr, and whether its baseline
-/// ran faster than its reference beyond the limit at some check (the machine's speed swung
-/// both ways during the run).
+/// The rows a run flagged, with their flags and the run's stderr, whether its baseline ran
+/// faster than its reference beyond the limit at some check (the machine's speed swung both
+/// ways during the run), and whether it flagged most of its rows.
 struct Flagged {
     tests: BTreeSet<String>,
     text: String,
     swung_both_ways: bool,
+    /// Whether it flagged more than half its timed rows.
+    most: bool,
 }
 
 /// Whether the run's stderr shows a drift check whose baseline ran faster than its reference
@@ -188,6 +212,7 @@ fn whole_run() -> Result<(), Flagged> {
             .map(|r| r["test"].clone())
             .collect();
         return Err(Flagged {
+            most: 2 * flagged.len() > timed.len(),
             tests,
             text: format!("{}\n{err}", flagged.join("\n")),
             swung_both_ways: swung_faster(&err),
