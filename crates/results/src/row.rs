@@ -85,7 +85,10 @@ pub struct Row {
     #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "number")]
     pub drift_pct: Option<f64>,
     pub memory: String,
-    #[serde(serialize_with = "fixed::<2, _>", deserialize_with = "non_negative")]
+    #[serde(
+        serialize_with = "fixed::<LATENCY_CLK_DECIMALS, _>",
+        deserialize_with = "non_negative"
+    )]
     pub latency_clk: Option<f64>,
     /// What the `loads` columns count: `loads`, `ops`, `flops`, `bytes`, …; `None` in
     /// files older than the column.
@@ -111,7 +114,10 @@ pub struct Row {
     /// Nanoseconds per operation of a dependent chain (the latency and instruction suites):
     /// `latency_clk` at the row's clock, or timed with timestamps around dispatches where the
     /// device has no shader-core clock (a CPU device); empty in files older than the column.
-    #[serde(serialize_with = "fixed::<3, _>", deserialize_with = "non_negative")]
+    #[serde(
+        serialize_with = "fixed::<LATENCY_NS_DECIMALS, _>",
+        deserialize_with = "non_negative"
+    )]
     pub latency_ns: Option<f64>,
     /// The host CPU's data caches as the kernel reports them, in a CPU device's rows
     /// (lavapipe's device is the host CPU): `L1d 48 KB 12-way 64 B lines; L2 2 MB …`
@@ -265,6 +271,17 @@ impl Row {
         }
         Ok(obj)
     }
+}
+
+/// The decimals `latency_clk` is written with.
+pub const LATENCY_CLK_DECIMALS: usize = 2;
+/// The decimals `latency_ns` is written with.
+pub const LATENCY_NS_DECIMALS: usize = 3;
+
+/// `v` as a file holds it, written with `decimals` and read back: what a reader of the file
+/// (the summary) judges, where the writer must judge the same (the runner's edge probes).
+pub fn as_written(v: f64, decimals: usize) -> f64 {
+    num(Some(v), decimals).parse().unwrap_or(v)
 }
 
 /// A number with `decimals`, or an empty cell when absent or not finite.
@@ -461,6 +478,16 @@ fn whole<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_latency_is_judged_as_the_file_holds_it() {
+        // Written with three decimals and read back so.
+        let v = as_written(8.680_499, LATENCY_NS_DECIMALS);
+        assert_eq!(v, 8.68);
+        assert_eq!(num(Some(8.680_499), LATENCY_NS_DECIMALS), "8.680");
+        assert_eq!(as_written(51.126, LATENCY_CLK_DECIMALS), 51.13);
+        assert!(as_written(f64::NAN, 3).is_nan());
+    }
 
     #[test]
     fn small_ratios_keep_four_significant_digits() {

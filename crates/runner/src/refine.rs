@@ -2,7 +2,7 @@
 
 use super::latency::Figure;
 use super::{Conditions, Measurement, Runner, Status};
-use perftest_results::{summary, Note};
+use perftest_results::{row, summary, Note};
 
 /// The bisection stops where the edge lies within this fraction of its size.
 const RESOLUTION: u64 = 32;
@@ -43,7 +43,19 @@ impl<'g> Runner<'g> {
             .collect();
         curve.sort_by_key(|c| c.0);
         let in_clk = curve.iter().any(|(_, (_, m))| m.latency_clk.is_some());
-        let value = |m: &Measurement| if in_clk { m.latency_clk } else { m.latency_ns };
+        // Judged as the file holds them, which is what the summary reads: the plateaus'
+        // ties are broken by their spreads, and a digit beyond the file's once ended a
+        // plateau a probe apart from the summary's (CI on lavapipe).
+        let written = |v: f64| {
+            let decimals = if in_clk {
+                row::LATENCY_CLK_DECIMALS
+            } else {
+                row::LATENCY_NS_DECIMALS
+            };
+            row::as_written(v, decimals)
+        };
+        let value =
+            |m: &Measurement| if in_clk { m.latency_clk } else { m.latency_ns }.map(written);
         let mut points: Vec<(u64, f64)> = curve
             .iter()
             .filter_map(|(size, (_, m))| Some((*size, value(m)?)))
@@ -105,8 +117,8 @@ impl<'g> Runner<'g> {
                         }
                     };
                     out.push((*index, m));
-                    points.push((mid, v));
-                    Some(v)
+                    points.push((mid, written(v)));
+                    Some(written(v))
                 });
                 if let Some(e) = failed {
                     note(&format!(
