@@ -280,6 +280,8 @@ pub const LATENCY_NS_DECIMALS: usize = 3;
 
 /// `v` as a file holds it, written with `decimals` and read back: what a reader of the file
 /// (the summary) judges, where the writer must judge the same (the runner's edge probes).
+/// Through the writer's own text rather than arithmetic rounding, which can land a half
+/// the other way than `format!` does.
 pub fn as_written(v: f64, decimals: usize) -> f64 {
     num(Some(v), decimals).parse().unwrap_or(v)
 }
