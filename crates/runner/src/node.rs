@@ -324,7 +324,11 @@ mod tests {
             let waiter = s.spawn(|| {
                 let _g = lock.acquire(Hold::Link, || false);
             });
+            // The waiter registers at once; a lock that let host work past it never says
+            // so, and fails here rather than hang.
+            let until = Instant::now() + Duration::from_secs(2);
             while !lock.would_wait(Hold::HostWork) {
+                assert!(Instant::now() < until, "host work not kept out by a waiting link");
                 std::thread::yield_now();
             }
             // New host work stands back for the waiting link test; GPU tests do not.
