@@ -328,7 +328,10 @@ mod tests {
             // so, and fails here rather than hang.
             let until = Instant::now() + Duration::from_secs(2);
             while !lock.would_wait(Hold::HostWork) {
-                assert!(Instant::now() < until, "host work not kept out by a waiting link");
+                assert!(
+                    Instant::now() < until,
+                    "host work not kept out by a waiting link"
+                );
                 std::thread::yield_now();
             }
             // New host work stands back for the waiting link test; GPU tests do not.
