@@ -11,8 +11,8 @@ use anyhow::{Context as _, Result};
 use ash::vk;
 use perftest_gpu::pipeline::Binding;
 use perftest_gpu::resources::{
-    record_copy, record_full_barrier, record_update, Buffer, BufferView, Image, Memory, Sampler,
-    Shape, Usage,
+    record_copy, record_copy_to_offset, record_full_barrier, record_update, Buffer, BufferView,
+    Image, Memory, Sampler, Shape, Usage,
 };
 use perftest_gpu::{Gpu, Instance};
 use std::sync::OnceLock;
@@ -440,6 +440,93 @@ fn cycle(seed: u64, spacing: Spacing) -> std::sync::Arc<Vec<u32>> {
     c
 }
 
+/// Every chain of every size for `seed`, in order (chain c of size s at s × CHAINS + c): made
+/// once on the host's cores and shared by the devices that set up while it is alive (the
+/// shuffles of 65 × 4 cycles, up to 2M lines each, took seconds of one core).
+fn chains_of(seed: u64) -> std::sync::Arc<Vec<Vec<u32>>> {
+    type Made = std::sync::Mutex<Option<(u64, std::sync::Weak<Vec<Vec<u32>>>)>>;
+    static MADE: OnceLock<Made> = OnceLock::new();
+    // Held while making them: a device that comes meanwhile waits for these, not makes its own.
+    let mut made = MADE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(chains) = made
+        .as_ref()
+        .filter(|(s, _)| *s == seed)
+        .and_then(|(_, w)| w.upgrade())
+    {
+        return chains;
+    }
+    let jobs: Vec<(usize, usize)> = (0..SIZES)
+        .flat_map(|size| (0..CHAINS).map(move |c| (size, c)))
+        .collect();
+    let chains = std::sync::Arc::new(crate::data::par_map(&jobs, |&(size, c)| {
+        chain(seed, size, c, size_lines(size))
+    }));
+    // Weak: 200 MB not kept for the run once the devices have their tables.
+    *made = Some((seed, std::sync::Arc::downgrade(&chains)));
+    chains
+}
+
+/// Uploads through one staging buffer of at most [`BAND_BYTES`], band by band.
+struct Bands<'g> {
+    gpu: &'g Gpu<'g>,
+    staging: Buffer<'g>,
+    /// The band on the host, where it is filled on the host's cores before one copy into the
+    /// staging buffer (which may be write-combined: the fills write words 128 bytes apart).
+    host: Vec<u8>,
+}
+
+/// The largest band [`Bands`] stages.
+const BAND_BYTES: usize = 64 << 20;
+
+impl<'g> Bands<'g> {
+    fn new(gpu: &'g Gpu<'g>) -> Result<Self> {
+        let staging = Buffer::new(
+            gpu,
+            "chain staging",
+            BAND_BYTES as u64,
+            vk::BufferUsageFlags::TRANSFER_SRC,
+            Memory::Upload,
+        )?;
+        Ok(Bands {
+            gpu,
+            staging,
+            host: Vec::new(),
+        })
+    }
+
+    /// `total` bytes of units of `unit` bytes (whole units in every band): `fill(at, part)`
+    /// writes the bytes from `at` on into `part` (zeroed, whole units), on the host's cores; then
+    /// `record(d, cmd, staging, at, len)` records the band's copy to bytes `at..at + len`.
+    fn upload(
+        &mut self,
+        total: usize,
+        unit: usize,
+        fill: impl Fn(usize, &mut [u8]) + Sync,
+        record: impl Fn(&ash::Device, vk::CommandBuffer, &Buffer<'g>, u64, u64),
+    ) -> Result<()> {
+        let band = (BAND_BYTES / unit).max(1) * unit;
+        anyhow::ensure!(band <= BAND_BYTES, "a unit of {unit} bytes is over a band");
+        let mut at = 0;
+        while at < total {
+            let len = band.min(total - at);
+            self.host.clear();
+            self.host.resize(len, 0);
+            crate::data::fill_in_parts(&mut self.host, unit, |first, part| {
+                fill(at + first * unit, part)
+            });
+            self.staging.write(&self.host)?;
+            let staging = &self.staging;
+            self.gpu
+                .submit(|d, cmd| record(d, cmd, staging, at as u64, len as u64))?;
+            at += len;
+        }
+        Ok(())
+    }
+}
+
 /// One test: a resource and a working set of `SIZES_KB[size]` KB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
@@ -654,13 +741,7 @@ impl<'g> Chain<'g> {
         // The table: word `word` of line `base + L` is L's successor in the size's chain; the
         // image holds the same words as floats (exact: every line index is below 2^24).
         let places = places();
-        // Every size's chains once, on the host's cores (the shuffles of 65 × 4 cycles, up to
-        // 2M lines each, took seconds of one core, twice: for the table and the pointers).
-        let jobs: Vec<(usize, usize)> = (0..SIZES)
-            .flat_map(|size| (0..CHAINS).map(move |c| (size, c)))
-            .collect();
-        let chains =
-            crate::data::par_map(&jobs, |&(size, c)| chain(seed, size, c, size_lines(size)));
+        let chains = chains_of(seed);
         let chain_of = |size: usize, c: usize| &chains[size * CHAINS + c];
         // `put(line, word, base, next)` for every link of every chain on the table's lines
         // `first..first + count` (`line` counted from `first`; `next` is the successor's line
@@ -678,23 +759,22 @@ impl<'g> Chain<'g> {
                 }
             }
         };
+        let links = &links;
         let line_bytes = LINE_BYTES as usize;
-        let table_of = |value: fn(u32) -> [u8; 4]| {
-            let mut bytes = vec![0u8; TABLE_BYTES as usize];
-            crate::data::fill_in_parts(&mut bytes, line_bytes, |first, part| {
+        // The table's bytes from `at` (a line's first) as `value`s, into `part` (zeroed,
+        // whole lines).
+        let fill_table = |value: fn(u32) -> [u8; 4]| {
+            move |at: usize, part: &mut [u8]| {
                 links(
-                    first,
+                    at / line_bytes,
                     part.len() / line_bytes,
                     &mut |line, word, _, next| {
                         let at = (line * LINE_WORDS as usize + word) * 4;
                         part[at..at + 4].copy_from_slice(&value(next));
                     },
                 );
-            });
-            bytes
+            }
         };
-        let words = table_of(|next| next.to_le_bytes());
-        let floats = table_of(|next| (next as f32).to_le_bytes());
         let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
@@ -716,22 +796,34 @@ impl<'g> Chain<'g> {
         let side = image_side(limits.max_image_dimension2_d);
         let (format, shape) = (vk::Format::R32_SFLOAT, Shape::square(side));
         let image = Image::new(gpu, "chain image", format, shape, Usage::SampledStorage)?;
-        let staged = |name: &str, bytes: &[u8]| -> Result<Buffer<'g>> {
-            let mut b = Buffer::new(
-                gpu,
-                name,
-                bytes.len() as u64,
-                vk::BufferUsageFlags::TRANSFER_SRC,
-                Memory::Upload,
-            )?;
-            b.write(bytes)?;
-            Ok(b)
-        };
-        let table_staging = staged("chain table staging", &words)?;
-        drop(words);
-        let image_bytes = side as usize * side as usize * 4;
-        let image_staging = staged("chain image staging", &floats[..image_bytes])?;
-        drop(floats);
+        // One staging band for every upload: 1 GB of host memory pinned at once (the table,
+        // its image and the pointers) stalled every other device's setup of a node.
+        let mut bands = Bands::new(gpu)?;
+        bands
+            .upload(
+                TABLE_BYTES as usize,
+                line_bytes,
+                fill_table(|next| next.to_le_bytes()),
+                |d, cmd, staging, at, len| record_copy_to_offset(d, cmd, staging, &table, at, len),
+            )
+            .context("uploading the chain table")?;
+        // The image holds the table's first lines as floats (exact: every line index is below
+        // 2^24), row by row.
+        let row_bytes = side as usize * 4;
+        bands
+            .upload(
+                side as usize * row_bytes,
+                row_bytes.max(line_bytes),
+                fill_table(|next| (next as f32).to_le_bytes()),
+                |d, cmd, staging, at, len| {
+                    let (row, rows) = (
+                        (at / row_bytes as u64) as u32,
+                        (len / row_bytes as u64) as u32,
+                    );
+                    image.record_fill_rows(d, cmd, staging, row, rows)
+                },
+            )
+            .context("uploading the chain image")?;
         // Each chain's place (word, first line, device address of the first line) in slot
         // c × SIZES + size, then the chases' slots at 0.
         let mut state_words = vec![0u8; state_bytes as usize];
@@ -752,7 +844,7 @@ impl<'g> Chain<'g> {
         state_words[at..at + 4].copy_from_slice(&registers_key(seed).to_le_bytes());
         // The load-to-use chase's table: slot `word` (8 bytes) of line `base + L` holds the
         // device address of the same slot of L's successor line.
-        let make_pointers = |state_words: &mut [u8]| -> Result<(Buffer<'g>, Buffer<'g>, u64)> {
+        let mut make_pointers = |state_words: &mut [u8]| -> Result<Buffer<'g>> {
             let bytes = TABLE_LINES as u64 * PTR_LINE_BYTES;
             let buffer = Buffer::new(
                 gpu,
@@ -765,11 +857,10 @@ impl<'g> Chain<'g> {
             )?;
             let start = buffer.device_address();
             let node = |line: u64, word: usize| line * PTR_LINE_BYTES + word as u64 * 8;
-            let mut nodes = vec![0u8; bytes as usize];
             let ptr_line_bytes = PTR_LINE_BYTES as usize;
-            crate::data::fill_in_parts(&mut nodes, ptr_line_bytes, |first, part| {
+            let fill = |at: usize, part: &mut [u8]| {
                 links(
-                    first,
+                    at / ptr_line_bytes,
                     part.len() / ptr_line_bytes,
                     &mut |line, word, base, next| {
                         let at = node(line as u64, word) as usize;
@@ -777,29 +868,39 @@ impl<'g> Chain<'g> {
                         part[at..at + 8].copy_from_slice(&to.to_le_bytes());
                     },
                 );
-            });
+            };
+            bands
+                .upload(
+                    bytes as usize,
+                    ptr_line_bytes,
+                    fill,
+                    |d, cmd, staging, at, len| {
+                        record_copy_to_offset(d, cmd, staging, &buffer, at, len)
+                    },
+                )
+                .context("uploading the chain pointer table")?;
             let at = PTR_SLOT * 16 + 8;
             state_words[at..at + 8].copy_from_slice(&start.to_le_bytes());
-            let staging = staged("chain pointer table staging", &nodes)?;
-            Ok((buffer, staging, bytes))
+            Ok(buffer)
         };
         let pointers = if bda {
             make_pointers(&mut state_words).map_err(|e| format!("{e:#}"))
         } else {
             Err("the device lacks bufferDeviceAddress".to_string())
         };
-        let state_staging = staged("chain state staging", &state_words)?;
-        gpu.submit(|d, cmd| {
-            record_copy(d, cmd, &table_staging, &table, TABLE_BYTES);
-            record_copy(d, cmd, &state_staging, &state, state_bytes);
-            if let Ok((buffer, staging, bytes)) = &pointers {
-                record_copy(d, cmd, staging, buffer, *bytes);
-            }
-            image.record_fill(d, cmd, &image_staging);
-            // The kernels also write the state: make the copies visible to every access.
-            record_full_barrier(d, cmd);
-        })
-        .context("uploading the pointer-chase chains")?;
+        let state_len = state_words.len();
+        bands
+            .upload(
+                state_len,
+                state_len,
+                |_, part| part.copy_from_slice(&state_words),
+                |d, cmd, staging, _, len| {
+                    record_copy(d, cmd, staging, &state, len);
+                    // The kernels also write the state: make every copy visible to every access.
+                    record_full_barrier(d, cmd);
+                },
+            )
+            .context("uploading the pointer-chase chains")?;
         let views = |usage: vk::FormatFeatureFlags| -> Result<Vec<Option<BufferView<'g>>>> {
             let supported = instance
                 .format_properties(gpu.info, vk::Format::R32_UINT)
@@ -820,7 +921,7 @@ impl<'g> Chain<'g> {
         let texel_views = views(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)?;
         let storage_texel_views = views(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER)?;
         Ok(Chain {
-            pointers: pointers.map(|(buffer, _, _)| buffer),
+            pointers,
             places,
             texel_views,
             storage_texel_views,
