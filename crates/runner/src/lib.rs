@@ -230,6 +230,18 @@ impl<'g> Runner<'g> {
             .trace
             .span(Phase::WarmUp, || runner.clock_at_open())
             .context("probing the shader clock")?;
+        // What the families' tests need throughout the run and is better made now, before
+        // any device times (the host buffers of the copies: pinning them stalls every device
+        // of the process): a failure costs only that, the tests make their own. Before the
+        // pipelines: a pin stalls the pipelines every other device of the node is building
+        // (0.6–0.8 s each, results/h200x4/node10-1128), so the devices pin first, together.
+        if let Err(e) = runner
+            .trace
+            .span(Phase::Prepare, || runner.prepare_run(tests))
+        {
+            runner.trace.line("prepare", &[("error", format!("{e:#}"))]);
+        }
+        runner.trace.line("phase", &[("done", "prepare".into())]);
         // The reference kernel too: calibration and every drift check time it, and building it
         // between tests (when the baseline is not selected) would idle the GPU mid-run.
         let mut wanted = tests.to_vec();
@@ -242,18 +254,10 @@ impl<'g> Runner<'g> {
             .span(Phase::Pipelines, || runner.build_pipelines(&wanted, tests));
         runner.trace.line("phase", &[("done", "pipelines".into())]);
         runner.after_build();
-        // What the families' tests need throughout the run and is better made now, before
-        // any device times (the host buffers of the copies: pinning them stalls every device
-        // of the process): a failure costs only that, the tests make their own.
-        if let Err(e) = runner
-            .trace
-            .span(Phase::Prepare, || runner.prepare_run(tests))
-        {
-            runner.trace.line("prepare", &[("error", format!("{e:#}"))]);
-        }
         drop(setup);
         if let Some(lock) = &lock {
             runner.trace.span(Phase::HostWait, || lock.wait_quiet());
+            runner.trace.line("phase", &[("done", "quiet".into())]);
         }
         let (warm, measured) = runner
             .trace
@@ -384,14 +388,11 @@ impl<'g> Runner<'g> {
         self.measure(test)
     }
 
-    /// Each family's [`perftest_suites::families::Spec::prepare_run`] for its supported
-    /// tests of `tests`.
+    /// Each family's [`perftest_suites::families::Spec::prepare_run`] for its tests of `tests`
+    /// (supported or not: each family skips what its device cannot run).
     fn prepare_run(&self, tests: &[TestCase]) -> Result<()> {
         let mut by_family: Vec<Vec<usize>> = vec![Vec::new(); self.bound.len()];
-        for t in tests
-            .iter()
-            .filter(|t| self.unsupported_reason(t).is_none())
-        {
+        for t in tests {
             by_family[t.family_index()].push(t.index());
         }
         for (family, indices) in self.bound.iter().zip(&by_family) {
@@ -447,8 +448,22 @@ impl<'g> Runner<'g> {
         };
         self.trace.add(Phase::HostWait, waited.elapsed());
         self.trace.line("measure", &fields());
+        let before = self.trace.on().then(|| self.trace.spent());
         let m = self.throttled(test, || self.measure_now(test));
-        self.trace.line("measured", &fields());
+        let mut fields = fields().to_vec();
+        if let Some(before) = before {
+            // Where the row's time went, phase by phase (what took a millisecond or more).
+            fields.extend(
+                self.trace
+                    .spent()
+                    .since(&before)
+                    .into_iter()
+                    .filter_map(|(p, s)| {
+                        (s >= 1e-3).then(|| (p.name(), format!("{:.1}", s * 1e3)))
+                    }),
+            );
+        }
+        self.trace.line("measured", &fields);
         m
     }
 

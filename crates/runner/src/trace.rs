@@ -78,6 +78,17 @@ impl Phase {
     }
 }
 
+/// A [`Phase`], or the time no phase claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhaseOrOther(pub Option<Phase>);
+
+impl PhaseOrOther {
+    /// The phase's name, or `other`.
+    pub fn name(self) -> &'static str {
+        self.0.map_or("other", Phase::name)
+    }
+}
+
 /// Where one device's run spent its wall time: seconds per [`Phase`], and in all (from the
 /// device's first step to the last row); what no phase claims is the rest (CPU references,
 /// reading results, the reporters).
@@ -90,6 +101,25 @@ pub struct TimeSpent {
 }
 
 impl TimeSpent {
+    /// Seconds per phase since `before` (an earlier reading of the same device), and the
+    /// seconds no phase claims as the last, under `None`.
+    pub fn since(&self, before: &TimeSpent) -> Vec<(PhaseOrOther, f64)> {
+        let was = |p: Phase| {
+            before
+                .phases
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map_or(0.0, |(_, s)| *s)
+        };
+        let mut out: Vec<(PhaseOrOther, f64)> = self
+            .phases
+            .iter()
+            .map(|&(p, s)| (PhaseOrOther(Some(p)), s - was(p)))
+            .collect();
+        out.push((PhaseOrOther(None), self.other_s() - before.other_s()));
+        out
+    }
+
     /// The seconds no phase claims.
     pub fn other_s(&self) -> f64 {
         (self.total_s - self.phases.iter().map(|(_, s)| s).sum::<f64>()).max(0.0)

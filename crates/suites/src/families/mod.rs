@@ -683,7 +683,10 @@ pub trait Spec: Sync + 'static {
     /// Makes what the run's selected tests `tests` of the family need throughout the run and
     /// what is better made before any device times (a GB of host memory pinned stalls the
     /// driver's calls of every device of the process for a third of a second or more): the
-    /// runner calls it once, while the device is set up. Nothing by default.
+    /// runner calls it once, while the device is set up, before the other families' resources
+    /// are made: `tests` may hold tests the device cannot run, which the family skips (asking
+    /// the runner which are supported would make every family's resources first). Nothing by
+    /// default.
     fn prepare_run(
         &self,
         _res: &Self::Resources<'_>,

@@ -503,7 +503,7 @@ impl Spec for Transfer {
 
     /// The host buffers of the run's copies to and from system memory, one per place and
     /// size (see [`Buffers`]).
-    fn prepare_run(&self, r: &Resources<'_>, _: &Shared<'_>, tests: &[Variant]) -> Result<()> {
+    fn prepare_run(&self, r: &Resources<'_>, shared: &Shared<'_>, tests: &[Variant]) -> Result<()> {
         let mut held = r
             .held
             .lock()
@@ -512,6 +512,9 @@ impl Spec for Transfer {
             let Variant::Copy { from, to, .. } = *v else {
                 continue;
             };
+            if self.unsupported(r, shared, *v).is_some() {
+                continue;
+            }
             for place in [from, to] {
                 let key = (place, v.bytes());
                 if matches!(place, Place::Host(Host::Coherent | Host::Cached))
