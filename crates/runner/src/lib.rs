@@ -458,9 +458,8 @@ impl<'g> Runner<'g> {
                     .spent()
                     .since(&before)
                     .into_iter()
-                    .filter_map(|(p, s)| {
-                        (s >= 1e-3).then(|| (p.name(), format!("{:.1}", s * 1e3)))
-                    }),
+                    .filter(|&(_, s)| s >= 1e-3)
+                    .map(|(p, s)| (p.name(), format!("{:.1}", s * 1e3))),
             );
         }
         self.trace.line("measured", &fields);
