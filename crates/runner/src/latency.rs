@@ -45,10 +45,17 @@ impl<'g> Runner<'g> {
         self.gpu.info.features.shader_subgroup_clock
     }
 
-    /// Whether the tests' latency kernels run here: their pipelines are then built up front
-    /// with the tests' own (for the supported tests that have one).
-    pub(super) fn latency_runs(&self) -> bool {
-        self.has_clock()
+    /// The supported tests of `tests` that have a latency kernel, where those can run here:
+    /// their latency pipelines are built up front with the tests' own.
+    pub(super) fn latency_tests(&self, tests: &[TestCase]) -> Vec<TestCase> {
+        if !self.has_clock() {
+            return Vec::new();
+        }
+        tests
+            .iter()
+            .filter(|t| self.unsupported_reason(t).is_none() && t.latency().is_some())
+            .copied()
+            .collect()
     }
 
     pub(super) fn latency_pipeline_now(&self, test: &TestCase) -> Result<Pipeline<'g>> {

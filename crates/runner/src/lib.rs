@@ -862,32 +862,31 @@ impl<'g> Runner<'g> {
     }
 
     /// Builds the pipelines of the supported `tests` (and the reference's, in `wanted`) and
-    /// their latency kernels' on several threads (creating pipelines and descriptor sets of
-    /// different objects is thread-safe in Vulkan). One thread asks the tests in order whether
-    /// they run, which makes the families' resources in the tests' order (where the memory of
-    /// each lies), and hands each supported test's kernels (its latency kernel first) to the
-    /// builders as it goes: a kernel whose compile is long (1.1–1.4 s for one latency kernel
-    /// on an H200 whose driver cache was cold, `results/h200x4/node10-1128`) compiles while
-    /// the resources after it are made, not after them all.
+    /// their latency kernels' on several threads, one pool for both (creating pipelines and
+    /// descriptor sets of different objects is thread-safe in Vulkan): the latency kernels
+    /// first, since one of them took 1.4 s to compile on an H200 whose driver cache was cold
+    /// and, built after the others, alone (`results/h200/speed4-1128`). The families'
+    /// resources are made first, in the tests' order, as they are asked whether they run, and
+    /// every one before any pipeline: where a buffer lies moves its figure (building the
+    /// pipelines while the resources after them were made moved the small store rows ±25–43 %
+    /// and the 28 MB load-to-use chase +28 % on one H200, `results/h200/ab-1128`).
     fn build_pipelines(
         &self,
         wanted: &[TestCase],
         tests: &[TestCase],
     ) -> (Pipelines<'g>, Pipelines<'g>) {
-        let (send, jobs) = std::sync::mpsc::channel::<(Kernel, TestCase)>();
-        let latency = self.latency_runs();
-        let ask = move || {
-            for t in wanted {
-                if t.self_timed() || !self.supported_now(t) {
-                    continue;
-                }
-                if latency && t.latency().is_some() && tests.contains(t) {
-                    let _ = send.send((Kernel::Latency, *t));
-                }
-                let _ = send.send((Kernel::Own, *t));
-            }
-        };
-        let built = perftest_suites::data::par_stream_on(16, ask, jobs, |(kernel, t)| {
+        let kernels: Vec<TestCase> = wanted
+            .iter()
+            .filter(|t| !t.self_timed() && self.supported_now(t))
+            .copied()
+            .collect();
+        let jobs: Vec<(Kernel, TestCase)> = self
+            .latency_tests(tests)
+            .into_iter()
+            .map(|t| (Kernel::Latency, t))
+            .chain(kernels.into_iter().map(|t| (Kernel::Own, t)))
+            .collect();
+        let built = self.build_parallel(&jobs, |&(kernel, t)| {
             let started = std::time::Instant::now();
             let built = match kernel {
                 Kernel::Own => self.pipeline(&t),
@@ -933,6 +932,18 @@ impl<'g> Runner<'g> {
             );
         }
         supported
+    }
+
+    /// `build` applied to every item of `todo`, on up to 16 threads, in `todo`'s order. Each
+    /// thread takes the next item when it is done with its last: a few pipelines (the matrix
+    /// kernels) take far longer to compile than the rest, and fixed chunks left the thread
+    /// that drew them compiling alone.
+    fn build_parallel<T: Sync, R: Send>(
+        &self,
+        todo: &[T],
+        build: impl Fn(&T) -> R + Sync,
+    ) -> Vec<R> {
+        perftest_suites::data::par_map_on(16, todo, build)
     }
 
     /// Whether `test` runs its clock kernel here (see [`perftest_suites::families::Spec::clock_kernel`]):

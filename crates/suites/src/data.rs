@@ -297,45 +297,6 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     par_map_on(usize::MAX, items, f)
 }
 
-/// `f` of every item `produce` sends on the channel whose receiving end is `items`, on
-/// `most` threads, while `produce` runs on one more: each thread takes the next item as soon
-/// as it is sent and it is done with its last. In no set order.
-pub fn par_stream_on<T: Send, R: Send>(
-    most: usize,
-    produce: impl FnOnce() + Send,
-    items: std::sync::mpsc::Receiver<T>,
-    f: impl Fn(T) -> R + Sync,
-) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .min(most)
-        .max(1);
-    let (f, items) = (&f, &std::sync::Mutex::new(items));
-    std::thread::scope(|s| {
-        s.spawn(produce);
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        // The lock is held only to take an item (its guard dies with this
-                        // statement); the sender's end closes when `produce` returns, and
-                        // every thread then stops.
-                        let item = items.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                        let Ok(item) = item else { break };
-                        mine.push(f(item));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a worker thread"))
-            .collect()
-    })
-}
-
 /// As [`par_map`], on at most `most` threads.
 pub fn par_map_on<T: Sync, R: Send>(
     most: usize,
@@ -481,50 +442,6 @@ mod tests {
 
     use super::*;
     use crate::format::ChannelType;
-
-    #[test]
-    fn a_stream_is_worked_on_while_it_is_produced_by_several_threads_at_once() {
-        // Item 0's work waits for item 1's to start, and the producer sends the rest only once
-        // item 0 is being worked on: a pool that waited for the whole stream, or held its lock
-        // while it worked, fails here in 20 s instead of finishing.
-        let (send, items) = std::sync::mpsc::channel::<u32>();
-        let (started, wait_started) = std::sync::mpsc::channel::<()>();
-        let (second, wait_second) = std::sync::mpsc::channel::<()>();
-        let (wait_started, wait_second) = (
-            std::sync::Mutex::new(wait_started),
-            std::sync::Mutex::new(wait_second),
-        );
-        let limit = std::time::Duration::from_secs(20);
-        let produce = move || {
-            send.send(0).unwrap();
-            send.send(1).unwrap();
-            wait_started
-                .lock()
-                .unwrap()
-                .recv_timeout(limit)
-                .expect("item 0 was not worked on while the stream was open");
-            for i in 2..100 {
-                send.send(i).unwrap();
-            }
-        };
-        let mut done = par_stream_on(4, produce, items, |i| {
-            match i {
-                0 => {
-                    started.send(()).unwrap();
-                    wait_second
-                        .lock()
-                        .unwrap()
-                        .recv_timeout(limit)
-                        .expect("item 1 was not taken while item 0 was worked on");
-                }
-                1 => second.send(()).unwrap(),
-                _ => {}
-            }
-            i * 2
-        });
-        done.sort();
-        assert_eq!(done, (0..100).map(|i| i * 2).collect::<Vec<_>>());
-    }
 
     #[test]
     fn the_parallel_comparison_finds_what_the_serial_one_does() {
