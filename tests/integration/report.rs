@@ -224,9 +224,10 @@ fn json_and_csv_of_one_run_give_one_report() {
 #[test]
 fn two_runs_side_by_side_and_a_fleet() {
     let dir = tempdir("report-several");
-    let runs: Vec<String> = ["run1", "run2"]
+    // The second run is committed gzipped: the report reads either.
+    let runs: Vec<String> = ["run1.csv", "run2.csv.gz"]
         .iter()
-        .map(|r| committed(&format!("results/h100/bandwidth/{r}.csv")))
+        .map(|r| committed(&format!("results/h100/bandwidth/{r}")))
         .collect();
     let (o, html) = report(&runs, &dir.join("two.html"));
     assert!(o.status.success(), "{}", stderr(&o));
