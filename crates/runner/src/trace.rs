@@ -272,4 +272,30 @@ mod tests {
             "{spent:?}"
         );
     }
+
+    #[test]
+    fn a_rows_phases_are_the_differences_of_two_readings() {
+        let before = TimeSpent {
+            phases: vec![(Phase::Samples, 1.0)],
+            total_s: 2.0,
+        };
+        // Samples grew by 0.25 s, a re-warm of 0.5 s is new; 0.25 s no phase claims.
+        let after = TimeSpent {
+            phases: vec![(Phase::Rewarm, 0.5), (Phase::Samples, 1.25)],
+            total_s: 3.0,
+        };
+        let named: Vec<(&str, f64)> = after
+            .since(&before)
+            .into_iter()
+            .map(|(p, s)| (p.name(), s))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                (Phase::Rewarm.name(), 0.5),
+                (Phase::Samples.name(), 0.25),
+                ("other", 0.25)
+            ]
+        );
+    }
 }

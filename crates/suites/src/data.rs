@@ -276,17 +276,30 @@ pub fn in_parts<R: Send>(len: usize, part: impl Fn(std::ops::Range<usize>) -> R 
     })
 }
 
-/// Fills `data` in consecutive parts on the host's cores: `fill(first, part)` for each part,
-/// `first` being the index of the part's first `unit` of bytes (every part is whole units;
-/// none shorter than 65536 units, so small data stays on one thread).
-pub fn fill_in_parts(data: &mut [u8], unit: usize, fill: impl Fn(usize, &mut [u8]) + Sync) {
-    let units = data.len() / unit;
+/// Fills `out` in consecutive parts on the host's cores, each through the same part of
+/// `scratch` (host memory as long as `out`): the part zeroed, `fill(first, part)`, then copied
+/// into `out` in one pass — `out` may be write-combined memory, which the fills' scattered
+/// word writes would crawl through. `first` is the index of the part's first `unit` of bytes;
+/// every part is whole units, and none shorter than a MB unless a unit is (small data stays
+/// on one thread).
+pub fn fill_in_parts(
+    scratch: &mut [u8],
+    out: &mut [u8],
+    unit: usize,
+    fill: impl Fn(usize, &mut [u8]) + Sync,
+) {
+    assert_eq!(scratch.len(), out.len(), "a scratch part for every part");
+    let units = out.len() / unit;
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
-    let per = units.div_ceil(threads).max(1 << 16);
+    let per = units.div_ceil(threads).max((1 << 20) / unit).max(1) * unit;
     let fill = &fill;
     std::thread::scope(|s| {
-        for (k, part) in data.chunks_mut(per * unit).enumerate() {
-            s.spawn(move || fill(k * per, part));
+        for (k, (part, to)) in scratch.chunks_mut(per).zip(out.chunks_mut(per)).enumerate() {
+            s.spawn(move || {
+                part.fill(0);
+                fill(k * per / unit, part);
+                to.copy_from_slice(part);
+            });
         }
     });
 }
@@ -406,25 +419,33 @@ mod tests {
 
     #[test]
     fn a_fill_in_parts_is_the_fill_in_one_pass() {
-        // Every unit's bytes from its index, over enough units for several parts (and a tail
-        // shorter than a part), and for one.
-        let unit = 8;
+        // Every unit's first half from its index, its second half left to the zeroing, over
+        // enough units for several parts (and a tail shorter than a part), and for one.
+        let unit = 16;
         let serial = |units: usize| -> Vec<u8> {
             (0..units as u64)
-                .flat_map(|u| u.wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes())
+                .flat_map(|u| {
+                    let mut bytes = [0u8; 16];
+                    bytes[..8]
+                        .copy_from_slice(&u.wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes());
+                    bytes
+                })
                 .collect()
         };
         for units in [0usize, 3, (1 << 16) + 1, 5 << 16] {
-            let mut data = vec![0u8; units * unit];
+            // Stale bytes in both, as a reused band leaves them.
+            let mut scratch = vec![0xAAu8; units * unit];
+            let mut out = vec![0x55u8; units * unit];
             let parts = std::sync::Mutex::new(Vec::new());
-            fill_in_parts(&mut data, unit, |first, part| {
+            fill_in_parts(&mut scratch, &mut out, unit, |first, part| {
                 parts.lock().unwrap().push((first, part.len() / unit));
                 for (k, bytes) in part.chunks_exact_mut(unit).enumerate() {
                     let u = (first + k) as u64;
-                    bytes.copy_from_slice(&u.wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes());
+                    bytes[..8]
+                        .copy_from_slice(&u.wrapping_mul(0x9E37_79B9_7F4A_7C15).to_le_bytes());
                 }
             });
-            assert_eq!(data, serial(units), "{units} units");
+            assert!(out == serial(units), "{units} units");
             let mut parts = parts.into_inner().unwrap();
             parts.sort();
             // Consecutive, whole and covering every unit.
@@ -437,6 +458,23 @@ mod tests {
             if units > 1 << 17 && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1) {
                 assert!(parts.len() > 1, "{units} units in one part");
             }
+        }
+        // Units larger than a MB (an image's rows) still split over the cores.
+        let (unit, units) = (3 << 20, 4);
+        let (mut scratch, mut out) = (vec![1u8; unit * units], vec![2u8; unit * units]);
+        let parts = std::sync::Mutex::new(0);
+        fill_in_parts(&mut scratch, &mut out, unit, |first, part| {
+            *parts.lock().unwrap() += 1;
+            for (k, u) in part.chunks_exact_mut(unit).enumerate() {
+                u[0] = (first + k) as u8 + 1;
+            }
+        });
+        assert!(out
+            .chunks(unit)
+            .enumerate()
+            .all(|(k, u)| u[0] == k as u8 + 1 && u[1..].iter().all(|&b| b == 0)));
+        if std::thread::available_parallelism().is_ok_and(|n| n.get() > 1) {
+            assert!(parts.into_inner().unwrap() > 1, "large units on one thread");
         }
     }
 

@@ -1,7 +1,7 @@
 # results/h100/bandwidth-full/ run at commit de64e1f: the whole bandwidth suite (reads, stores,
 # shader copies, reads of host memory, copies, fills, dispatch costs) timed twice, with an
 # nvidia-smi log; the transfer rows (changed last) verified again under the validation layer.
-# verify.csv beside them is every row verified under the validation layer at commit d29971a
+# verify.csv.gz beside them is every row verified under the validation layer at commit d29971a
 # (same kernels; --groups 32), by the first command of results/h100/bandwidth/command.sh.
 # Rerun: scripts/reproduce.sh results/h100/bandwidth-full OUTDIR
 STEP_TIMEOUT=${STEP_TIMEOUT:-300}

@@ -509,28 +509,13 @@ impl<'g> Bands<'g> {
     ) -> Result<()> {
         let band = (BAND_BYTES / unit).max(1) * unit;
         anyhow::ensure!(band <= BAND_BYTES, "a unit of {unit} bytes is over a band");
-        let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
-        let fill = &fill;
         let mut at = 0;
         while at < total {
             let len = band.min(total - at);
             self.host.resize(len, 0);
-            // Whole units per thread, each zeroed, filled and copied into the staging buffer
-            // by its thread (one band's units may be few and large: the image's rows).
-            let per = (len / unit).div_ceil(threads).max(1) * unit;
             let staged = &mut self.staging.mapped_mut()?[..len];
-            std::thread::scope(|s| {
-                for (k, (part, out)) in self.host[..len]
-                    .chunks_mut(per)
-                    .zip(staged.chunks_mut(per))
-                    .enumerate()
-                {
-                    s.spawn(move || {
-                        part.fill(0);
-                        fill(at + k * per, part);
-                        out.copy_from_slice(part);
-                    });
-                }
+            crate::data::fill_in_parts(&mut self.host[..len], staged, unit, |first, part| {
+                fill(at + first * unit, part)
             });
             let staging = &self.staging;
             self.gpu
