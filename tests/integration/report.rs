@@ -239,10 +239,14 @@ fn two_runs_side_by_side_and_a_fleet() {
     );
     charts(&html);
 
-    let fleet: Vec<String> = ["latency/run1", "latency/run2", "latency/run3"]
-        .iter()
-        .map(|r| committed(&format!("results/h100/{r}.csv")))
-        .collect();
+    let fleet: Vec<String> = [
+        "latency/run1.csv",
+        "latency/run2.csv.gz",
+        "latency/run3.csv",
+    ]
+    .iter()
+    .map(|r| committed(&format!("results/h100/{r}")))
+    .collect();
     let (o, html) = report(&fleet, &dir.join("fleet.html"));
     assert!(o.status.success(), "{}", stderr(&o));
     let html = html.unwrap();

@@ -614,11 +614,11 @@ fn tests_of(suite: &str) -> Vec<String> {
     stdout(&o).lines().map(str::to_string).collect()
 }
 
-// Claim: docs/options.md: "182 tests, those every item of the [summary](summary.md) is read from but the load path's `uniform` and `linear` best and worst, which read the original suite's 138 rows — `--suite health,original` adds them —"
+// Claim: docs/options.md: "176 tests, those every item of the [summary](summary.md) is read from but the load path's `uniform` and `linear` best and worst, which read the original suite's 138 rows — `--suite health,original` adds them —"
 #[test]
 fn the_health_profile_reads_every_summary_item_but_the_load_paths_uniform_and_linear() {
     let health = tests_of("health");
-    assert_eq!(health.len(), 182);
+    assert_eq!(health.len(), 176);
     let both = tests_of("health,original");
     let original = tests_of("original");
     assert_eq!(original.len(), 138);
@@ -723,7 +723,7 @@ fn the_committed_folders_verdict_names_the_runs_the_manual_names() {
     ] {
         assert_eq!(status(file), "suspect", "{file}: {text}");
     }
-    for file in ["whole-run/all-verify.csv.gz", "bandwidth/verify.csv"] {
+    for file in ["whole-run/all-verify.csv.gz", "bandwidth/verify.csv.gz"] {
         assert_eq!(status(file), "not_judged", "{file}: {text}");
     }
 }

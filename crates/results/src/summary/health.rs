@@ -6,7 +6,7 @@ use super::derive;
 /// point of a sweep (the suites' `Spec::working_set`; `None` reads the size its name
 /// ends with): a size of the latency or bandwidth curve that is a power of two or one and a
 /// half times one (two points per octave: the plateaus and the edges between them, at half
-/// the whole sweep's resolution), a host-link copy, an arithmetic or matrix peak, a dispatch
+/// the whole sweep's resolution), a host-link copy each way, an arithmetic or matrix peak, a dispatch
 /// cost. The original's baseline is added by the catalog (it is the drift check's
 /// reference).
 ///
@@ -23,10 +23,9 @@ pub fn in_profile(test: &str, working_set: Option<u64>) -> bool {
     {
         return two_per_octave(bytes);
     }
-    derive::host_copies(true)
-        .iter()
-        .chain(&derive::host_copies(false))
-        .any(|t| t == test)
+    [true, false]
+        .into_iter()
+        .any(|to_device| derive::profile_host_copy(to_device) == test)
         || derive::RATES
             .iter()
             .any(|(_, tests, _, _, _)| tests.iter().any(|(t, _)| *t == test))
@@ -58,8 +57,18 @@ mod tests {
         assert!(!named(
             "bandwidth: ByteAddressBuffer.Load4 from host-coherent memory 16 KB"
         ));
+        // One host copy each way: the item's fastest of the rows present.
         assert!(named(
+            "transfer: vkCmdCopyBuffer device to host-coherent 1 GB"
+        ));
+        assert!(named(
+            "transfer: vkCmdCopyBuffer host-coherent to device 1 GB"
+        ));
+        assert!(!named(
             "transfer: vkCmdCopyBuffer device to host-cached 1 GB"
+        ));
+        assert!(!named(
+            "transfer: vkCmdCopyBuffer host-coherent to device 1 GB on the transfer queue"
         ));
         assert!(!named("transfer: vkCmdCopyBuffer device to device 1 GB"));
         assert!(named("fp32 fma"));

@@ -1,5 +1,6 @@
 //! The latency suite: a dependent pointer chase by one lane through each resource that loads data, over working sets from 4 KB to 256 MB, four per octave.
 
+use super::bands::{Bands, BAND_BYTES};
 use crate::data::ThreadSum;
 use crate::families::{lacks_feature, upload, Columns, Latency, Probe, Shared, Spec, Unit};
 use crate::kernels::{
@@ -469,63 +470,6 @@ fn chains_of(seed: u64) -> std::sync::Arc<Vec<Vec<u32>>> {
     chains
 }
 
-/// Uploads through one staging buffer of at most [`BAND_BYTES`], band by band.
-struct Bands<'g> {
-    gpu: &'g Gpu<'g>,
-    staging: Buffer<'g>,
-    /// The band on the host, where it is filled on the host's cores before one copy into the
-    /// staging buffer (which may be write-combined: the fills write words 128 bytes apart).
-    host: Vec<u8>,
-}
-
-/// The largest band [`Bands`] stages.
-const BAND_BYTES: usize = 64 << 20;
-
-impl<'g> Bands<'g> {
-    fn new(gpu: &'g Gpu<'g>) -> Result<Self> {
-        let staging = Buffer::new(
-            gpu,
-            "chain staging",
-            BAND_BYTES as u64,
-            vk::BufferUsageFlags::TRANSFER_SRC,
-            Memory::Upload,
-        )?;
-        Ok(Bands {
-            gpu,
-            staging,
-            host: Vec::new(),
-        })
-    }
-
-    /// `total` bytes of units of `unit` bytes (whole units in every band): `fill(at, part)`
-    /// writes the bytes from `at` on into `part` (zeroed, whole units), on the host's cores; then
-    /// `record(d, cmd, staging, at, len)` records the band's copy to bytes `at..at + len`.
-    fn upload(
-        &mut self,
-        total: usize,
-        unit: usize,
-        fill: impl Fn(usize, &mut [u8]) + Sync,
-        record: impl Fn(&ash::Device, vk::CommandBuffer, &Buffer<'g>, u64, u64),
-    ) -> Result<()> {
-        let band = (BAND_BYTES / unit).max(1) * unit;
-        anyhow::ensure!(band <= BAND_BYTES, "a unit of {unit} bytes is over a band");
-        let mut at = 0;
-        while at < total {
-            let len = band.min(total - at);
-            self.host.resize(len, 0);
-            let staged = &mut self.staging.mapped_mut()?[..len];
-            crate::data::fill_in_parts(&mut self.host[..len], staged, unit, |first, part| {
-                fill(at + first * unit, part)
-            });
-            let staging = &self.staging;
-            self.gpu
-                .submit(|d, cmd| record(d, cmd, staging, at as u64, len as u64))?;
-            at += len;
-        }
-        Ok(())
-    }
-}
-
 /// One test: a resource and a working set of `SIZES_KB[size]` KB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
@@ -797,7 +741,7 @@ impl<'g> Chain<'g> {
         let image = Image::new(gpu, "chain image", format, shape, Usage::SampledStorage)?;
         // One staging band for every upload: 1 GB of host memory pinned at once (the table,
         // its image and the pointers) stalled every other device's setup of a node.
-        let mut bands = Bands::new(gpu)?;
+        let mut bands = Bands::new(gpu, "chain staging", BAND_BYTES)?;
         bands
             .upload(
                 TABLE_BYTES as usize,

@@ -1,6 +1,7 @@
 //! The bandwidth suite's data: the pools of words (device-local buffers and their texel views) and the images, each made when a test of theirs first asks.
 
-use super::sets::{bytes_of, hash32, size_bytes, word, Texels};
+use super::super::bands::{words, Bands};
+use super::sets::{hash32, size_bytes, word, Texels};
 use super::STAGING_BYTES;
 use anyhow::{Context as _, Result};
 use ash::vk;
@@ -93,22 +94,12 @@ impl<'g> Pool<'g> {
 /// a staging buffer of at most [`STAGING_BYTES`].
 pub(super) fn upload_words<'g>(gpu: &'g Gpu<'g>, data: &Buffer<'g>) -> Result<()> {
     let bytes = data.size;
-    let chunk = bytes.min(STAGING_BYTES);
-    let mut staging = Buffer::new(
-        gpu,
-        "bandwidth staging",
-        chunk,
-        vk::BufferUsageFlags::TRANSFER_SRC,
-        Memory::Upload,
-    )?;
-    let mut at = 0;
-    while at < bytes {
-        let len = chunk.min(bytes - at);
-        staging.write(&bytes_of(at / 4..(at + len) / 4, |i| word(i).to_le_bytes()))?;
-        gpu.submit(|d, cmd| record_copy_to_offset(d, cmd, &staging, data, at, len))?;
-        at += len;
-    }
-    Ok(())
+    Bands::new(gpu, "bandwidth staging", bytes.min(STAGING_BYTES))?.upload(
+        bytes as usize,
+        4,
+        |at, part| words(at, part, word),
+        |d, cmd, staging, at, len| record_copy_to_offset(d, cmd, staging, data, at, len),
+    )
 }
 
 /// An image of `texels`, `width` × `height` (the region of its pool's sets: see
@@ -124,29 +115,23 @@ pub(super) fn filled_image<'g>(
     let shape = Shape::rect(width, height);
     let image = Image::new(gpu, &name, texels.format(), shape, Usage::SampledStorage)?;
     let row_bytes = width as u64 * texels.bytes();
-    let band = (STAGING_BYTES / row_bytes).clamp(1, height as u64) as u32;
-    let mut staging = Buffer::new(
-        gpu,
-        "bandwidth image staging",
-        band as u64 * row_bytes,
-        vk::BufferUsageFlags::TRANSFER_SRC,
-        Memory::Upload,
-    )?;
-    let mut row = 0;
-    while row < height {
-        let rows = band.min(height - row);
-        let first = row as u64 * width as u64;
-        let last = first + rows as u64 * width as u64;
-        // Texel t's bytes, counted row by row over the whole image: four words, or the four
-        // bytes of a hash; on every core.
-        let bytes = match texels {
-            Texels::Rgba32f => bytes_of(4 * first..4 * last, |i| word(i).to_le_bytes()),
-            Texels::Rgba8 => bytes_of(first..last, |t| hash32(t).to_le_bytes()),
-        };
-        staging.write(&bytes)?;
-        gpu.submit(|d, cmd| image.record_fill_rows(d, cmd, &staging, row, rows))
-            .with_context(|| format!("filling the {name}"))?;
-        row += rows;
-    }
+    let band = (STAGING_BYTES / row_bytes).clamp(1, height as u64);
+    // Texel t's bytes, counted row by row over the whole image: four words, or the four
+    // bytes of a hash.
+    let fill = |at: usize, part: &mut [u8]| match texels {
+        Texels::Rgba32f => words(at, part, word),
+        Texels::Rgba8 => words(at, part, hash32),
+    };
+    Bands::new(gpu, "bandwidth image staging", band * row_bytes)?
+        .upload(
+            height as usize * row_bytes as usize,
+            row_bytes as usize,
+            fill,
+            |d, cmd, staging, at, len| {
+                let (row, rows) = ((at / row_bytes) as u32, (len / row_bytes) as u32);
+                image.record_fill_rows(d, cmd, staging, row, rows)
+            },
+        )
+        .with_context(|| format!("filling the {name}"))?;
     Ok(image)
 }
