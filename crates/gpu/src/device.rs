@@ -24,6 +24,9 @@ pub struct Gpu<'i> {
     calibrated: Option<ash::ext::calibrated_timestamps::Device>,
     /// The host clock the calibrated timestamps pair the device's timer with.
     host_domain: Option<vk::TimeDomainEXT>,
+    /// `VK_EXT_external_memory_host`, where the device imports host memory the process
+    /// allocated (see [`crate::resources::HostRegion`]), and the alignment it asks of it.
+    external_host: Option<(ash::ext::external_memory_host::Device, u64)>,
     /// One cache for every pipeline this device builds: tests that run the same kernel with
     /// the same layout (sizes of one resource, a pattern's variants) compile it once.
     pipeline_cache: vk::PipelineCache,
@@ -241,6 +244,10 @@ impl<'i> Gpu<'i> {
         if host_domain.is_some() {
             ext_names.push(ash::ext::calibrated_timestamps::NAME.as_ptr());
         }
+        let host_import = host_import_alignment(instance, info);
+        if host_import.is_some() {
+            ext_names.push(ash::ext::external_memory_host::NAME.as_ptr());
+        }
         create = create.enabled_extension_names(&ext_names);
         // SAFETY: valid physical device and create info referring to locals.
         let device = unsafe { instance.instance.create_device(info.handle, &create, None) }
@@ -278,6 +285,7 @@ impl<'i> Gpu<'i> {
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
             calibrated: None,
             host_domain: None,
+            external_host: None,
             pipeline_cache: vk::PipelineCache::null(),
             flight: Default::default(),
         };
@@ -295,11 +303,23 @@ impl<'i> Gpu<'i> {
             ));
         }
         gpu.host_domain = host_domain;
+        gpu.external_host = host_import.map(|align| {
+            (
+                ash::ext::external_memory_host::Device::new(&instance.instance, &gpu.device),
+                align,
+            )
+        });
         gpu.compute.init(&gpu.device, family)?;
         if let (Some(lane), Some((family, _))) = (gpu.transfer.as_mut(), info.transfer_queue) {
             lane.init(&gpu.device, family)?;
         }
         Ok(gpu)
+    }
+
+    /// `VK_EXT_external_memory_host` and the alignment of an imported host pointer and
+    /// size, where the device has it.
+    pub(crate) fn external_host(&self) -> Option<&(ash::ext::external_memory_host::Device, u64)> {
+        self.external_host.as_ref()
     }
 
     /// The raw instance, for extension loaders in the other GPU-layer modules.
@@ -482,6 +502,26 @@ impl<'i> Gpu<'i> {
         unsafe { d.reset_fences(&[lane.fence]) }.context("vkResetFences")?;
         Ok(())
     }
+}
+
+/// The alignment `VK_EXT_external_memory_host` asks of an imported pointer and size, where
+/// the device offers the extension.
+fn host_import_alignment(instance: &Instance, info: &DeviceInfo) -> Option<u64> {
+    let name = ash::ext::external_memory_host::NAME.to_string_lossy();
+    if !info.extensions.iter().any(|e| *e == name) {
+        return None;
+    }
+    let mut host = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
+    let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut host);
+    // SAFETY: valid physical device of this instance, which offers the extension (its
+    // properties struct may be chained).
+    unsafe {
+        instance
+            .instance
+            .get_physical_device_properties2(info.handle, &mut props)
+    };
+    let align = host.min_imported_host_pointer_alignment;
+    (align > 0 && align.is_power_of_two()).then_some(align)
 }
 
 /// The host time domain this device's timer can be read together with, where the device

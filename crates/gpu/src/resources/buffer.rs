@@ -17,6 +17,8 @@ pub struct Buffer<'g> {
     pub size: u64,
     /// The memory type index, for buffers placed with [`Memory::In`].
     pub memory_type: Option<u32>,
+    /// The device memory of an imported host region, and the region (kept while it is).
+    imported: Option<(vk::DeviceMemory, std::sync::Arc<super::HostRegion>)>,
 }
 
 impl<'g> Buffer<'g> {
@@ -42,6 +44,7 @@ impl<'g> Buffer<'g> {
             allocation: None,
             size,
             memory_type: None,
+            imported: None,
         };
         // SAFETY: `handle` is the buffer just created on `d`.
         let mut requirements = unsafe { d.get_buffer_memory_requirements(handle) };
@@ -64,6 +67,95 @@ impl<'g> Buffer<'g> {
         unsafe { d.bind_buffer_memory(handle, memory, offset) }
             .with_context(|| format!("vkBindBufferMemory ({name})"))?;
         Ok(buffer)
+    }
+
+    /// A buffer over all of `region`, host memory the process allocated, imported into the
+    /// device as a memory type of `residence` (`VK_EXT_external_memory_host`); `None` where
+    /// the device cannot import it so (no extension, a size or pointer not aligned as it asks,
+    /// or no such memory type for a host pointer).
+    pub fn import(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        region: std::sync::Arc<super::HostRegion>,
+        usage: vk::BufferUsageFlags,
+        residence: super::Residence,
+    ) -> Result<Option<Self>> {
+        let Some((ext, align)) = gpu.external_host() else {
+            return Ok(None);
+        };
+        let (size, ptr) = (region.len() as u64, region.as_ptr());
+        if !size.is_multiple_of(*align) || !(ptr as u64).is_multiple_of(*align) {
+            return Ok(None);
+        }
+        let handle_type = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+        let mut props = vk::MemoryHostPointerPropertiesEXT::default();
+        // SAFETY: valid device with the extension enabled; `ptr` is the region's first byte,
+        // aligned as the device asks, and the region outlives the call.
+        let found = unsafe {
+            (ext.fp().get_memory_host_pointer_properties_ext)(
+                ext.device(),
+                handle_type,
+                ptr.cast(),
+                &mut props,
+            )
+        };
+        if found != vk::Result::SUCCESS {
+            return Ok(None);
+        }
+        let d = gpu.device();
+        let mut external = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle_type);
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .push_next(&mut external);
+        // SAFETY: valid device and create info.
+        let handle = unsafe { d.create_buffer(&info, None) }
+            .with_context(|| format!("vkCreateBuffer ({name}, {size} bytes, imported)"))?;
+        let mut buffer = Buffer {
+            gpu,
+            handle,
+            allocation: None,
+            size,
+            memory_type: None,
+            imported: None,
+        };
+        // SAFETY: `handle` is the buffer just created on `d`.
+        let requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        // The type the device's own allocation would take, or none: an import that had to
+        // take another type (a cached one, say) would measure other memory under its name.
+        let Ok(index) = residence.memory_type(gpu, requirements.memory_type_bits) else {
+            return Ok(None);
+        };
+        if props.memory_type_bits & (1 << index) == 0 {
+            return Ok(None);
+        }
+        let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
+            .handle_type(handle_type)
+            .host_pointer(ptr.cast());
+        let allocate = vk::MemoryAllocateInfo::default()
+            .allocation_size(size)
+            .memory_type_index(index)
+            .push_next(&mut import);
+        // A device that refuses (its own limit on imports, pages another of its imports
+        // holds) leaves the buffer to the driver's own allocation.
+        // SAFETY: the pointer and size are aligned as the device asks, the type is one the
+        // device allows for this pointer, and the region outlives the memory (the buffer
+        // keeps an Arc of it, and frees the memory in Drop).
+        let Ok(memory) = (unsafe { d.allocate_memory(&allocate, None) }) else {
+            return Ok(None);
+        };
+        buffer.imported = Some((memory, region));
+        buffer.memory_type = Some(index);
+        // SAFETY: the imported memory is as large as the buffer and of an allowed type.
+        unsafe { d.bind_buffer_memory(handle, memory, 0) }
+            .with_context(|| format!("vkBindBufferMemory ({name}, imported)"))?;
+        Ok(Some(buffer))
+    }
+
+    /// Whether the buffer's memory is an imported host region ([`Buffer::import`]).
+    pub fn is_imported(&self) -> bool {
+        self.imported.is_some()
     }
 
     /// The buffer's device address (the buffer needs SHADER_DEVICE_ADDRESS usage).
@@ -129,6 +221,10 @@ impl Drop for Buffer<'_> {
         // SAFETY: the GPU no longer uses the buffer: every submission is waited for.
         unsafe { self.gpu.device().destroy_buffer(self.handle, None) };
         free(self.gpu, self.allocation.take());
+        if let Some((memory, _region)) = self.imported.take() {
+            // SAFETY: the buffer bound to it is destroyed; the region is freed after it.
+            unsafe { self.gpu.device().free_memory(memory, None) };
+        }
     }
 }
 

@@ -7,10 +7,12 @@ use gpu_allocator::MemoryLocation;
 
 mod buffer;
 mod commands;
+mod host_region;
 mod image;
 mod sampler;
 pub use buffer::{vec4_at, Buffer, BufferView};
 pub use commands::*;
+pub use host_region::HostRegion;
 pub use image::{Image, Shape, Usage};
 pub use sampler::Sampler;
 

@@ -10,7 +10,7 @@ use ash::vk;
 use perftest_gpu::pipeline::{Binding, Pipeline};
 use perftest_gpu::resources::{
     describe_memory_type, memory_type_heap_bytes, record_fill, record_readback,
-    record_transfer_copy, record_transfer_fill, Buffer, Memory, Residence,
+    record_transfer_copy, record_transfer_fill, Buffer, HostRegion, Memory, Residence,
 };
 use perftest_gpu::timer::Timer;
 use perftest_gpu::{Gpu, Queue};
@@ -180,8 +180,8 @@ struct Held<'g> {
 /// buffer the test before left unused, kept while the tests go on at its size. A GB of host
 /// memory pinned takes 0.3–0.4 s on an H200 and stalls the driver's calls of every device of
 /// the process meanwhile: on a node of four, a GPU timing a row then idled up to 1.8 s
-/// (`results/h200x4/node6-1128`). The health profile's eight 1 GB host copies (host-coherent
-/// and host-cached, each way, on each queue) pin two GB, at setup.
+/// (`results/h200x4/node6-1128`). The health profile's two 1 GB host copies (host-coherent,
+/// each way) take one GB, imported at setup (see [`buffer`]).
 #[derive(Default)]
 struct Buffers<'g> {
     current: Option<Held<'g>>,
@@ -209,6 +209,24 @@ pub struct Resources<'g> {
 /// A buffer of `bytes` in `place`, usable as a copy source and destination.
 fn buffer<'g>(gpu: &'g Gpu<'g>, name: &str, place: Place, bytes: u64) -> Result<Buffer<'g>> {
     let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+    // Host-coherent memory is one region of the process's, imported by each device where it
+    // can: a device's own allocation of it (a GB pinned) took 0.37–0.44 s on an H200 and
+    // stalled every other device's driver calls, so on a node the pins went one after
+    // another; the import took 0.12–0.15 s with the region's pages faulted in on every core,
+    // and every host-coherent copy read as before (results/h200/import-1129). Host-cached
+    // memory stays the driver's: imported, its 16 MB copies from the device read 22 % faster
+    // there (52.4 GB/s against 39–43), another memory than the row has measured.
+    if place == Place::Host(Host::Coherent) {
+        let align = if bytes.is_multiple_of(2 << 20) {
+            2 << 20
+        } else {
+            4096
+        };
+        let region = HostRegion::shared(bytes as usize, align, 0)?;
+        if let Some(b) = Buffer::import(gpu, name, region, usage, place.residence())? {
+            return Ok(b);
+        }
+    }
     Buffer::new(gpu, name, bytes, usage, Memory::In(place.residence()))
 }
 
@@ -473,15 +491,35 @@ impl Spec for Transfer {
         None
     }
 
-    fn memory(&self, _: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
+    fn memory(&self, r: &Resources<'_>, shared: &Shared<'_>, v: Variant) -> Option<String> {
         let Variant::Copy { from, to, .. } = v else {
             return None;
         };
+        // Whether the test's own buffer at `p` is an imported host region (see [`buffer`]).
+        let imported = |p: Place| {
+            r.held.lock().is_ok_and(|h| {
+                h.current.as_ref().is_some_and(|c| {
+                    c.variant == v
+                        && match (c.from.as_ref(), p == from) {
+                            (Some(b), true) => b.is_imported(),
+                            _ => p == to && c.to.is_imported(),
+                        }
+                })
+            })
+        };
         let describe = |p: Place| {
-            p.residence()
+            let what = p
+                .residence()
                 .memory_type(shared.gpu, u32::MAX)
                 .map(|i| describe_memory_type(shared.gpu, i))
-                .unwrap_or_default()
+                .unwrap_or_default();
+            if imported(p) {
+                format!(
+                    "{what}, the process's own host memory imported (VK_EXT_external_memory_host)"
+                )
+            } else {
+                what
+            }
         };
         Some(format!("from {}; to {}", describe(from), describe(to)))
     }

@@ -1,0 +1,164 @@
+//! Host memory the process allocates once and every device imports (`VK_EXT_external_memory_host`), instead of each device's driver allocating and pinning its own.
+
+use anyhow::{anyhow, Result};
+use std::alloc::Layout;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, Weak};
+
+/// A region of host memory, aligned as the devices that import it ask, every page written
+/// once on the host's cores (faulted in before any driver pins it).
+pub struct HostRegion {
+    ptr: NonNull<u8>,
+    layout: Layout,
+}
+
+// SAFETY: the region is plain memory the process owns; the host never reads or writes it
+// after it is made (only the devices' copies do, one device at a time on a node: a test over
+// the host link holds the host alone), so sharing the pointer between threads is sound.
+unsafe impl Send for HostRegion {}
+// SAFETY: as for Send: no host access through `&HostRegion`.
+unsafe impl Sync for HostRegion {}
+
+/// The regions alive, by size, alignment and the caller's key: devices setting up together
+/// share one (the same pages imported by each).
+type Regions = Vec<((usize, usize, u32), Weak<HostRegion>)>;
+static REGIONS: Mutex<Regions> = Mutex::new(Vec::new());
+
+impl HostRegion {
+    /// A region of `len` bytes aligned to `align` (a power of two, `len` a multiple of it),
+    /// each page written on the host's cores.
+    pub fn new(len: usize, align: usize) -> Result<Self> {
+        let layout = Layout::from_size_align(len, align)
+            .map_err(|e| anyhow!("a host region of {len} bytes aligned to {align}: {e}"))?;
+        anyhow::ensure!(
+            len > 0 && len.is_multiple_of(align),
+            "a host region of {len} bytes is not whole units of {align}"
+        );
+        // SAFETY: the layout's size is not zero.
+        let ptr = NonNull::new(unsafe { std::alloc::alloc(layout) })
+            .ok_or_else(|| anyhow!("allocating {len} bytes of host memory"))?;
+        let region = HostRegion { ptr, layout };
+        // Every page faulted in here, on every core, rather than one at a time inside the
+        // driver when a device pins it.
+        let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+        let per = len.div_ceil(threads).next_multiple_of(align.max(4096));
+        // SAFETY: the region's `len` bytes were just allocated and nothing else refers to them.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(region.ptr.as_ptr(), len) };
+        std::thread::scope(|s| {
+            for part in bytes.chunks_mut(per) {
+                s.spawn(move || part.fill(0));
+            }
+        });
+        Ok(region)
+    }
+
+    /// The region of `len` bytes aligned to `align` under `key` that another device made and
+    /// still holds, else a new one.
+    pub fn shared(len: usize, align: usize, key: u32) -> Result<Arc<Self>> {
+        let mut regions = REGIONS
+            .lock()
+            .map_err(|_| anyhow!("host regions lock poisoned"))?;
+        regions.retain(|(_, w)| w.strong_count() > 0);
+        let id = (len, align, key);
+        if let Some(r) = regions
+            .iter()
+            .find(|(k, _)| *k == id)
+            .and_then(|(_, w)| w.upgrade())
+        {
+            return Ok(r);
+        }
+        let r = Arc::new(Self::new(len, align)?);
+        regions.push((id, Arc::downgrade(&r)));
+        Ok(r)
+    }
+
+    /// The region's first byte.
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// Its size in bytes.
+    pub fn len(&self) -> usize {
+        self.layout.size()
+    }
+
+    /// Whether it is empty (never: a region has bytes).
+    pub fn is_empty(&self) -> bool {
+        self.layout.size() == 0
+    }
+}
+
+impl Drop for HostRegion {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout; every device memory importing it
+        // holds an Arc, so none is left.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::{record_copy, Buffer, Memory, Residence};
+    use ash::vk;
+
+    #[test]
+    fn a_region_is_aligned_written_and_shared_while_held() {
+        let r = HostRegion::new(6 << 20, 2 << 20).unwrap();
+        assert_eq!(r.len(), 6 << 20);
+        assert!((r.as_ptr() as usize).is_multiple_of(2 << 20));
+        // SAFETY: the region's bytes, read while nothing else holds them.
+        let bytes = unsafe { std::slice::from_raw_parts(r.as_ptr(), r.len()) };
+        assert!(bytes.iter().all(|&b| b == 0));
+        assert!(HostRegion::new(4096 + 1, 4096).is_err());
+        // One region per size, alignment and key while someone holds it; a new one after.
+        let a = HostRegion::shared(1 << 20, 4096, 7).unwrap();
+        let b = HostRegion::shared(1 << 20, 4096, 7).unwrap();
+        let c = HostRegion::shared(1 << 20, 4096, 8).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &c));
+        let first = Arc::as_ptr(&a);
+        drop((a, b));
+        let d = HostRegion::shared(1 << 20, 4096, 7).unwrap();
+        assert_eq!(
+            Arc::strong_count(&d),
+            1,
+            "{first:?}: a region nobody held was kept"
+        );
+    }
+
+    /// Under lavapipe (the CI's device): a region imported as a buffer is the region's bytes,
+    /// copied by the GPU like any buffer's, with the validation layer silent.
+    #[test]
+    fn an_imported_region_is_copied_as_its_bytes() {
+        let instance = crate::Instance::new(true).expect("Vulkan with the validation layer");
+        let info = instance
+            .devices
+            .iter()
+            .find(|d| d.device_type == crate::DeviceType::Cpu)
+            .expect("lavapipe");
+        let gpu = crate::Gpu::new(&instance, info).unwrap();
+        let before = crate::VALIDATION_MESSAGES.load(std::sync::atomic::Ordering::Relaxed);
+        let len = 1usize << 20;
+        let region = Arc::new(HostRegion::new(len, 4096).unwrap());
+        let words: Vec<u8> = (0..len / 4)
+            .flat_map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes())
+            .collect();
+        // SAFETY: the region's bytes, written before any device imports them.
+        unsafe { std::slice::from_raw_parts_mut(region.as_ptr(), len) }.copy_from_slice(&words);
+        let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        let imported = Buffer::import(&gpu, "imported", region, usage, Residence::DeviceHost)
+            .unwrap()
+            .expect("lavapipe imports host memory");
+        assert!(imported.is_imported());
+        let out = Buffer::new(&gpu, "out", len as u64, usage, Memory::Readback).unwrap();
+        gpu.submit(|d, cmd| record_copy(d, cmd, &imported, &out, len as u64))
+            .unwrap();
+        assert!(
+            out.mapped().unwrap() == &words[..],
+            "the copy read other bytes"
+        );
+        let after = crate::VALIDATION_MESSAGES.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(after, before, "the validation layer spoke");
+    }
+}
