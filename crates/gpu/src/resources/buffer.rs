@@ -35,19 +35,8 @@ impl<'g> Buffer<'g> {
             .size(size)
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
-        // SAFETY: valid device and create info.
-        let handle = unsafe { d.create_buffer(&info, None) }
-            .with_context(|| format!("vkCreateBuffer ({name}, {size} bytes)"))?;
-        let mut buffer = Buffer {
-            gpu,
-            handle,
-            allocation: None,
-            size,
-            memory_type: None,
-            imported: None,
-        };
-        // SAFETY: `handle` is the buffer just created on `d`.
-        let mut requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        let (mut buffer, mut requirements) = Self::unbound(gpu, name, &info)?;
+        let handle = buffer.handle;
         if let Memory::In(residence) = memory {
             // Only the chosen type is allowed, so gpu-allocator allocates from exactly it.
             let index = residence
@@ -67,6 +56,30 @@ impl<'g> Buffer<'g> {
         unsafe { d.bind_buffer_memory(handle, memory, offset) }
             .with_context(|| format!("vkBindBufferMemory ({name})"))?;
         Ok(buffer)
+    }
+
+    /// A buffer made from `info` with no memory bound yet (Drop destroys it), and what memory
+    /// it needs.
+    fn unbound(
+        gpu: &'g Gpu<'g>,
+        name: &str,
+        info: &vk::BufferCreateInfo<'_>,
+    ) -> Result<(Self, vk::MemoryRequirements)> {
+        let d = gpu.device();
+        // SAFETY: valid device and create info.
+        let handle = unsafe { d.create_buffer(info, None) }
+            .with_context(|| format!("vkCreateBuffer ({name}, {} bytes)", info.size))?;
+        let buffer = Buffer {
+            gpu,
+            handle,
+            allocation: None,
+            size: info.size,
+            memory_type: None,
+            imported: None,
+        };
+        // SAFETY: `handle` is the buffer just created on `d`.
+        let requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        Ok((buffer, requirements))
     }
 
     /// A buffer over all of `region`, host memory the process allocated, imported into the
@@ -109,19 +122,8 @@ impl<'g> Buffer<'g> {
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .push_next(&mut external);
-        // SAFETY: valid device and create info.
-        let handle = unsafe { d.create_buffer(&info, None) }
-            .with_context(|| format!("vkCreateBuffer ({name}, {size} bytes, imported)"))?;
-        let mut buffer = Buffer {
-            gpu,
-            handle,
-            allocation: None,
-            size,
-            memory_type: None,
-            imported: None,
-        };
-        // SAFETY: `handle` is the buffer just created on `d`.
-        let requirements = unsafe { d.get_buffer_memory_requirements(handle) };
+        let (mut buffer, requirements) = Self::unbound(gpu, name, &info)?;
+        let handle = buffer.handle;
         // The type the device's own allocation would take, or none: an import that had to
         // take another type (a cached one, say) would measure other memory under its name.
         let Ok(index) = residence.memory_type(gpu, requirements.memory_type_bits) else {
