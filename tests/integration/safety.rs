@@ -715,7 +715,7 @@ fn the_committed_folders_verdict_names_the_runs_the_manual_names() {
     for file in [
         "whole-run/all-run1.csv.gz",
         "whole-run/all-run2.csv.gz",
-        "bandwidth-full/run1.csv",
+        "bandwidth-full/run1.csv.gz",
         "transfer/run1.csv",
         "dispatch-barrier/kernel2-ssbo-1.csv",
         "drift/lasting-check-off.csv",

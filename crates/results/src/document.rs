@@ -230,7 +230,7 @@ mod tests {
     #[test]
     fn an_older_document_lacks_newer_fields() {
         // Written before `steady_clock_mhz`, `clock_method` and `time_s`.
-        let doc = committed("results/h100/all-run1.json");
+        let doc = committed("results/h100/all-run1.json.gz");
         let d = doc.device(0).unwrap();
         assert!(d.time_s.is_none());
         assert!(!d.features.contains_key("shaderDeviceClock"));

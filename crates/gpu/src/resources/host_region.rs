@@ -1,28 +1,22 @@
-//! Host memory the process allocates once and every device imports (`VK_EXT_external_memory_host`), instead of each device's driver allocating and pinning its own.
+//! Host memory the process allocates and a device imports (`VK_EXT_external_memory_host`), instead of the device's driver allocating and pinning its own.
 
 use anyhow::{anyhow, Result};
 use std::alloc::Layout;
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex, Weak};
 
-/// A region of host memory, aligned as the devices that import it ask, every page written
-/// once on the host's cores (faulted in before any driver pins it).
+/// A region of host memory, aligned as the device that imports it asks, every page written
+/// once on the host's cores (faulted in before the driver pins it).
 pub struct HostRegion {
     ptr: NonNull<u8>,
     layout: Layout,
 }
 
 // SAFETY: the region is plain memory the process owns; the host never reads or writes it
-// after it is made (only the devices' copies do, one device at a time on a node: a test over
-// the host link holds the host alone), so sharing the pointer between threads is sound.
+// after it is made (only its device's copies do), so moving or sharing the pointer between
+// threads is sound.
 unsafe impl Send for HostRegion {}
 // SAFETY: as for Send: no host access through `&HostRegion`.
 unsafe impl Sync for HostRegion {}
-
-/// The regions alive, by size, alignment and the caller's key: devices setting up together
-/// share one (the same pages imported by each).
-type Regions = Vec<((usize, usize, u32), Weak<HostRegion>)>;
-static REGIONS: Mutex<Regions> = Mutex::new(Vec::new());
 
 impl HostRegion {
     /// A region of `len` bytes aligned to `align` (a power of two, `len` a multiple of it),
@@ -52,26 +46,6 @@ impl HostRegion {
         Ok(region)
     }
 
-    /// The region of `len` bytes aligned to `align` under `key` that another device made and
-    /// still holds, else a new one.
-    pub fn shared(len: usize, align: usize, key: u32) -> Result<Arc<Self>> {
-        let mut regions = REGIONS
-            .lock()
-            .map_err(|_| anyhow!("host regions lock poisoned"))?;
-        regions.retain(|(_, w)| w.strong_count() > 0);
-        let id = (len, align, key);
-        if let Some(r) = regions
-            .iter()
-            .find(|(k, _)| *k == id)
-            .and_then(|(_, w)| w.upgrade())
-        {
-            return Ok(r);
-        }
-        let r = Arc::new(Self::new(len, align)?);
-        regions.push((id, Arc::downgrade(&r)));
-        Ok(r)
-    }
-
     /// The region's first byte.
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
@@ -90,8 +64,8 @@ impl HostRegion {
 
 impl Drop for HostRegion {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout; every device memory importing it
-        // holds an Arc, so none is left.
+        // SAFETY: allocated in `new` with this layout; the device memory importing it holds
+        // an Arc of it, so none is left.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
     }
 }
@@ -101,9 +75,10 @@ mod tests {
     use super::*;
     use crate::resources::{record_copy, Buffer, Memory, Residence};
     use ash::vk;
+    use std::sync::Arc;
 
     #[test]
-    fn a_region_is_aligned_written_and_shared_while_held() {
+    fn a_region_is_aligned_and_written() {
         let r = HostRegion::new(6 << 20, 2 << 20).unwrap();
         assert_eq!(r.len(), 6 << 20);
         assert!((r.as_ptr() as usize).is_multiple_of(2 << 20));
@@ -111,20 +86,6 @@ mod tests {
         let bytes = unsafe { std::slice::from_raw_parts(r.as_ptr(), r.len()) };
         assert!(bytes.iter().all(|&b| b == 0));
         assert!(HostRegion::new(4096 + 1, 4096).is_err());
-        // One region per size, alignment and key while someone holds it; a new one after.
-        let a = HostRegion::shared(1 << 20, 4096, 7).unwrap();
-        let b = HostRegion::shared(1 << 20, 4096, 7).unwrap();
-        let c = HostRegion::shared(1 << 20, 4096, 8).unwrap();
-        assert!(Arc::ptr_eq(&a, &b));
-        assert!(!Arc::ptr_eq(&a, &c));
-        let first = Arc::as_ptr(&a);
-        drop((a, b));
-        let d = HostRegion::shared(1 << 20, 4096, 7).unwrap();
-        assert_eq!(
-            Arc::strong_count(&d),
-            1,
-            "{first:?}: a region nobody held was kept"
-        );
     }
 
     /// Under lavapipe (the CI's device): a region imported as a buffer is the region's bytes,

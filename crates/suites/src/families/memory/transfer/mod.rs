@@ -209,20 +209,22 @@ pub struct Resources<'g> {
 /// A buffer of `bytes` in `place`, usable as a copy source and destination.
 fn buffer<'g>(gpu: &'g Gpu<'g>, name: &str, place: Place, bytes: u64) -> Result<Buffer<'g>> {
     let usage = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
-    // Host-coherent memory is one region of the process's, imported by each device where it
-    // can: a device's own allocation of it (a GB pinned) took 0.37–0.44 s on an H200 and
-    // stalled every other device's driver calls, so on a node the pins went one after
-    // another; the import took 0.12–0.15 s with the region's pages faulted in on every core,
-    // and every host-coherent copy read as before (results/h200/import-1129). Host-cached
-    // memory stays the driver's: imported, its 16 MB copies from the device read 22 % faster
-    // there (52.4 GB/s against 39–43), another memory than the row has measured.
+    // Host-coherent memory is the process's own, imported by the device where it can: the
+    // device's own allocation of it (a GB pinned) took 0.37–0.44 s on an H200 and stalled
+    // every other device's driver calls, so on a node the pins went one after another; the
+    // import took 0.12–0.15 s with the region's pages faulted in on every core, and every
+    // host-coherent copy read as before (results/h200/import-1129). One region per buffer:
+    // whether a driver takes the same pages into two devices was not seen (no node was lent
+    // after). Host-cached memory stays the driver's: imported, its 16 MB copies from the
+    // device read 22 % faster there (52.4 GB/s against 39–43), another memory than the row
+    // has measured.
     if place == Place::Host(Host::Coherent) {
         let align = if bytes.is_multiple_of(2 << 20) {
             2 << 20
         } else {
             4096
         };
-        let region = HostRegion::shared(bytes as usize, align, 0)?;
+        let region = std::sync::Arc::new(HostRegion::new(bytes as usize, align)?);
         if let Some(b) = Buffer::import(gpu, name, region, usage, place.residence())? {
             return Ok(b);
         }
