@@ -322,6 +322,12 @@ impl<'i> Gpu<'i> {
         self.external_host.as_ref()
     }
 
+    /// The alignment the device asks of host memory it imports (pointer and size), where it
+    /// can import host memory at all (`VK_EXT_external_memory_host`).
+    pub fn host_import_alignment(&self) -> Option<u64> {
+        self.external_host.as_ref().map(|(_, align)| *align)
+    }
+
     /// The raw instance, for extension loaders in the other GPU-layer modules.
     pub(crate) fn ash_instance(&self) -> &ash::Instance {
         &self.instance.instance

@@ -218,13 +218,17 @@ fn buffer<'g>(gpu: &'g Gpu<'g>, name: &str, place: Place, bytes: u64) -> Result<
     // after). Host-cached memory stays the driver's: imported, its 16 MB copies from the
     // device read 22 % faster there (52.4 GB/s against 39–43), another memory than the row
     // has measured.
-    if place == Place::Host(Host::Coherent) {
+    let importable = gpu
+        .host_import_alignment()
+        .filter(|&a| bytes.is_multiple_of(a));
+    if let (Place::Host(Host::Coherent), Some(at_least)) = (place, importable) {
+        // 2 MB where the size allows: the host's large pages, where it makes them.
         let align = if bytes.is_multiple_of(2 << 20) {
-            2 << 20
+            at_least.max(2 << 20)
         } else {
-            4096
+            at_least
         };
-        let region = std::sync::Arc::new(HostRegion::new(bytes as usize, align)?);
+        let region = std::sync::Arc::new(HostRegion::new(bytes as usize, align as usize)?);
         if let Some(b) = Buffer::import(gpu, name, region, usage, place.residence())? {
             return Ok(b);
         }
