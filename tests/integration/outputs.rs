@@ -123,6 +123,61 @@ fn json_into_a_fifo_reaches_its_reader() {
 }
 
 #[cfg(unix)]
+/// `--csv /dev/stdout` (or `--json`) with stdout redirected to a file (`> out.txt`): the file
+/// the shell opened is written through its own descriptor, so it ends up holding the lines the
+/// run printed and the whole output, in the order written, and it is the same file (not a new
+/// one renamed onto it). Opened anew from its start, the CSV and the printed lines wrote over
+/// each other.
+// Claim: docs/options.md: "are written through the run's own output, where the lines it prints go too"
+#[test]
+#[cfg(unix)]
+fn an_output_named_as_a_redirected_stdout_goes_through_it() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempdir("stdout-file");
+    for flag in ["--csv", "--json"] {
+        let out = dir.path().join(format!("out{flag}.txt"));
+        let file = std::fs::File::create(&out).unwrap();
+        let inode = file.metadata().unwrap().ino();
+        let o = perftest()
+            .args(["--device", lavapipe()])
+            .args(ONE_TEST)
+            .args([flag, "/dev/stdout"])
+            .stdout(file)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{flag}: {}", stderr(&o));
+        assert_eq!(
+            std::fs::metadata(&out).unwrap().ino(),
+            inode,
+            "{flag}: replaced"
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("Using device 0"), "{flag}: {text}");
+        assert!(
+            text.contains("cbuffer{float4} load uniform: "),
+            "{flag}: {text}"
+        );
+        if flag == "--csv" {
+            let header = text.lines().find(|l| l.starts_with("device_index,"));
+            assert!(
+                header.is_some_and(|h| h.ends_with(",working_set_bytes")),
+                "{text}"
+            );
+            assert!(
+                text.lines()
+                    .any(|l| l.contains(",cbuffer{float4} load uniform,") && l.starts_with("0,")),
+                "{text}"
+            );
+        } else {
+            let at = text
+                .find("\n{\n")
+                .expect("the document on a line of its own");
+            let doc: serde_json::Value = serde_json::from_str(&text[at..]).unwrap();
+            assert_eq!(doc["results"].as_array().unwrap().len(), 1, "{text}");
+        }
+    }
+}
+
 #[test]
 fn json_through_a_symlink_writes_its_target() {
     let dir = tempdir("json-link");

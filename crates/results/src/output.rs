@@ -86,6 +86,21 @@ impl OutFile {
                 input.display()
             )));
         }
+        #[cfg(unix)]
+        if let Some(n) = path::own_stream(path) {
+            // The run's own stdout or stderr, whatever is behind it: written through it.
+            use std::os::fd::AsFd as _;
+            let fd = match n {
+                1 => std::io::stdout().as_fd().try_clone_to_owned(),
+                _ => std::io::stderr().as_fd().try_clone_to_owned(),
+            };
+            return Ok(OutFile {
+                flag: flag.to_string(),
+                path: path.to_path_buf(),
+                target: path.to_path_buf(),
+                how: How::InPlace(File::from(fd.map_err(|e| cannot(e.to_string()))?)),
+            });
+        }
         let target = path::final_target(path).map_err(|e| cannot(e.to_string()))?;
         let existing = std::fs::metadata(&target).ok();
         if existing.as_ref().is_some_and(Metadata::is_dir) {

@@ -38,6 +38,36 @@ pub fn final_target(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
+/// The process's own standard output or error (1 or 2) where `path` names it: `/dev/stdout`,
+/// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, or a symlink to one of them. What is written
+/// there goes through that descriptor, at its own offset: a file behind it opened anew (the
+/// shell's `> out.txt`) would be written from its start, over the lines the run prints.
+pub fn own_stream(path: &Path) -> Option<u8> {
+    if !cfg!(unix) {
+        return None;
+    }
+    let mut p = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let n = p
+            .strip_prefix("/proc/self/fd")
+            .or_else(|_| p.strip_prefix("/dev/fd"))
+            .ok()
+            .and_then(|rest| rest.to_str()?.parse::<u8>().ok());
+        if let Some(n @ (1 | 2)) = n {
+            return Some(n);
+        }
+        if !std::fs::symlink_metadata(&p).ok()?.file_type().is_symlink() {
+            return None;
+        }
+        let link = std::fs::read_link(&p).ok()?;
+        p = match p.parent() {
+            Some(dir) => dir.join(link),
+            None => link,
+        };
+    }
+    None
+}
+
 /// One spelling per file: the canonical path of what `path` names, or, for a file that does
 /// not exist yet, the canonical path of its directory plus its name.
 fn identity(path: &Path) -> PathBuf {
@@ -107,6 +137,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(d.join("sub")).unwrap();
         Dir(d)
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_runs_own_stdout_and_stderr_are_streams_under_every_spelling() {
+        for (p, n) in [
+            ("/dev/stdout", Some(1)),
+            ("/dev/stderr", Some(2)),
+            ("/dev/fd/1", Some(1)),
+            ("/proc/self/fd/2", Some(2)),
+            ("/dev/fd/0", None),
+            ("/dev/null", None),
+        ] {
+            assert_eq!(own_stream(Path::new(p)), n, "{p}");
+        }
+        let d = dir("own-stream");
+        let link = d.0.join("out");
+        std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
+        assert_eq!(own_stream(&link), Some(1));
+        let file = d.0.join("file");
+        std::fs::write(&file, "").unwrap();
+        assert_eq!(own_stream(&file), None);
     }
 
     #[test]
