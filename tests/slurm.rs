@@ -69,7 +69,7 @@ impl Contract {
             ),
             (
                 c.slow_gpu,
-                "`--fault slow-gpu`: the slow node runs 24 groups, not 16",
+                "`--fault slow-gpu`: the slow node runs 6 groups, not 4",
             ),
         ] {
             if !has {
@@ -223,7 +223,7 @@ fn write_script(path: &Path, text: &str) {
 
 /// The perftest the nodes run: the built binary behind a lock (the nodes share this machine's
 /// CPU), lavapipe on one thread (steadier times), the slow node's runs slowed (with
-/// `--fault slow-gpu`, or 24 groups instead of 16 where it has none), `--host` dropped where
+/// `--fault slow-gpu`, or 6 groups instead of 4 where it has none), `--host` dropped where
 /// the binary has none.
 fn perftest_for_nodes(dir: &Path, contract: &Contract) -> PathBuf {
     let script = format!(
@@ -242,7 +242,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --host) if [ "$have_host" = 0 ]; then shift 2; continue; fi ;;
     --csv) timing=1 ;;
-    --groups) if [ "$slow" = 1 ] && [ "$have_slow_gpu" = 0 ]; then args+=(--groups 24); shift 2; continue; fi ;;
+    --groups) if [ "$slow" = 1 ] && [ "$have_slow_gpu" = 0 ]; then args+=(--groups 6); shift 2; continue; fi ;;
   esac
   args+=("$1")
   shift
@@ -297,11 +297,16 @@ fn profile(contract: &Contract) -> (Vec<String>, String) {
             // No drift check: three nodes on one VM's two cores move lavapipe's baseline by
             // +27 % at times (CI saw every row of a node flagged `disturbed`, so that node was
             // rightly not judged); the drift check is tests/drift.rs's, this test is the jobs'.
+            // Four groups: `--fault slow-gpu` times the slow node 8× slower, and at 16 its
+            // fp32 fma took 47 ms on this two-core EPYC, at the 50 ms watchdog budget; a
+            // dispatch cut there is another dispatch, not compared (CI once saw the slow
+            // node's re-measure so, and its verdict `suspect` instead of `degraded`). Four
+            // leave room for a CPU four times slower.
             [
                 "--device",
                 lavapipe(),
                 "--groups",
-                "16",
+                "4",
                 "--samples",
                 "5",
                 "--drift-limit",
@@ -488,7 +493,7 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
     if !contract.slow_gpu {
         // The stand-in slowdown reached the slow node's run, and only it.
         for (node, rows) in NODES.iter().zip(&rows) {
-            let groups = if *node == SLOW { "24" } else { "16" };
+            let groups = if *node == SLOW { "6" } else { "4" };
             assert!(
                 rows.iter().all(|r| r["groups"] == groups),
                 "{node}: {rows:?}"
