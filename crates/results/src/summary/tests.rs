@@ -264,12 +264,36 @@ fn the_h100s_arithmetic_dispatch_and_loads_are_their_rows() {
     );
     let h = find(&s, "host → device");
     assert_eq!(h.value.as_deref(), Ok("51.1 GB/s"));
+    // A whole run has the four copies each way; the note counts those present.
+    assert!(h.from.ends_with("(fastest of 4)"), "{}", h.from);
     // The load path: NVIDIA's divergent constant-buffer reads are the worst linear rows.
     assert!(find(&s, "linear: worst")
         .from
         .starts_with("cbuffer{float4} load linear"));
     let text = text(&[s]);
     assert!(text.contains("Published figures:\n  [1] NVIDIA H100"));
+}
+
+/// The health profile runs one host copy each way: the item is that row, named alone (not
+/// "the fastest of 4" of rows the run does not have).
+#[test]
+fn a_profiles_host_link_is_its_one_copy_each_way() {
+    let mut s = summary_of("h200/final-1129/health-2.csv.gz");
+    let s = s.remove(0);
+    for (what, row) in [
+        (
+            "host → device",
+            "transfer: vkCmdCopyBuffer host-coherent to device 1 GB",
+        ),
+        (
+            "device → host",
+            "transfer: vkCmdCopyBuffer device to host-coherent 1 GB",
+        ),
+    ] {
+        let h = find(&s, what);
+        assert_eq!(h.from, row, "{what}");
+        assert!(h.value.is_ok(), "{what}: {:?}", h.value);
+    }
 }
 
 #[test]
