@@ -172,6 +172,58 @@ fn devices_run_at_once_and_a_test_that_shares_the_host_runs_alone() {
     assert!(err.contains("perftest: device 1: drift check"), "{err}");
 }
 
+// Claim: docs/timing.md: "timed again at once, inside the hold it has"
+#[test]
+fn a_row_held_alone_is_timed_again_for_its_spread_inside_its_hold() {
+    let _serial = serial();
+    // Every timing of the two tests held alone spreads far beyond the limit: each is timed
+    // again at once, before another device gets the node, and not once more after its block's
+    // check (that would take the node alone again, every other device waiting for it).
+    let dir = tempdir("devices");
+    let o = both(&dir, &["--fault", "noisy-alone", "--drift-limit", "40"]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let lines = trace(&dir);
+    let alone: Vec<String> = lines
+        .iter()
+        .filter(|l| l.1 == "measure" && l.4 == "alone")
+        .map(|l| l.2.clone())
+        .collect();
+    assert!(alone.len() >= 4, "{alone:?}\n{err}");
+    for d in ["0", "1"] {
+        let own: Vec<_> = lines.iter().filter(|l| l.3 == d).collect();
+        for name in [
+            "dispatch: submit and wait, one empty dispatch each",
+            "dispatch: 256 empty dispatches, one submit each",
+        ] {
+            let at: Vec<usize> = (0..own.len())
+                .filter(|&i| own[i].2 == name && own[i].1 == "measure")
+                .collect();
+            // A block timed again for a drift re-measures it; with none, it is measured once.
+            if !err.contains("on again") {
+                assert_eq!(at.len(), 1, "device {d}, {name}: {own:?}");
+            }
+            for i in at {
+                let next: Vec<&str> = own[i + 1..i + 3].iter().map(|l| l.1.as_str()).collect();
+                assert_eq!(next, ["again", "measured"], "device {d}, {name}: {own:?}");
+            }
+        }
+    }
+    // Its spread stays (the test's own): the row carries it, steady.
+    let rows = csv_rows(&dir.join("rows.csv"));
+    for r in rows
+        .iter()
+        .filter(|r| r["test"].starts_with("dispatch: submit and wait"))
+    {
+        let cv: f64 = r["cv_pct"].parse().unwrap();
+        assert!(cv > 40.0, "{r:?}");
+        assert!(
+            ["steady", "re-measured"].contains(&r["conditions"].as_str()),
+            "{r:?}"
+        );
+    }
+}
+
 // Claim: docs/options.md: "`--in-turn` runs the devices one after another instead"
 #[test]
 fn in_turn_runs_one_device_after_the_other() {

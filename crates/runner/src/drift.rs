@@ -244,7 +244,9 @@ impl Runner<'_> {
                 .reference_span_ms
                 .min(QUIET_SPAN_RATIO * best.reference_ms);
         }
-        Ok(Drift { retaken, ..best })
+        let drift = Drift { retaken, ..best };
+        *self.drift_now.lock().unwrap_or_else(|p| p.into_inner()) = Some(drift);
+        Ok(drift)
     }
 
     /// Whether the reference `d` was measured at a clock off the steady one.
@@ -351,7 +353,10 @@ impl Runner<'_> {
         let first = self.check(drift)?;
         let within = |c: &Check| self.verdict(drift, c) == Verdict::Within;
         if within(&first) && within(&before) {
-            let noisy = |m: &Measurement| timed_again_for_spread(m, drift);
+            // A row held alone on a node was timed again for it in its hold already.
+            let noisy = |m: &Measurement| {
+                timed_again_for_spread(m, drift) && !self.retimed_in_hold(&m.test)
+            };
             if rows.iter().any(noisy) {
                 for m in rows.iter_mut().filter(|m| noisy(m)) {
                     // As after a drift: a re-measure for the row's own clock stays found.
@@ -603,7 +608,7 @@ fn clock_note(check: &Check) -> String {
 /// disturbance that came and went moves only by hitting every run, and its timed dispatch's
 /// spread (one workgroup's 256 steps, launch included: 1–38 % on an H200) is the launch's
 /// jitter, which stays (a whole H200 run timed 390 chases again for it, 55 s of its 245).
-fn timed_again_for_spread(m: &Measurement, drift: &Drift) -> bool {
+pub(crate) fn timed_again_for_spread(m: &Measurement, drift: &Drift) -> bool {
     !m.test.is_chase() && m.stats.is_some_and(|s| drift.is_off(s.cv_pct))
 }
 

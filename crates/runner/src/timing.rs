@@ -73,9 +73,20 @@ const INJECTED_STALL_MS: f64 = 60.0;
 /// `--fault slow-test`: added per group to every dispatch of the second test.
 const INJECTED_MS_PER_GROUP: f64 = 4.0;
 
-/// `--fault noisy-baseline`: two of every three samples of the baseline's first timing are
-/// this many times slower (a spread beyond any drift limit, and a median far off).
+/// `--fault noisy-baseline` (`noisy-alone`): two of every three samples of the baseline's
+/// first timing (every timing of a test held alone) are this many times slower (a
+/// spread beyond any drift limit, and a median far off).
 const INJECTED_NOISE: f64 = 10.0;
+/// `--fault noisy-baseline` and `noisy-alone`: two of every three `times` made
+/// [`INJECTED_NOISE`] times slower.
+fn spread(times: &mut [f64]) {
+    for (i, t) in times.iter_mut().enumerate() {
+        if i % 3 != 0 {
+            *t *= INJECTED_NOISE;
+        }
+    }
+}
+
 /// Whether `--fault noisy-baseline` has disturbed the baseline's timing yet.
 static NOISE_INJECTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -741,11 +752,7 @@ impl<'g> Runner<'g> {
             && *test == catalog::baseline()
             && !NOISE_INJECTED.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
-            for (i, t) in times.iter_mut().enumerate() {
-                if i % 3 != 0 {
-                    *t *= INJECTED_NOISE;
-                }
-            }
+            spread(&mut times);
         }
         if s.samples.is_none() {
             if let Some(st) = Stats::from_times(&times).filter(|st| st.cv_pct > NOISY_CV_PCT) {
@@ -803,6 +810,9 @@ impl<'g> Runner<'g> {
             times.extend(family.time_self(&self.shared, test.index(), 0, samples - first)?);
         }
         self.disturb(&mut times);
+        if s.fault == Some(Fault::NoisyAlone) && super::hold_for(test) == super::node::Hold::Alone {
+            spread(&mut times);
+        }
         Ok(Stats::from_times(&times))
     }
 

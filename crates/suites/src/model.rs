@@ -180,6 +180,10 @@ perftest_results::words! {
         /// Make the baseline's first timing spread widely (two samples in three 10× slower): the
         /// drift check must time it again, and its row must still read a ratio of exactly 1.
         NoisyBaseline = "noisy-baseline",
+        /// Make every timing of the tests that hold the node alone spread widely (two samples
+        /// in three 10× slower): at node scale each must be timed again once, at once, inside
+        /// the hold it has, and not again after its block's check.
+        NoisyAlone = "noisy-alone",
         /// Pretend the device reports subgroups twice as wide as its kernels run (as a driver
         /// whose kernel was built for another width does): the subgroup tests must still verify,
         /// against the width their kernels say they ran at, and their rows carry it.
