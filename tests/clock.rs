@@ -210,6 +210,58 @@ fn a_clock_that_stays_low_is_flagged_throttled_and_strict_fails() {
     );
 }
 
+// Claim: docs/timing.md: "the rows stand, and the clock is brought back"
+#[test]
+fn a_clock_dip_at_the_check_after_rows_timed_at_the_steady_clock_leaves_them_standing() {
+    let _serial = serial();
+    // The check after the second block reads the baseline 3× slower at a third of the clock;
+    // every row of the block was timed at the steady clock by its own probes: the rows stand
+    // (not timed again after a drift check), say so, and the next block starts steady.
+    let dir = tempdir("clock");
+    let csv = dir.join("dip.csv");
+    let o = run(&args(
+        csv.to_str().unwrap(),
+        &["--fault", "low-clock-at-check", "--strict"],
+    ));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("at a clock of 333 MHz (limit ±100.0 %), as slow as that clock makes it"),
+        "{err}"
+    );
+    assert!(
+        err.contains("each timed at the steady clock: they stand"),
+        "{err}"
+    );
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 12);
+    let dipped: Vec<&CsvRow> = rows
+        .iter()
+        .filter(|r| {
+            r.reason
+                .contains("the check after this block read the baseline")
+        })
+        .collect();
+    assert!(!dipped.is_empty(), "{err}");
+    for r in &rows {
+        let clock = r.clock.unwrap_or(f64::NAN);
+        assert!((clock - 1000.0).abs() < 1.0, "{}: clock {clock}", r.test);
+        assert!(untouched(r), "{}: {} {}", r.test, r.conditions, r.reason);
+    }
+    for r in dipped {
+        assert_eq!(r.conditions, "steady", "{}: {}", r.test, r.reason);
+        // What the check read: about 3× the reference (a CPU device's own noise beside it).
+        let pct: f64 = r
+            .reason
+            .split("read the baseline +")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{}", r.reason));
+        assert!((150.0..300.0).contains(&pct), "{}", r.reason);
+    }
+}
+
 #[test]
 fn another_gpu_user_at_a_normal_clock_is_named_contended() {
     let _serial = serial();

@@ -104,6 +104,11 @@ pub enum Note {
     /// The baseline was `drift_pct` % off right after the row's block each time it ran, and
     /// back after a wait.
     OwnAfterEffect { drift_pct: f64 },
+    /// The check after the row's block read the baseline `drift_pct` % off at a clock of
+    /// `mhz`, its time at the steady clock within the limit, while every row of the block was
+    /// timed at the steady clock by its own probes: the clock dipped after them (brought back
+    /// before the next block), and the rows stand.
+    ClockDipAfter { drift_pct: f64, mhz: f64 },
     /// A probe of the latency curve's edge between the sweep's `on` (the last size on a
     /// plateau) and `off` (the first off it), bytes, bisected after the sweep; its clock and
     /// driver readings are those of row `clock_of` (the `off` size's).
@@ -246,6 +251,12 @@ impl fmt::Display for Note {
                 "the baseline was {drift_pct:+.1} % off right after this block each time it \
                  ran and back after a wait: the block's own after-effect on the device, not \
                  another process"
+            ),
+            Note::ClockDipAfter { drift_pct, mhz } => write!(
+                f,
+                "the check after this block read the baseline {drift_pct:+.1} % off at a clock \
+                 of {mhz:.0} MHz, as slow as that clock makes it; the block's rows were each \
+                 timed at the steady clock (their own probes), so they stand"
             ),
             Note::KernelClock {
                 mhz,
@@ -458,6 +469,15 @@ mod tests {
                 Note::OwnAfterEffect { drift_pct: -12.34 },
                 "the baseline was -12.3 % off right after this block each time it ran and back \
                  after a wait: the block's own after-effect on the device, not another process",
+            ),
+            (
+                Note::ClockDipAfter {
+                    drift_pct: 4.87,
+                    mhz: 1889.5,
+                },
+                "the check after this block read the baseline +4.9 % off at a clock of 1890 \
+                 MHz, as slow as that clock makes it; the block's rows were each timed at the \
+                 steady clock (their own probes), so they stand",
             ),
             (
                 Note::DeviceLost {

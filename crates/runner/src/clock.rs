@@ -60,7 +60,7 @@ const SIMULATED_MHZ: f64 = 1000.0;
 /// Run positions (1-based, in run order) that `--fault low-clock` and `--fault throttle` slow.
 pub const FAULT_STRETCH: std::ops::RangeInclusive<usize> = 5..=7;
 /// The simulated low clock, as a fraction of the steady one.
-const FAULT_LEVEL: f64 = 1.0 / 3.0;
+pub(super) const FAULT_LEVEL: f64 = 1.0 / 3.0;
 /// `--fault idle-gap`: the GPU idles this long before the tests at these run positions.
 pub const IDLE_GAP: Duration = Duration::from_millis(2500);
 const IDLE_GAP_FIRST: usize = 25;
@@ -265,6 +265,7 @@ fn is_clock_fault(fault: Option<Fault>) -> bool {
         Some(
             Fault::SlowStart
                 | Fault::LowClock
+                | Fault::LowClockAtCheck
                 | Fault::Throttle
                 | Fault::Contention
                 | Fault::LowDriverClock
@@ -297,6 +298,8 @@ pub(super) struct Simulated {
     throttled: std::sync::Mutex<Vec<perftest_suites::catalog::TestCase>>,
     /// The simulated driver's clock level (1 = steady), as f64 bits.
     driver_level: AtomicU64,
+    /// `low-clock-at-check`: the second block's tests have run, its check is still to come.
+    pub(super) dip_due: std::sync::atomic::AtomicBool,
 }
 
 impl Simulated {
@@ -306,6 +309,7 @@ impl Simulated {
             dropped: Default::default(),
             throttled: Default::default(),
             driver_level: AtomicU64::new(1f64.to_bits()),
+            dip_due: false.into(),
         }
     }
 
@@ -322,7 +326,7 @@ impl Simulated {
         f64::from_bits(self.level.load(Ordering::Relaxed))
     }
 
-    fn set(&self, level: f64) {
+    pub(super) fn set(&self, level: f64) {
         self.level.store(level.to_bits(), Ordering::Relaxed);
     }
 }
@@ -651,7 +655,7 @@ impl Runner<'_> {
     fn rewarm_until(&self, steady: f64, mut also: impl FnMut() -> bool) -> Result<f64> {
         match self.settings.fault {
             // The simulated low clock comes back once the GPU is kept busy.
-            Some(Fault::LowClock) => self.simulated.set(1.0),
+            Some(Fault::LowClock | Fault::LowClockAtCheck) => self.simulated.set(1.0),
             Some(Fault::LowDriverClock) => self.simulated.set_driver(1.0),
             _ => {}
         }
