@@ -27,6 +27,7 @@ unusable CSV.
 
 import argparse
 import csv
+import gzip
 import statistics
 import sys
 from collections import OrderedDict
@@ -76,7 +77,7 @@ class Runs:
         self.runs = []
         for path in paths:
             try:
-                with open(path, newline="") as f:
+                with open_csv(path) as f:
                     rows = list(csv.DictReader(f))
             except OSError as e:
                 fail(f"cannot read {path}: {e}")
@@ -278,9 +279,16 @@ def ceiling_section(runs, unit, bunit, l1):
     return "\n".join(text), used
 
 
+def open_csv(path):
+    """A CSV as text, gzipped (`.gz`, as committed results are) or not."""
+    if str(path).endswith(".gz"):
+        return gzip.open(path, "rt", newline="")
+    return open(path, newline="")
+
+
 def verify_section(path):
     try:
-        with open(path, newline="") as f:
+        with open_csv(path) as f:
             rows = list(csv.DictReader(f))
     except OSError as e:
         fail(f"cannot read {path}: {e}")
