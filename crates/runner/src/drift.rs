@@ -349,7 +349,11 @@ impl Runner<'_> {
     /// row's own finding from its clock is kept). A row whose own samples spread beyond the
     /// limit while the baseline held is timed once more, a chase excepted (a disturbance may
     /// have come and gone between two checks; a low clock it was re-measured for stays
-    /// found); a spread that stays is the test's own. Returns the last check.
+    /// found); a spread that stays is the test's own. A check off only for its own low clock
+    /// (its time at the steady clock within the limit) after a block whose every timed row
+    /// was timed at the steady clock by its own probes brings the clock back and leaves the
+    /// rows standing, each noting what the check read ([`Note::ClockDipAfter`]). Returns the
+    /// last check.
     pub fn settle(
         &self,
         drift: &mut Drift,
