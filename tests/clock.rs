@@ -214,19 +214,24 @@ fn a_clock_that_stays_low_is_flagged_throttled_and_strict_fails() {
 #[test]
 fn a_clock_dip_at_the_check_after_rows_timed_at_the_steady_clock_leaves_them_standing() {
     let _serial = serial();
-    // The check after the second block reads the baseline 3× slower at a third of the clock;
+    // The check after the second block reads the baseline 10× slower at a tenth of the clock;
     // every row of the block was timed at the steady clock by its own probes: the rows stand
-    // (not timed again after a drift check), say so, and the next block starts steady.
+    // (not timed again after a drift check), say so, and the next block starts steady. A
+    // 200 % limit: the check is off, and as slow as its clock makes it, for any noise of this
+    // CPU's between a third and three times.
     let dir = tempdir("clock");
     let csv = dir.join("dip.csv");
-    let o = run(&args(
+    let mut a = args(
         csv.to_str().unwrap(),
         &["--fault", "low-clock-at-check", "--strict"],
-    ));
+    );
+    let limit = a.iter().position(|x| *x == "--drift-limit").unwrap() + 1;
+    a[limit] = "200";
+    let o = run(&a);
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(
-        err.contains("at a clock of 333 MHz (limit ±100.0 %), as slow as that clock makes it"),
+        err.contains("at a clock of 100 MHz (limit ±200.0 %), as slow as that clock makes it"),
         "{err}"
     );
     assert!(
@@ -250,7 +255,8 @@ fn a_clock_dip_at_the_check_after_rows_timed_at_the_steady_clock_leaves_them_sta
     }
     for r in dipped {
         assert_eq!(r.conditions, "steady", "{}: {}", r.test, r.reason);
-        // What the check read: about 3× the reference (a CPU device's own noise beside it).
+        // What the check read: beyond the limit (about 10× the reference, with a CPU
+        // device's own noise).
         let pct: f64 = r
             .reason
             .split("read the baseline +")
@@ -258,7 +264,7 @@ fn a_clock_dip_at_the_check_after_rows_timed_at_the_steady_clock_leaves_them_sta
             .and_then(|rest| rest.split(' ').next())
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{}", r.reason));
-        assert!((150.0..300.0).contains(&pct), "{}", r.reason);
+        assert!(pct > 200.0, "{}", r.reason);
     }
 }
 

@@ -60,7 +60,11 @@ const SIMULATED_MHZ: f64 = 1000.0;
 /// Run positions (1-based, in run order) that `--fault low-clock` and `--fault throttle` slow.
 pub const FAULT_STRETCH: std::ops::RangeInclusive<usize> = 5..=7;
 /// The simulated low clock, as a fraction of the steady one.
-pub(super) const FAULT_LEVEL: f64 = 1.0 / 3.0;
+const FAULT_LEVEL: f64 = 1.0 / 3.0;
+/// `--fault low-clock-at-check`'s clock at the check, as a fraction of the steady one: low
+/// enough that a check on a CPU device 3× slower or faster than its reference for its own
+/// noise still reads off, and still as slow as its clock makes it, at a 200 % limit.
+pub(super) const DIP_LEVEL: f64 = 0.1;
 /// `--fault idle-gap`: the GPU idles this long before the tests at these run positions.
 pub const IDLE_GAP: Duration = Duration::from_millis(2500);
 const IDLE_GAP_FIRST: usize = 25;

@@ -364,7 +364,7 @@ impl Runner<'_> {
         if self.settings.fault == Some(Fault::LowClockAtCheck)
             && self.simulated.dip_due.swap(false, Ordering::Relaxed)
         {
-            self.simulated.set(super::clock::FAULT_LEVEL);
+            self.simulated.set(super::clock::DIP_LEVEL);
         }
         let mut first = self.check(drift)?;
         let within = |d: &Drift, c: &Check| self.verdict(d, c) == Verdict::Within;

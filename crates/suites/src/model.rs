@@ -152,7 +152,7 @@ perftest_results::words! {
         /// As `low-clock`, but the clock stays low whenever those tests run: their rows must be
         /// flagged `throttled`, the others stay steady.
         Throttle = "throttle",
-        /// Simulate a clock at a third during the drift check after the second block of tests,
+        /// Simulate a clock at a tenth during the drift check after the second block of tests,
         /// back once the GPU is kept busy (the block's own after-effect, as an H200's clock
         /// under its power cap right after its memory-bound rows): the block's rows, each timed
         /// at the steady clock by its own probes, must stand, not be timed again.
