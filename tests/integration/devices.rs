@@ -110,6 +110,10 @@ fn devices_run_at_once_and_a_test_that_shares_the_host_runs_alone() {
     for (d, run) in [("0", a), ("1", b)] {
         assert!(at(&format!("opening device {d}")) <= run.0, "{text}");
         assert!(at(&format!("device {d} tests done")) >= run.1, "{text}");
+        // Closed (its resources and the device freed) after its tests, before the run ends.
+        let closed = at(&format!("device {d} closed"));
+        assert!(closed >= at(&format!("device {d} tests done")), "{text}");
+        assert!(closed <= at("devices done"), "{text}");
     }
     assert!(at("devices done") <= at("outputs written"), "{text}");
     assert!(at("instance dropped") >= a.1.max(b.1), "{text}");
