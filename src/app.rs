@@ -662,6 +662,7 @@ fn run_device(
     // The device's resources and then the device itself, freed here rather than unseen at
     // the return: the trace shows what closing it takes (GBs of memory, hundreds of pipelines).
     drop(runner);
+    runner::process_line(&format!("device {} resources freed", device.index));
     drop(gpu);
     runner::process_line(&format!("device {} closed", device.index));
     outcome
