@@ -4,6 +4,9 @@ use anyhow::{anyhow, Result};
 use std::alloc::Layout;
 use std::ptr::NonNull;
 
+/// The size of a huge page on x86-64 and most Linux hosts: what a region is aligned to.
+const HUGE_PAGE: usize = 2 << 20;
+
 /// A region of host memory, aligned as the device that imports it asks, every page written
 /// once on the host's cores (faulted in before the driver pins it).
 pub struct HostRegion {
@@ -20,18 +23,25 @@ unsafe impl Sync for HostRegion {}
 
 impl HostRegion {
     /// A region of `len` bytes aligned to `align` (a power of two, `len` a multiple of it),
-    /// each page written on the host's cores.
+    /// each page written on the host's cores. On Linux a region of 2 MB or more is aligned to
+    /// 2 MB and asks for 2 MB pages (`MADV_HUGEPAGE`; the kernel may still give 4 KB ones).
     pub fn new(len: usize, align: usize) -> Result<Self> {
-        let layout = Layout::from_size_align(len, align)
-            .map_err(|e| anyhow!("a host region of {len} bytes aligned to {align}: {e}"))?;
         anyhow::ensure!(
-            len > 0 && len.is_multiple_of(align),
+            len > 0 && align.is_power_of_two() && len.is_multiple_of(align),
             "a host region of {len} bytes is not whole units of {align}"
         );
+        let align = if len >= HUGE_PAGE {
+            align.max(HUGE_PAGE)
+        } else {
+            align
+        };
+        let layout = Layout::from_size_align(len, align)
+            .map_err(|e| anyhow!("a host region of {len} bytes aligned to {align}: {e}"))?;
         // SAFETY: the layout's size is not zero.
         let ptr = NonNull::new(unsafe { std::alloc::alloc(layout) })
             .ok_or_else(|| anyhow!("allocating {len} bytes of host memory"))?;
         let region = HostRegion { ptr, layout };
+        region.ask_huge_pages();
         // Every page faulted in here, on every core, rather than one at a time inside the
         // driver when a device pins it.
         let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
@@ -45,6 +55,28 @@ impl HostRegion {
         });
         Ok(region)
     }
+
+    /// Asks the kernel to back the region with 2 MB pages, before its pages are first
+    /// touched: 512 times fewer faults to fill it, and to free it (on an H200's host, 1 GB of
+    /// 4 KB pages took 0.036 s to free, of 2 MB pages 0.003 s; `results/h200/close-1129`).
+    /// Advice only: refused or unsupported, the region keeps 4 KB pages.
+    #[cfg(target_os = "linux")]
+    fn ask_huge_pages(&self) {
+        if self.layout.size() >= HUGE_PAGE {
+            // SAFETY: the range is the region's own allocation, not yet touched; MADV_HUGEPAGE
+            // changes no contents and no mapping, only how the kernel backs the pages.
+            unsafe {
+                libc::madvise(
+                    self.ptr.as_ptr().cast(),
+                    self.layout.size(),
+                    libc::MADV_HUGEPAGE,
+                )
+            };
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn ask_huge_pages(&self) {}
 
     /// The region's first byte.
     pub fn as_ptr(&self) -> *mut u8 {
@@ -103,6 +135,49 @@ mod tests {
             len >> 10
         );
         assert!(HostRegion::new(4096 + 1, 4096).is_err());
+    }
+
+    /// The `VmFlags` of the mapping of this process that holds `addr` (Linux's smaps).
+    #[cfg(target_os = "linux")]
+    fn vm_flags(addr: usize) -> String {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().unwrap_or_default();
+            if let Some((a, b)) = range.split_once('-') {
+                if let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
+                {
+                    inside = (a..b).contains(&addr);
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(flags) = line.strip_prefix("VmFlags:") {
+                    return flags.to_string();
+                }
+            }
+        }
+        panic!("no mapping holds {addr:#x}");
+    }
+
+    /// A region of 2 MB or more is aligned to 2 MB whatever its device asks, and asks the
+    /// kernel for 2 MB pages (its mapping carries the `hg` flag, where the kernel has
+    /// transparent huge pages at all); a smaller one keeps its alignment and 4 KB pages.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_large_region_asks_for_huge_pages() {
+        let r = HostRegion::new(8 << 20, 4096).unwrap();
+        assert!((r.as_ptr() as usize).is_multiple_of(HUGE_PAGE));
+        if std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            let flags = vm_flags(r.as_ptr() as usize);
+            assert!(
+                flags.split_whitespace().any(|f| f == "hg"),
+                "VmFlags:{flags}"
+            );
+        }
+        let small = HostRegion::new(64 << 10, 4096).unwrap();
+        assert!((small.as_ptr() as usize).is_multiple_of(4096));
+        assert_eq!(small.len(), 64 << 10);
     }
 
     /// Under lavapipe (the CI's device): a region imported as a buffer is the region's bytes,
