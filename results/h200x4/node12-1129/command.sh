@@ -7,7 +7,8 @@
 # rows standing): the profile once on GPU 0 to warm the driver's shader cache, then GPU 0
 # alone and all GPUs at once, in turn, twice, traced; the fleet over the four files. Read
 # each 1 GB copy row's `memory` (imported on every GPU?) and each device's `prepare` phase
-# (`results/h200/huge-1129/phases.py`, `results/h200x4/node10-1128/waits.py`).
+# (`results/h200/huge-1129/phases.py`, `results/h200x4/node10-1128/waits.py`); `node.py OUTDIR` beside
+# this file reads all of it back (each run's time and ratio, flags, phases per device, copies).
 # Rerun: scripts/reproduce.sh results/h200x4/node12-1129 OUTDIR
 nvidia-smi -L > "$out/gpus.txt" 2>&1
 wall "$B" "${X[@]}" --device 0 --suite health --csv "$out/first.csv" > "$out/first.txt" 2>&1
