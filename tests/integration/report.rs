@@ -242,7 +242,7 @@ fn two_runs_side_by_side_and_a_fleet() {
     let fleet: Vec<String> = [
         "latency/run1.csv",
         "latency/run2.csv.gz",
-        "latency/run3.csv",
+        "latency/run3.csv.gz",
     ]
     .iter()
     .map(|r| committed(&format!("results/h100/{r}")))
