@@ -71,8 +71,9 @@ pub struct Args {
     pub groups: Option<u32>,
 
     /// Timed dispatches per test (the median is reported). Default: as many as fit 0.25 s of
-    /// GPU time per test, between 5 and 20, and up to 200 for a test whose samples vary by
-    /// more than 0.5 % (CV).
+    /// GPU time per test, between 5 and 20 (5 where they spread by at most 0.25 %), and for a
+    /// test whose samples spread more, as many as hold its median within about 0.15 %
+    /// ((1.25 × CV / 0.15)², up to 200 and 0.25 s).
     #[arg(long, allow_negative_numbers = true, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub samples: Option<u32>,

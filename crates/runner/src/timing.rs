@@ -30,19 +30,25 @@ const TEST_BUDGET_MS: f64 = 250.0;
 /// Samples when `--samples` is not given: as many as fit the budget, within these bounds.
 const DEFAULT_SAMPLES: u32 = 20;
 const MIN_AUTO_SAMPLES: u32 = 5;
-/// A test whose samples vary more than this (CV, %) gets more samples, within its budget:
-/// its median then moves less between runs.
-const NOISY_CV_PCT: f64 = 0.5;
+/// How far a row's median may move by the draw of its samples alone (%, 1.25 σ/√n): the
+/// steady rule's five samples within 0.25 % hold it to 0.14 %. A row whose samples spread
+/// more takes as many as hold its median there ([`samples_for_spread`]), within its budget and
+/// [`MAX_AUTO_SAMPLES`], no more: a row of 0.8 % takes 45, not 200 (the 256 KB – 768 MB loads
+/// of the health profile on an H200 spread 0.6–1.2 %, and each took 200, 2–3 s of its 9).
+const MEDIAN_SPREAD_PCT: f64 = 0.15;
 /// Samples a test takes first when `--samples` is not given; where they spread by at most
 /// [`STEADY_CV_PCT`], the row is steady and they are its samples, else it takes the rest of
 /// its budget (and more, where it is noisy).
 const STEADY_SAMPLES: u32 = 5;
 /// The largest spread (CV, %) of the first [`STEADY_SAMPLES`] that ends a row's sampling: half
-/// the noisy threshold, where the median of five is within about 0.15 % of the median of
-/// twenty (1.25 σ/√n), less than rows move between runs.
+/// [`MEDIAN_SPREAD_PCT`]'s at five samples (rounded down), where the median of five is within
+/// about 0.15 % of the median of twenty (1.25 σ/√n), less than rows move between runs.
 const STEADY_CV_PCT: f64 = 0.25;
 /// The most samples a noisy test gets.
 const MAX_AUTO_SAMPLES: u32 = 200;
+/// Rounds of more samples a spreading row may take, each sized by the spread of all its
+/// samples so far (a spread read from twenty is itself uncertain).
+const MORE_SAMPLES_ROUNDS: u32 = 3;
 /// What a cold test's dispatches fill before each one: twice the largest last-level cache of
 /// today's GPUs (AMD's 256 MB Infinity Cache; the H100's L2 is 50 MB), at most a sixteenth of
 /// the device-local heap.
@@ -260,6 +266,18 @@ pub(crate) fn size_from_probes(
 /// Whether `times` spread by at most [`STEADY_CV_PCT`] (see [`STEADY_SAMPLES`]).
 fn is_steady(times: &[f64]) -> bool {
     Stats::from_times(times).is_some_and(|st| st.cv_pct <= STEADY_CV_PCT)
+}
+
+/// The samples whose median the draw moves by at most [`MEDIAN_SPREAD_PCT`], for samples that
+/// spread by `cv_pct` (CV, %): (1.25 cv / [`MEDIAN_SPREAD_PCT`])², rounded up.
+fn samples_for_spread(cv_pct: f64) -> u32 {
+    let n = (1.25 * cv_pct / MEDIAN_SPREAD_PCT).powi(2).ceil();
+    // A spread of NaN (no samples) asks for none; an enormous one for the most there are.
+    if n.is_nan() {
+        0
+    } else {
+        n.min(f64::from(u32::MAX)) as u32
+    }
 }
 
 /// The fastest of `times` (a stall only ever adds time).
@@ -755,17 +773,22 @@ impl<'g> Runner<'g> {
             spread(&mut times);
         }
         if s.samples.is_none() {
-            if let Some(st) = Stats::from_times(&times).filter(|st| st.cv_pct > NOISY_CV_PCT) {
-                // The measured median, not the probe's estimate, sizes the extra samples.
+            for _ in 0..MORE_SAMPLES_ROUNDS {
+                let Some(st) = Stats::from_times(&times) else {
+                    break;
+                };
+                // The measured median, not the probe's estimate, sizes the budget's samples.
                 let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
-                let extra = fit.min(MAX_AUTO_SAMPLES).saturating_sub(times.len() as u32);
-                if extra > 0 {
-                    let (more, more_clocks) =
-                        self.probed_dispatches(pipeline, &constants, groups, 1, extra, around)?;
-                    times.extend(more);
-                    clocks.probes.extend(more_clocks.probes);
-                    clocks.kernel.extend(more_clocks.kernel);
+                let want = samples_for_spread(st.cv_pct).min(fit).min(MAX_AUTO_SAMPLES);
+                let extra = want.saturating_sub(times.len() as u32);
+                if extra == 0 {
+                    break;
                 }
+                let (more, more_clocks) =
+                    self.probed_dispatches(pipeline, &constants, groups, 1, extra, around)?;
+                times.extend(more);
+                clocks.probes.extend(more_clocks.probes);
+                clocks.kernel.extend(more_clocks.kernel);
             }
         }
         Ok((Stats::from_times(&times), clocks))
@@ -873,7 +896,23 @@ mod tests {
         // One stalled sample among five spreads them beyond the rule: the rest are taken.
         assert!(!is_steady(&[1.000, 1.001, 0.999, 1.030, 1.000]));
         assert!(!is_steady(&[]));
-        const { assert!(STEADY_CV_PCT < NOISY_CV_PCT && STEADY_SAMPLES >= MIN_AUTO_SAMPLES) };
+        const { assert!(STEADY_SAMPLES >= MIN_AUTO_SAMPLES) };
+        // The steady rule is the spread rule's at five samples.
+        assert!(samples_for_spread(STEADY_CV_PCT) <= STEADY_SAMPLES);
+        assert!(samples_for_spread(STEADY_CV_PCT + 0.02) > STEADY_SAMPLES);
+    }
+
+    #[test]
+    fn a_spreading_row_takes_the_samples_that_hold_its_median_and_no_more() {
+        // 0.5 % is held by the twenty a row takes anyway; 0.8 % by 45; 1 % by 70.
+        assert_eq!(samples_for_spread(0.5), 18);
+        assert_eq!(samples_for_spread(0.8), 45);
+        assert_eq!(samples_for_spread(1.0), 70);
+        // Beyond 1.7 % the cap of 200 holds.
+        assert!(samples_for_spread(1.7) > MAX_AUTO_SAMPLES);
+        assert_eq!(samples_for_spread(0.0), 0);
+        assert_eq!(samples_for_spread(f64::NAN), 0);
+        assert_eq!(samples_for_spread(f64::INFINITY), u32::MAX);
     }
 
     #[test]
