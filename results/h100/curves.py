@@ -17,6 +17,7 @@ Latency rows without clocks (a CPU device, a GPU without shaderSubgroupClock) do
 with no rows left it says so and exits 1. Standard library only.
 """
 import csv
+import gzip
 import re
 import statistics
 import sys
@@ -61,7 +62,8 @@ def curves(path):
     the registers' (clocks, ns) or None. Latency: (clocks, ns); bandwidth: (GB/s, B/clk/CU)."""
     out = {"latency": {}, "bandwidth": {}}
     registers = None
-    with open(path, newline="") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         for r in csv.DictReader(f):
             if r["status"] != "ok":
                 continue

@@ -224,8 +224,8 @@ fn json_and_csv_of_one_run_give_one_report() {
 #[test]
 fn two_runs_side_by_side_and_a_fleet() {
     let dir = tempdir("report-several");
-    // The second run is committed gzipped: the report reads either.
-    let runs: Vec<String> = ["run1.csv", "run2.csv.gz"]
+    // Both runs are committed gzipped: the report reads CSV either way.
+    let runs: Vec<String> = ["run1.csv.gz", "run2.csv.gz"]
         .iter()
         .map(|r| committed(&format!("results/h100/bandwidth/{r}")))
         .collect();

@@ -718,7 +718,7 @@ fn the_committed_folders_verdict_names_the_runs_the_manual_names() {
         "bandwidth-full/run1.csv.gz",
         "transfer/run1.csv",
         "dispatch-barrier/kernel2-ssbo-1.csv",
-        "drift/lasting-check-off.csv",
+        "drift/lasting-check-off.csv.gz",
         "l2-line-1127/all.csv.gz",
     ] {
         assert_eq!(status(file), "suspect", "{file}: {text}");
