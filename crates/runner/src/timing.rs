@@ -268,6 +268,18 @@ fn is_steady(times: &[f64]) -> bool {
     Stats::from_times(times).is_some_and(|st| st.cv_pct <= STEADY_CV_PCT)
 }
 
+/// How many more samples a row that took `taken`, whose samples read `st` so far, takes: up to
+/// what holds its median ([`samples_for_spread`]), at most [`MAX_AUTO_SAMPLES`] and what fits
+/// its budget at its measured median (not the probe's estimate).
+fn more_samples(taken: usize, st: &Stats) -> u32 {
+    let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
+    let taken = u32::try_from(taken).unwrap_or(u32::MAX);
+    samples_for_spread(st.cv_pct)
+        .min(fit)
+        .min(MAX_AUTO_SAMPLES)
+        .saturating_sub(taken)
+}
+
 /// The samples whose median the draw moves by at most [`MEDIAN_SPREAD_PCT`], for samples that
 /// spread by `cv_pct` (CV, %): (1.25 cv / [`MEDIAN_SPREAD_PCT`])², rounded up.
 fn samples_for_spread(cv_pct: f64) -> u32 {
@@ -777,10 +789,7 @@ impl<'g> Runner<'g> {
                 let Some(st) = Stats::from_times(&times) else {
                     break;
                 };
-                // The measured median, not the probe's estimate, sizes the budget's samples.
-                let fit = (TEST_BUDGET_MS / st.median_ms) as u32;
-                let want = samples_for_spread(st.cv_pct).min(fit).min(MAX_AUTO_SAMPLES);
-                let extra = want.saturating_sub(times.len() as u32);
+                let extra = more_samples(times.len(), &st);
                 if extra == 0 {
                     break;
                 }
@@ -913,6 +922,25 @@ mod tests {
         assert_eq!(samples_for_spread(0.0), 0);
         assert_eq!(samples_for_spread(f64::NAN), 0);
         assert_eq!(samples_for_spread(f64::INFINITY), u32::MAX);
+    }
+
+    #[test]
+    fn more_samples_go_to_the_spread_within_the_cap_and_the_budget() {
+        let st = |median_ms: f64, cv_pct: f64| Stats {
+            median_ms,
+            cv_pct,
+            ..Stats::from_times(&[1.0]).unwrap()
+        };
+        // An H200's 384 MB load beside another GPU's copies: 0.45 % is held by its twenty.
+        assert_eq!(more_samples(20, &st(0.85, 0.45)), 0);
+        // The sweep's 0.8 %: 45 in all, not 200.
+        assert_eq!(more_samples(20, &st(0.45, 0.8)), 25);
+        // A wide spread: the cap, or the 250 ms budget where that is less.
+        assert_eq!(more_samples(20, &st(0.2, 3.0)), 180);
+        assert_eq!(more_samples(20, &st(5.0, 3.0)), 30);
+        // Already more than it needs, or than the budget holds: none.
+        assert_eq!(more_samples(70, &st(0.2, 1.0)), 0);
+        assert_eq!(more_samples(20, &st(20.0, 3.0)), 0);
     }
 
     #[test]
