@@ -15,6 +15,7 @@ for i in 1 2 3; do
     PERFTEST_TRACE=$out/trace-$b-$i.tsv wall "$bin" "${X[@]}" --device 0 --suite health --csv "$out/health-$b-$i.csv" > "$out/health-$b-$i.txt" 2>&1
   done
 done
-"$B" fleet "$out"/health-new-*.csv "$out"/health-old-*.csv > "$out/verdict.txt" 2>&1
+"$B" fleet "$out/health-new-1.csv" "$out/health-new-2.csv" "$out/health-new-3.csv" \
+  "$out/health-old-1.csv" "$out/health-old-2.csv" "$out/health-old-3.csv" > "$out/verdict.txt" 2>&1
 echo "fleet exit $?" >> "$out/verdict.txt"
 wall "$B" "${X[@]}" --device 0 --suite all --csv "$out/all.csv" > "$out/all.txt" 2>&1
