@@ -228,6 +228,44 @@ fn a_row_held_alone_is_timed_again_for_its_spread_inside_its_hold() {
     }
 }
 
+// Claim: docs/fleet.md: "a device's tests held alone one after another take the node once"
+#[test]
+fn a_devices_tests_held_alone_one_after_another_take_the_node_once() {
+    let _serial = serial();
+    // The submission rows (a submit per dispatch, the round trip) follow each other in the
+    // dispatch block: each device takes the node alone once for both, so the other device
+    // drains its tests once, not twice, and starts none between them.
+    let dir = tempdir("devices");
+    let o = both(&dir, &[]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let lines = trace(&dir);
+    for d in ["0", "1"] {
+        let own: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].3 == d).collect();
+        let series: Vec<usize> = own
+            .iter()
+            .copied()
+            .filter(|&i| lines[i].1 == "hold alone")
+            .collect();
+        assert_eq!(series.len(), 1, "device {d}: {lines:?}");
+        // The series: its first two rows held alone, measured one after the other.
+        let alone: Vec<usize> = own
+            .iter()
+            .copied()
+            .filter(|&i| i > series[0] && lines[i].1 == "measured" && lines[i].4 == "alone")
+            .take(2)
+            .collect();
+        assert_eq!(alone.len(), 2, "device {d}: {lines:?}");
+        // No test of the other device measured from the series' hold to its last row.
+        for line in &lines[series[0]..alone[1]] {
+            assert!(
+                line.3 == d || line.1 != "measure",
+                "device {d}'s series: {line:?} between\n{lines:?}"
+            );
+        }
+    }
+}
+
 // Claim: docs/options.md: "`--in-turn` runs the devices one after another instead"
 #[test]
 fn in_turn_runs_one_device_after_the_other() {

@@ -100,6 +100,9 @@ pub struct Runner<'g> {
     /// held alone on the node whose samples spread beyond its limit is timed again inside its
     /// hold (see [`Runner::retimed_in_hold`]).
     drift_now: std::sync::Mutex<Option<Drift>>,
+    /// Whether this device holds the node alone for a series of tests (see
+    /// [`Runner::alone_series`]): its tests then take no hold of their own.
+    in_alone_series: std::sync::atomic::AtomicBool,
     /// `PERFTEST_PAD_MB`'s device memory, held for the run (see [`Runner::new`]).
     _pad: Option<Buffer<'g>>,
 }
@@ -227,6 +230,7 @@ impl<'g> Runner<'g> {
             management: perftest_gpu::mgmt::Management::open(gpu.info),
             host,
             drift_now: std::sync::Mutex::new(None),
+            in_alone_series: std::sync::atomic::AtomicBool::new(false),
             _pad: pad,
         };
         // Before the pipelines are built, which may idle the GPU for seconds: the clock the
@@ -423,6 +427,44 @@ impl<'g> Runner<'g> {
             .is_some_and(|lock| test.shares_host() && lock.would_wait(hold_for(test)))
     }
 
+    /// Whether `test` holds the node alone (where several devices run at once).
+    pub fn holds_alone(&self, test: &TestCase) -> bool {
+        self.shares_node() && hold_for(test) == node::Hold::Alone
+    }
+
+    /// Where several devices run at once and `tests` (the rest of a block) begin with two or
+    /// more that hold the node alone: the node, taken alone once for all of them, until the
+    /// series is dropped. Every hold alone makes the other devices drain their tests in flight
+    /// and start none, each idle until the longest of them ends; a series pays that once, not
+    /// once a test. `None` otherwise (or within a series): each test takes its own hold.
+    pub fn alone_series<'r>(
+        &'r self,
+        tests: impl IntoIterator<Item = &'r TestCase>,
+    ) -> Option<AloneSeries<'r>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let lock = self.host.as_ref()?;
+        if self.in_alone_series.load(Relaxed) {
+            return None;
+        }
+        let count = tests
+            .into_iter()
+            .take_while(|t| hold_for(t) == node::Hold::Alone)
+            .count();
+        if count < 2 {
+            return None;
+        }
+        let waited = std::time::Instant::now();
+        let held = lock.acquire(node::Hold::Alone, || self.keep_busy());
+        self.trace.add(Phase::HostWait, waited.elapsed());
+        self.trace
+            .line("hold alone", &[("tests", count.to_string())]);
+        self.in_alone_series.store(true, Relaxed);
+        Some(AloneSeries {
+            flag: &self.in_alone_series,
+            _held: held,
+        })
+    }
+
     /// Whether `test`, where its samples spread beyond the drift check's limit, is timed again
     /// at once inside its hold rather than after its block's check: a timed row that holds
     /// the node alone while several devices run at once (not a chase: see
@@ -443,14 +485,18 @@ impl<'g> Runner<'g> {
 
     /// Runs (or runs again) one test in the configured mode.
     pub fn measure(&self, test: &TestCase) -> Measurement {
+        // Within a series held alone, the node is this device's: its tests take no hold of
+        // their own (every hold would wait for the series itself).
+        let lock = self.host.as_ref().filter(|_| {
+            !self
+                .in_alone_series
+                .load(std::sync::atomic::Ordering::Relaxed)
+        });
         // A self-timed test's buffers are made before it waits for the node (a GB of device
         // memory; the host memory of the copies was pinned at setup, see `prepare_run`):
         // alongside the other devices' tests, never while another device's test alone runs.
         if test.self_timed() && self.settings.mode == Mode::Time {
-            let _shared = self
-                .host
-                .as_ref()
-                .map(|lock| lock.acquire(node::Hold::Shared, || self.keep_busy()));
+            let _shared = lock.map(|lock| lock.acquire(node::Hold::Shared, || self.keep_busy()));
             if let Err(e) = self.trace.span(Phase::Prepare, || {
                 self.bound[test.family_index()].prepare_self(&self.shared, test.index())
             }) {
@@ -460,10 +506,7 @@ impl<'g> Runner<'g> {
         }
         let waited = std::time::Instant::now();
         let hold = hold_for(test);
-        let _held = self
-            .host
-            .as_ref()
-            .map(|lock| lock.acquire(hold, || self.keep_busy()));
+        let _held = lock.map(|lock| lock.acquire(hold, || self.keep_busy()));
         let fields = || {
             [
                 ("name", test.name().to_string()),
@@ -1092,6 +1135,20 @@ fn driver_notes(m: &mut Measurement) {
 /// which moves most between runs, among them. (A row can also move between runs with steady
 /// samples: the chunked host reads, whose rows say so themselves.)
 pub const UNSTEADY_CV_PCT: f64 = 2.0;
+
+/// The node held alone by one device for a series of its tests (see
+/// [`Runner::alone_series`]); given back when dropped.
+pub struct AloneSeries<'r> {
+    flag: &'r std::sync::atomic::AtomicBool,
+    _held: node::NodeGuard<'r>,
+}
+
+impl Drop for AloneSeries<'_> {
+    fn drop(&mut self) {
+        // The device's own flag, before the hold itself is given back (the field's drop).
+        self.flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}
 
 /// How `test` holds the node where several devices run at once: a test over the host link
 /// beside the other devices' GPU tests, another that shares the host (the CPU's submissions

@@ -274,7 +274,9 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
         runner.inject_disturbance(number);
         number += 1;
         let mut rows: Vec<(usize, Measurement)> = Vec::with_capacity(block.len());
-        for (test_index, test) in block {
+        // Consecutive tests held alone take the node once (where several devices run at once).
+        let mut series = None;
+        for (at, (test_index, test)) in block.iter().enumerate() {
             if let Some(signal) = sink.interrupted() {
                 let m = Measurement::not_run(
                     *test,
@@ -295,6 +297,11 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
                 return Ok(Outcome::Interrupted);
             }
             sink.starting(test);
+            if !runner.holds_alone(test) {
+                series = None;
+            } else if series.is_none() && lost.is_none() {
+                series = runner.alone_series(block[at..].iter().map(|(_, t)| t));
+            }
             let m = match (&lost, &baseline.measurement) {
                 (_, Some(b)) if *test == baseline.test => b.clone(),
                 (Some(during), _) => Measurement::not_run(
@@ -324,6 +331,8 @@ pub fn run_tests(runner: &Runner<'_>, plan: &Plan<'_>, sink: &mut impl Sink) -> 
             }
             rows.push((*test_index, m));
         }
+        // Given back before the block's check, which times this device's baseline only.
+        drop(series);
         if let (Some(drift), None) = (&mut drift, &lost) {
             let mut ms: Vec<Measurement> = rows.iter().map(|(_, m)| m.clone()).collect();
             match runner.settle(drift, before, &mut ms, |text| sink.note(text)) {
