@@ -4,7 +4,9 @@
 # of one machine (`--device all`: four on nvidia-h200-x4, two on -x2), the build of b7a72cc
 # or later (the copies' host memory imported in 2 MB pages; one 1 GB copy each way; a row
 # held alone timed again for its spread inside its hold; a check's own clock dip leaving the
-# rows standing): the profile once on GPU 0 to warm the driver's shader cache, then GPU 0
+# rows standing; since 80fbfd2 also a spreading row's samples held to its median's 0.15 % and
+# a device's tests held alone one after another taking the node once, `hold alone` in its
+# trace — one GPU alone 7.3–7.9 s on an H200, `results/h200/final3-1129`): the profile once on GPU 0 to warm the driver's shader cache, then GPU 0
 # alone and all GPUs at once, in turn, twice, traced; the fleet over the four files. Read
 # each 1 GB copy row's `memory` (imported on every GPU?) and each device's `prepare` phase
 # (`results/h200/huge-1129/phases.py`, `results/h200x4/node10-1128/waits.py`); `node.py OUTDIR` beside
