@@ -55,6 +55,9 @@ for run in runs:
             t[(kv['device'], 'start')] = float(f[0])
         elif f[1] == 'phase':
             t[(kv['device'], kv['done'])] = float(f[0])
+        elif f[1] in ('hold alone', 'measure') and (f[1] == 'hold alone' or 'hold=alone' in f):
+            key = (kv['device'], 'holds alone' if f[1] == 'hold alone' else 'rows alone')
+            t[key] = t.get(key, 0) + 1
         elif f[1] == 'process':
             m = re.match(r'device (\d+) (tests done|resources freed|closed)$', f[2])
             if m:
@@ -62,5 +65,7 @@ for run in runs:
     for d in sorted({d for d, _ in t}, key=int):
         steps = ('start', 'resources', 'pipelines', 'prepare', 'calibration', 'tests done', 'closed')
         print(f'    device {d}: ' + ', '.join(
-            f'{s} {t[(d, s)]:.2f}' for s in steps if (d, s) in t))
+            f'{s} {t[(d, s)]:.2f}' for s in steps if (d, s) in t)
+            + f"; {t.get((d, 'rows alone'), 0)} rows held alone in "
+            f"{t.get((d, 'holds alone'), 0)} series")
 print((read(f'{out}/verdict.txt') or 'no verdict.txt').strip().splitlines()[-2:])
