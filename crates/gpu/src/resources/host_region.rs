@@ -161,15 +161,27 @@ mod tests {
         panic!("no mapping holds {addr:#x}");
     }
 
+    /// Whether this process may be given transparent huge pages at all: the kernel has them,
+    /// and no `prctl(PR_SET_THP_DISABLE)` (a container's runtime may set it) took them away,
+    /// in which case the advice is refused and the mapping carries no `hg` flag.
+    #[cfg(target_os = "linux")]
+    fn may_have_huge_pages() -> bool {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists()
+            && !status
+                .lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["THP_enabled:", "0"])
+    }
+
     /// A region of 2 MB or more is aligned to 2 MB whatever its device asks, and asks the
-    /// kernel for 2 MB pages (its mapping carries the `hg` flag, where the kernel has
+    /// kernel for 2 MB pages (its mapping carries the `hg` flag, where the process may have
     /// transparent huge pages at all); a smaller one keeps its alignment and 4 KB pages.
     #[cfg(target_os = "linux")]
     #[test]
     fn a_large_region_asks_for_huge_pages() {
         let r = HostRegion::new(8 << 20, 4096).unwrap();
         assert!((r.as_ptr() as usize).is_multiple_of(HUGE_PAGE));
-        if std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+        if may_have_huge_pages() {
             let flags = vm_flags(r.as_ptr() as usize);
             assert!(
                 flags.split_whitespace().any(|f| f == "hg"),
