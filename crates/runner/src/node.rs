@@ -362,7 +362,13 @@ mod tests {
                 })
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(20));
+        // Until a stream holds the node (a busy machine may start its threads late): asked
+        // for before that, the alone test would get in at once and never wait.
+        let until = Instant::now() + Duration::from_secs(2);
+        while !lock.would_wait(Hold::Alone) {
+            assert!(Instant::now() < until, "no stream took the node");
+            std::thread::yield_now();
+        }
         let started = Instant::now();
         let mut busy = 0;
         let waited = {
