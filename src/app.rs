@@ -118,6 +118,18 @@ fn run_report(
         Err(e) => Failure::Usage(format!("{e:#}")),
     };
     let chosen = crate::published::select(references).map_err(usage)?;
+    if output.as_os_str() == "-" {
+        // `-o -`: the page on stdout, as `--csv -` writes rows there.
+        if files.is_empty() {
+            return Err(usage(anyhow::anyhow!(
+                "report needs at least one CSV or JSON file written by perftest"
+            ))
+            .into());
+        }
+        let html = crate::html::build(files, &chosen, &crate::catalog::names()).map_err(usage)?;
+        stdout(&html);
+        return Ok(());
+    }
     crate::html::write(files, &chosen, &crate::catalog::names(), output).map_err(usage)?;
     eprintln!("perftest: wrote {}", output.display());
     Ok(())
@@ -204,7 +216,7 @@ fn run_tests(config: Config) -> Result<i32> {
              (a rehearsal of the command, not a measurement of its selection)"
         );
     }
-    // The trace's zero (after the command line's checks, which create its file).
+    // The trace's zero (its lines are held until the outputs open: see `open_outputs`).
     runner::process_line("instance");
     let instance = gpu::Instance::new(config.validation)?;
     runner::process_line("instance created");
@@ -308,6 +320,13 @@ fn run_tests(config: Config) -> Result<i32> {
     drop(devices);
     drop(instance);
     runner::process_line("instance dropped");
+    // A trace that stopped part way (a full disk) is a named output that failed.
+    let trace_failed = runner::trace_error().inspect(|(path, e)| {
+        eprintln!(
+            "perftest: error: PERFTEST_TRACE={}: the trace stopped part way: {e}",
+            path.display()
+        )
+    });
 
     if let Some(kept) = rows_kept {
         print_summary(&kept, config.csv_to_stdout());
@@ -354,7 +373,8 @@ fn run_tests(config: Config) -> Result<i32> {
             tally.flagged()
         );
     }
-    let failed = tally.failed + strict + usize::from(outputs_failed);
+    let failed =
+        tally.failed + strict + usize::from(outputs_failed) + usize::from(trace_failed.is_some());
     Ok(validation_exit(if failed > 0 { 1 } else { 0 }))
 }
 
@@ -436,6 +456,21 @@ fn open_outputs(config: &Config, devices: usize) -> Result<Reporters> {
         Box::new(Terminal::new(human, config.format).labelled(devices > 1)),
         Outputs::InTurn,
     );
+    // The JSON is checked first: it is written only at the end, while the CSV, streamed, is
+    // truncated as it opens, so a refused `--json` must not leave the CSV emptied.
+    let json = match &config.json {
+        Some(path) => Some((path, Json::create(path)?)),
+        None => None,
+    };
+    // The trace's file is written from here: a run refused before (a usage error, no
+    // Vulkan) leaves the file it names as it was. Before the CSV, which is truncated as it
+    // opens: a trace that cannot be written (`/dev/full`) leaves the results file alone.
+    runner::begin_trace().map_err(|(path, e)| {
+        Failure::Usage(format!(
+            "cannot write PERFTEST_TRACE={}: {e}",
+            path.display()
+        ))
+    })?;
     if let Some(to) = &config.csv {
         let (out, gzip, path): (Box<dyn Write>, bool, &std::path::Path) = match to {
             cli::CsvOut::Stdout => (Box::new(std::io::stdout()), false, "-".as_ref()),
@@ -454,11 +489,8 @@ fn open_outputs(config: &Config, devices: usize) -> Result<Reporters> {
             .map_err(|e| Failure::Usage(format!("cannot write --csv {}: {e:#}", path.display())))?;
         reporters.push(format!("--csv {}", path.display()), Box::new(csv));
     }
-    if let Some(path) = &config.json {
-        reporters.push(
-            format!("--json {}", path.display()),
-            Box::new(Json::create(path)?),
-        );
+    if let Some((path, json)) = json {
+        reporters.push(format!("--json {}", path.display()), Box::new(json));
     }
     Ok(reporters)
 }

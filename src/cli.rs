@@ -23,10 +23,11 @@ pub struct Args {
     #[arg(long)]
     pub list_tests: bool,
 
-    /// Devices to run on, comma-separated or repeated: an index (see --list-devices), `all`,
-    /// a type (discrete, integrated, virtual, cpu), vid:did in hex (10de:2330), a deviceUUID
-    /// or a unique prefix of it, or a case-insensitive part of the name. Default: the first
-    /// discrete GPU, else integrated, else any other, else a CPU device.
+    /// Devices to run on, comma-separated or repeated: an index (see --list-devices; a number
+    /// of one or two digits is only ever an index), `all`, a type (discrete, integrated,
+    /// virtual, cpu), vid:did in hex (10de:2330), a deviceUUID or a unique prefix of it, or a
+    /// case-insensitive part of the name. Default: the first discrete GPU, else integrated,
+    /// else any other, else a CPU device.
     #[arg(short, long, value_name = "SEL")]
     pub device: Vec<String>,
 
@@ -310,7 +311,7 @@ pub enum Command {
         /// run; the same tests again make another (see docs/report.md).
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
-        /// The HTML file to write.
+        /// The HTML file to write (`-`: stdout).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
         /// Set the original suite's ratios beside a GPU's published results (as
@@ -370,8 +371,16 @@ pub fn check_json_out(path: &Path, dash: bool) -> Result<(), Failure> {
 
 /// As [`check_json_out`], for the output option `option` (`--retest`), named in the error.
 pub fn check_out(option: &str, path: &Path, dash: bool) -> Result<(), Failure> {
-    if dash && path.as_os_str() == "-" {
-        return Ok(());
+    if path.as_os_str() == "-" {
+        // `-` is stdout wherever perftest takes it; where it is not taken, it is refused
+        // rather than written as a file named `-`.
+        return match dash {
+            true => Ok(()),
+            false => Err(Failure::Usage(format!(
+                "{option} needs a file name: `-` (stdout) is not taken here, where stdout \
+                 has the command's own output (`./-` names a file called -)"
+            ))),
+        };
     }
     if path.as_os_str().is_empty() || path.is_dir() {
         let or_dash = if dash { " or -" } else { "" };
@@ -622,6 +631,20 @@ impl Invocation {
             true => CsvOut::Stdout,
             false => CsvOut::File(p),
         });
+        // `--csv -` and a `--json` that is this process's stdout however spelt
+        // (`/dev/stdout`, `/proc/self/fd/1`, the file the shell redirected it to): the rows
+        // and the document would be interleaved in one stream.
+        if let (Some(CsvOut::Stdout), Some(json)) = (&csv, &json) {
+            if crate::report::path::own_stream(json) == Some(1)
+                || crate::report::path::same_file(json, Path::new("/dev/stdout"))
+            {
+                return Err(Failure::Usage(format!(
+                    "--csv - writes CSV to stdout, and --json {} is stdout too; give the JSON \
+                     a file of its own",
+                    json.display()
+                )));
+            }
+        }
         if let (Some(CsvOut::File(csv)), Some(json)) = (&csv, &json) {
             if crate::report::path::same_file(csv, json) {
                 return Err(Failure::Usage(format!(
@@ -652,15 +675,10 @@ impl Invocation {
                     )));
                 }
             }
-            // Checked as every output is (a read-only file or a folder refused); the runner
-            // writes it in place, line by line.
+            // Checked as every output is (a read-only file or a folder refused), and not
+            // touched yet: the runner writes it in place, line by line, once the run's
+            // outputs are open.
             perftest_results::output::OutFile::open("PERFTEST_TRACE=", path, &[])?;
-            if let Err(e) = std::fs::File::create(path) {
-                return Err(Failure::Usage(format!(
-                    "cannot write PERFTEST_TRACE={}: {e}",
-                    path.display()
-                )));
-            }
         }
         // An empty selector would silently mean "the default device".
         if let Some(sel) = device

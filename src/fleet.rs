@@ -31,6 +31,16 @@ pub fn run(
         }
         None => None,
     };
+    if let (Some(json), Some(retest)) = (&out, &retest) {
+        if perftest_results::path::same_file(json.path(), retest.path()) {
+            return Err(Failure::Usage(format!(
+                "--json {} and --retest {} are the same file; give each output its own path",
+                json.path().display(),
+                retest.path().display()
+            ))
+            .into());
+        }
+    }
     let read = fleet::read_paths(paths);
     // A file found in a folder given as input (`fleet runs/ --json runs/n1.csv`).
     for out in out.iter().chain(&retest) {

@@ -118,8 +118,14 @@ fn matches(devices: &[DeviceInfo], sel: &str) -> Result<Vec<usize>, String> {
         if index < devices.len() {
             return Ok(vec![index]);
         }
-        // Not an index: perhaps part of a name ("4090") or of a UUID.
-        let other = name_or_uuid(devices, sel)?;
+        // A number of one or two digits is an index, and only that: `--device 1` on a node
+        // whose GPU 1 is gone must not run on the GPU whose name holds a 1 ("H100") or
+        // whose UUID starts with one. A longer number is perhaps part of a name ("4090") or
+        // of a UUID.
+        let other = match sel.len() {
+            ..=2 => Vec::new(),
+            _ => name_or_uuid(devices, sel)?,
+        };
         return if !other.is_empty() {
             Ok(other)
         } else {
@@ -286,6 +292,15 @@ mod tests {
         assert!(e.contains("several devices by name"), "{e}");
         let e = pick(&["12"]).unwrap_err();
         assert!(e.contains("does not exist (4 devices found)"), "{e}");
+        // Not the index it reads as, though a name holds it ("RTX 4090", "Iris Xe 770") and
+        // a UUID starts with it.
+        for short in ["4", "9", "77"] {
+            let e = pick(&[short]).unwrap_err();
+            assert!(
+                e.contains("does not exist (4 devices found)"),
+                "{short}: {e}"
+            );
+        }
         // A number that is no index may still be part of a name.
         assert_eq!(pick(&["770"]).unwrap(), vec![0]);
     }

@@ -477,11 +477,26 @@ fn no_vulkan_loader_exits_3_with_a_clear_message() {
         .unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let err = stderr(&o);
+    // The variable's loader is named, not the system's.
     assert!(
-        err.contains("Vulkan loader") && err.contains("install"),
+        err.contains(
+            "PERFTEST_VULKAN_LIBRARY=\"/nonexistent/libvulkan.so.1\" names no Vulkan loader"
+        ),
         "{err}"
     );
     assert!(stdout(&o).is_empty());
+    // Empty, it is no path either (said so, not a loader error without its name).
+    let o = perftest()
+        .args(["--filter", "cbuffer"])
+        .env("PERFTEST_VULKAN_LIBRARY", "")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("PERFTEST_VULKAN_LIBRARY=\"\" names no Vulkan loader"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `perftest fleet` on the committed whole runs (H100, H200): the verdict over healthy GPUs, a copy made slower on purpose, rows a run flagged, and the exit codes.
 
-use crate::common::{committed, perftest, stdout, tempdir};
+use crate::common::{committed, perftest, run, stderr, stdout, tempdir};
 use std::path::Path;
 
 /// Every committed whole H100 run (`--suite all`, about 3700–3780 rows each; each on
@@ -516,4 +516,57 @@ fn retest_names_each_suspect_items_tests_and_a_folder_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--retest needs a file name"), "{err}");
+}
+
+#[test]
+fn a_verdict_written_into_the_folder_it_judges_is_written_again() {
+    // docs/fleet.md's `perftest fleet runs/ --json runs/verdict.json`, run twice: the first
+    // verdict is passed over as no result, so it is no input the second may not replace.
+    let dir = tempdir("fleet-rerun");
+    for (i, f) in H100_RUNS.iter().take(3).enumerate() {
+        let name = Path::new(f)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        std::fs::copy(committed(f), dir.join(format!("{i}-{name}"))).unwrap();
+    }
+    let verdict = dir.join("verdict.json");
+    let mut codes = Vec::new();
+    for _ in 0..2 {
+        let o = run(&[
+            "fleet",
+            dir.to_str().unwrap(),
+            "--json",
+            verdict.to_str().unwrap(),
+        ]);
+        assert!(
+            !stderr(&o).contains("is one of the inputs"),
+            "{}",
+            stderr(&o)
+        );
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&verdict).unwrap()).unwrap();
+        assert_eq!(statuses(&doc).len(), 3, "{doc}");
+        codes.push(o.status.code());
+    }
+    assert_eq!(codes[0], codes[1]);
+    // A result file in the folder stays an input, which no output may replace.
+    let first = Path::new(H100_RUNS[0])
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
+    let input = dir.join(format!("0-{first}"));
+    let o = run(&[
+        "fleet",
+        dir.to_str().unwrap(),
+        "--json",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is one of the inputs"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -277,8 +277,8 @@ fn one_file_for_two_outputs_is_a_usage_error() {
 
 #[test]
 fn the_trace_is_not_one_of_the_runs_outputs() {
-    // PERFTEST_TRACE is opened (truncated) before the run: naming the CSV or the JSON, spelt
-    // another way, would empty the file and put trace lines among its rows.
+    // PERFTEST_TRACE is truncated as the run's outputs open: naming the CSV or the JSON,
+    // spelt another way, would empty the file and put trace lines among its rows.
     let dir = tempdir("trace-output");
     let kept = dir.join("kept.csv");
     std::fs::write(&kept, "old rows").unwrap();

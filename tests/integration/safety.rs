@@ -727,3 +727,219 @@ fn the_committed_folders_verdict_names_the_runs_the_manual_names() {
         assert_eq!(status(file), "not_judged", "{file}: {text}");
     }
 }
+
+/// The cheapest run on lavapipe: one test, one group, one sample.
+const ONE_TEST: [&str; 6] = [
+    "--filter",
+    "cbuffer{float4} load uniform",
+    "--groups",
+    "1",
+    "--samples",
+    "1",
+];
+
+#[cfg(unix)]
+#[test]
+fn a_refused_run_leaves_every_file_it_names_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir("safety-refused");
+    let (csv, trace) = (dir.join("kept.csv"), dir.join("trace.tsv"));
+    let ro = dir.join("ro.json");
+    std::fs::write(&ro, "{}").unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let refused = |extra: &[&str], why: &str| {
+        std::fs::write(&csv, "old rows").unwrap();
+        std::fs::write(&trace, "old trace").unwrap();
+        let o = perftest()
+            .args(["--device", lavapipe()])
+            .args(ONE_TEST)
+            .args(["--csv", csv.to_str().unwrap()])
+            .args(extra)
+            .env("PERFTEST_TRACE", &trace)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{extra:?}: {}", stderr(&o));
+        // Neither the results file (truncated as the CSV streams) nor the trace.
+        assert_eq!(
+            std::fs::read_to_string(&csv).unwrap(),
+            "old rows",
+            "{extra:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&trace).unwrap(),
+            "old trace",
+            "{extra:?}"
+        );
+    };
+    // A `--json` refused (read-only, a folder) after the CSV's checks passed.
+    refused(&["--json", ro.to_str().unwrap()], "it is read-only");
+    refused(&["--json", dir.to_str().unwrap()], "it is a directory");
+    // A device that is not there, found only once Vulkan lists the devices.
+    refused(&["--device", "99"], "--device 99 does not exist");
+    // A number of two digits is an index only, never part of a name ("LLVM 15.0.6").
+    refused(&["--device", "15"], "--device 15 does not exist");
+    // A trace that takes no bytes is said before the results file is touched.
+    if Path::new("/dev/full").exists() {
+        std::fs::write(&csv, "old rows").unwrap();
+        let o = perftest()
+            .args(["--device", lavapipe()])
+            .args(ONE_TEST)
+            .args(["--csv", csv.to_str().unwrap()])
+            .env("PERFTEST_TRACE", "/dev/full")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write PERFTEST_TRACE=/dev/full"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_to_string(&csv).unwrap(), "old rows");
+    }
+    // `--csv -` and a JSON that is stdout too would interleave in one stream.
+    for json in ["/dev/stdout", "/proc/self/fd/1"] {
+        let o = run(&["--device", lavapipe(), "--csv", "-", "--json", json]);
+        assert_eq!(o.status.code(), Some(2), "{json}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is stdout too"), "{}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    // The run that passes its checks writes the trace, from its first line.
+    let o = perftest()
+        .args(["--device", lavapipe()])
+        .args(ONE_TEST)
+        .args(["--csv", csv.to_str().unwrap()])
+        .env("PERFTEST_TRACE", &trace)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(text.starts_with("0.0000\tprocess\tinstance\n"), "{text}");
+    assert!(text.contains("\tprocess\tinstance dropped"), "{text}");
+}
+
+#[test]
+fn a_dash_is_stdout_where_taken_and_refused_where_not() {
+    let dir = tempdir("safety-dash");
+    // `report -o -`: the page on stdout, no file named `-`.
+    let o = perftest()
+        .args(["report", "-o", "-", &fixture()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(
+        page.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &page[..page.len().min(200)]
+    );
+    assert!(page.trim_end().ends_with("</html>"));
+    // `fleet --json -` and `--retest -`: stdout has the verdict's text; refused, and no
+    // file named `-` is made.
+    for flag in ["--json", "--retest"] {
+        let o = perftest()
+            .args(["fleet", &fixture(), flag, "-"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "{flag} needs a file name: `-` (stdout) is not taken here"
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert!(!dir.join("-").exists());
+}
+
+#[test]
+fn fleets_two_outputs_in_one_file_are_refused() {
+    let dir = tempdir("safety-fleet-outputs");
+    let out = dir.join("out.json");
+    let o = run(&[
+        "fleet",
+        &fixture(),
+        "--json",
+        out.to_str().unwrap(),
+        "--retest",
+        dir.join(".").join("out.json").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("are the same file"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_a_fleets_folder_is_passed_over_not_waited_on() {
+    let dir = tempdir("safety-fleet-fifo");
+    std::fs::copy(fixture(), dir.join("run.csv")).unwrap();
+    let fifo = dir.join("stray.csv");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    let o = run_within(&["fleet", dir.to_str().unwrap()], Duration::from_secs(60));
+    let text = stdout(&o);
+    assert!(text.contains("perftest fleet: 1 GPU(s)"), "{text}");
+    assert!(
+        text.contains("stray.csv") && text.contains("not a regular file"),
+        "{text}"
+    );
+}
+
+#[test]
+fn damaged_counts_and_cut_gzip_are_named() {
+    let dir = tempdir("safety-damaged");
+    // A row whose loads per dispatch is 0: its time cannot be set per load beside others.
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let header = rdr.headers().unwrap().clone();
+    let col = header
+        .iter()
+        .position(|h| h == "loads_per_dispatch")
+        .unwrap();
+    let mut w = csv::Writer::from_path(dir.join("zero.csv")).unwrap();
+    w.write_record(&header).unwrap();
+    for (i, r) in rdr.records().enumerate() {
+        let r = r.unwrap();
+        let cells: Vec<&str> = r
+            .iter()
+            .enumerate()
+            .map(|(c, v)| if i == 0 && c == col { "0" } else { v })
+            .collect();
+        w.write_record(cells).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let (zero, whole) = (dir.join("zero.csv"), fixture());
+    let zero = zero.to_str().unwrap();
+    for args in [
+        vec!["compare", &whole, zero],
+        vec!["summary", zero],
+        vec!["fleet", zero],
+    ] {
+        let sub = args[0];
+        let o = run(&args);
+        let said = stdout(&o) + &stderr(&o);
+        assert_ne!(o.status.code(), Some(0), "{sub}: {said}");
+        assert!(said.contains("is no count of loads"), "{sub}: {said}");
+    }
+    // A gzip file cut inside its header line: said so, not called empty.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
+    let bytes = gz.finish().unwrap();
+    let cut = dir.join("cut.csv.gz");
+    std::fs::write(&cut, &bytes[..40]).unwrap();
+    let o = run(&["summary", cut.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a gzip file cut short: it ends before its first whole line"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -330,7 +330,14 @@ impl Instance {
             None => unsafe { ash::Entry::load() },
         };
         let entry = loaded.map_err(|e| {
-            NoVulkan(if cfg!(windows) {
+            NoVulkan(if let Some(path) = &custom {
+                // The variable's own loader, not the system's: the message names it.
+                format!(
+                    "PERFTEST_VULKAN_LIBRARY={:?} names no Vulkan loader that loads ({e}); \
+                     give a loader library's path, or unset the variable for the system's",
+                    path
+                )
+            } else if cfg!(windows) {
                 format!(
                     "the Vulkan runtime (vulkan-1.dll) was not found ({e}); install or update \
                      your GPU's driver, which installs it (NVIDIA, AMD and Intel drivers do), or \

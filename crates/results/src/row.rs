@@ -36,7 +36,7 @@ pub struct Row {
     /// Workgroups of the dispatch run; `None` for a test that never ran.
     #[serde(deserialize_with = "whole_opt")]
     pub groups: Option<u32>,
-    #[serde(deserialize_with = "whole_opt")]
+    #[serde(deserialize_with = "positive_count")]
     pub loads_per_dispatch: Option<u64>,
     #[serde(serialize_with = "fixed::<6, _>", deserialize_with = "non_negative")]
     pub ms_median: Option<f64>,
@@ -428,6 +428,17 @@ fn non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error
             "`{x}` is negative: a time, rate, clock or count is never below 0"
         ))),
         x => Ok(x),
+    }
+}
+
+/// [`whole_opt`] for a count that divides a time (`loads_per_dispatch`): never 0, which
+/// would compare a time unscaled beside times scaled per load.
+fn positive_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    match whole_opt::<D, u64>(d)? {
+        Some(0) => Err(serde::de::Error::custom(
+            "`0` is no count of loads: a dispatch that ran performs at least one",
+        )),
+        n => Ok(n),
     }
 }
 

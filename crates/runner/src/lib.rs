@@ -27,7 +27,7 @@ pub use measurement::{
     Cause, Conditions, Fault, Measurement, Mode, Settings, Stats, Status, CLOCK_AGREEMENT_PCT,
 };
 pub use timing::{Calibration, MAX_DISPATCH_MS};
-pub use trace::{process_line, Phase, TimeSpent};
+pub use trace::{begin_trace, process_line, trace_error, Phase, TimeSpent};
 
 /// A pipeline built up front (borrowed) or just now (owned).
 pub(crate) enum PipelineRef<'a, 'g> {

@@ -126,17 +126,70 @@ impl TimeSpent {
     }
 }
 
-/// The process's trace file, if `PERFTEST_TRACE` names one that could be created, and the
-/// instant its times count from: one for every device, so that devices running at once
-/// write one timeline.
-fn shared() -> &'static (Option<Mutex<std::fs::File>>, Instant) {
-    static SHARED: OnceLock<(Option<Mutex<std::fs::File>>, Instant)> = OnceLock::new();
+/// Where the trace's lines go: held until [`begin_trace`] (so that a run refused before its
+/// outputs open leaves the file the variable names as it was), then into the file; the
+/// first write that fails ends the trace and is kept, for [`trace_error`].
+struct Sink {
+    path: std::path::PathBuf,
+    file: Option<std::fs::File>,
+    held: Vec<u8>,
+    began: bool,
+    error: Option<String>,
+}
+
+/// The process's trace, if `PERFTEST_TRACE` names a file, and the instant its times count
+/// from: one for every device, so that devices running at once write one timeline.
+fn shared() -> &'static (Option<Mutex<Sink>>, Instant) {
+    static SHARED: OnceLock<(Option<Mutex<Sink>>, Instant)> = OnceLock::new();
     SHARED.get_or_init(|| {
-        let file = std::env::var_os("PERFTEST_TRACE")
-            .and_then(|p| std::fs::File::create(p).ok())
-            .map(Mutex::new);
-        (file, Instant::now())
+        let sink = std::env::var_os("PERFTEST_TRACE")
+            .filter(|p| !p.is_empty())
+            .map(|path| {
+                Mutex::new(Sink {
+                    path: path.into(),
+                    file: None,
+                    held: Vec::new(),
+                    began: false,
+                    error: None,
+                })
+            });
+        (sink, Instant::now())
     })
+}
+
+/// Starts writing the trace, if one is asked for: creates (truncates) its file and writes
+/// the lines held so far. The caller calls it once the run's usage checks have passed and
+/// its outputs are open. An error names the file and what failed.
+pub fn begin_trace() -> Result<(), (std::path::PathBuf, String)> {
+    let (Some(sink), _) = shared() else {
+        return Ok(());
+    };
+    let Ok(mut sink) = sink.lock() else {
+        return Ok(());
+    };
+    sink.began = true;
+    let held = std::mem::take(&mut sink.held);
+    let opened = std::fs::File::create(&sink.path).and_then(|mut f| {
+        f.write_all(&held)?;
+        Ok(f)
+    });
+    match opened {
+        Ok(f) => {
+            sink.file = Some(f);
+            Ok(())
+        }
+        Err(e) => Err((sink.path.clone(), e.to_string())),
+    }
+}
+
+/// The trace's file and why its lines stopped, where a write failed after
+/// [`begin_trace`] (a full disk): the lines after it are lost, and the run says so.
+pub fn trace_error() -> Option<(std::path::PathBuf, String)> {
+    let (Some(sink), _) = shared() else {
+        return None;
+    };
+    let sink = sink.lock().ok()?;
+    sink.error.clone().map(|e| (sink.path.clone(), e))
 }
 
 /// Writes a line of the process (no device) to the trace, if one is asked for: where the time
@@ -150,12 +203,22 @@ pub fn process_line(what: &str) {
 /// Writes the line `text(seconds since the trace's zero)` to the trace, if one is asked for
 /// (nothing is formatted where none is).
 fn write_line(text: impl FnOnce(f64) -> String) {
-    let (Some(file), start) = shared() else {
+    let (Some(sink), start) = shared() else {
         return;
     };
     let text = text(start.elapsed().as_secs_f64());
-    if let Ok(mut f) = file.lock() {
-        let _ = f.write_all(text.as_bytes());
+    let Ok(mut sink) = sink.lock() else {
+        return;
+    };
+    if !sink.began {
+        sink.held.extend_from_slice(text.as_bytes());
+        return;
+    }
+    if let Some(f) = sink.file.as_mut() {
+        if let Err(e) = f.write_all(text.as_bytes()) {
+            sink.error = Some(e.to_string());
+            sink.file = None;
+        }
     }
 }
 

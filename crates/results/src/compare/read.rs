@@ -6,6 +6,7 @@ use crate::document::Document;
 use crate::gzip;
 use crate::row::Row;
 use anyhow::{bail, Context as _, Result};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Read as _;
@@ -95,6 +96,13 @@ pub fn read_path(path: &Path) -> Result<Table> {
             // A run killed while writing `--csv FILE.gz`: its rows up to the last one
             // flushed, without a row cut in half.
             let end = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+            if end == 0 {
+                bail!(
+                    "{source}: a gzip file cut short: it ends before its first whole line \
+                     ({} byte(s) of it inflate)",
+                    bytes.len()
+                );
+            }
             bytes.truncate(end);
         }
     }
@@ -180,11 +188,32 @@ pub fn read_text(source: &str, text: &str) -> Result<Table> {
     if body.trim().is_empty() {
         bail!("{source}: the file is empty (no CSV header, no rows)");
     }
-    let table = if body.trim_start().starts_with('{') {
-        read_json(source, body)?
-    } else {
-        read_csv(source, body)?
+    let table = match body.trim_start().chars().next() {
+        Some('{') => read_json(source, body)?,
+        // No CSV starts so; told as the JSON it is, not as a CSV that lacks columns.
+        Some('[') => {
+            return Err(NotAResult(format!(
+                "{source}: not a perftest result: a JSON array, where `perftest --json` writes \
+                 an object with a `results` array"
+            ))
+            .into())
+        }
+        _ => read_csv(source, body)?,
     };
+    // A test's name is its key in every reader: none is empty, none spans lines (a quoted
+    // line break would break every table and list it is printed in).
+    for (row, line) in table.rows.iter().zip(&table.lines) {
+        if row.test.trim().is_empty() {
+            bail!("{source}: line {line}: empty `test` cell");
+        }
+        if row.test.chars().any(char::is_control) {
+            bail!(
+                "{source}: line {line}: the test name {:?} holds a control character (a \
+                 line break, a tab); perftest's names have none",
+                row.test
+            );
+        }
+    }
     if table.rows.is_empty() {
         if table.document.is_some() {
             bail!("{source}: the file has no results (its `results` array is empty)");
@@ -355,17 +384,9 @@ fn as_text_error(column: &str, text: &str) -> Option<String> {
 
 /// The cells of the `index`th result of a JSON document, each as the file spells it.
 fn raw_cells(text: &str, index: usize) -> HashMap<String, String> {
-    #[derive(serde::Deserialize)]
-    struct Doc<'a> {
-        #[serde(borrow)]
-        results: Vec<&'a serde_json::value::RawValue>,
-    }
-    serde_json::from_str::<Doc>(text)
-        .ok()
-        .and_then(|d| d.results.get(index).copied())
-        .and_then(|row| {
-            serde_json::from_str::<HashMap<String, &serde_json::value::RawValue>>(row.get()).ok()
-        })
+    raw_results(text)
+        .and_then(|rows| rows.get(index).copied())
+        .and_then(|row| serde_json::from_str::<HashMap<String, &RawValue>>(row.get()).ok())
         .map(|cells| {
             cells
                 .into_iter()
@@ -373,6 +394,43 @@ fn raw_cells(text: &str, index: usize) -> HashMap<String, String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The `results` entries of a JSON document as the text spells them (slices of `text`).
+fn raw_results(text: &str) -> Option<Vec<&RawValue>> {
+    #[derive(serde::Deserialize)]
+    struct Doc<'a> {
+        #[serde(borrow)]
+        results: Vec<&'a RawValue>,
+    }
+    serde_json::from_str::<Doc>(text).ok().map(|d| d.results)
+}
+
+/// The line (1-based) each of a JSON document's `count` results starts on, for errors that
+/// name the line as a CSV's do; where the text does not parse so, the result's number.
+fn result_lines(text: &str, count: usize) -> Vec<usize> {
+    let starts = raw_results(text).map(|rows| {
+        let mut line = 1;
+        let mut counted = 0;
+        rows.iter()
+            .map(|row| {
+                // A borrowed raw value is a slice of `text`: its offset is where it starts.
+                let at = (row.get().as_ptr() as usize)
+                    .saturating_sub(text.as_ptr() as usize)
+                    .min(text.len());
+                line += text.as_bytes()[counted.min(at)..at]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count();
+                counted = counted.max(at);
+                line
+            })
+            .collect::<Vec<_>>()
+    });
+    match starts {
+        Some(lines) if lines.len() == count => lines,
+        _ => (1..=count).collect(),
+    }
 }
 
 /// The number a JSON parse error calls out of range (`1e400`), as the text spells it: the
@@ -431,9 +489,10 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
     if !results.is_empty() {
         check_columns(source, &columns)?;
     }
+    let at = result_lines(text, results.len());
     let mut rows = Vec::new();
     for (i, row) in results.iter().enumerate() {
-        let line = i + 1;
+        let line = *at.get(i).unwrap_or(&(i + 1));
         let Some(obj) = row.as_object() else {
             bail!("{source}: line {line}: a result that is not an object (`{row}`)");
         };
@@ -462,7 +521,7 @@ fn read_json(source: &str, text: &str) -> Result<Table> {
         })?;
         rows.push(row);
     }
-    let lines = (1..=rows.len()).collect();
+    let lines = result_lines(text, rows.len());
     Ok(Table {
         source: source.to_string(),
         rows,
@@ -500,6 +559,35 @@ mod tests {
             // The header is line 1; an empty line 3 is skipped but counted.
             assert_eq!(t.lines, [2, 4], "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_json_rows_line_is_where_it_starts_in_the_file() {
+        let json =
+            "{\n  \"results\": [\n    {\"device_index\": 0, \"device_name\": \"GPU\",\n     \
+                    \"test\": \"A\", \"ms_median\": 0.5, \"status\": \"ok\"},\n    \
+                    {\"device_index\": 0, \"device_name\": \"GPU\",\n     \"test\": \"B\", \
+                    \"ms_median\": -1, \"status\": \"ok\"}\n  ]\n}\n";
+        let e = read_text("f", json).err().unwrap().to_string();
+        assert!(
+            e.starts_with("f: line 5: ms_median `-1` is negative"),
+            "{e}"
+        );
+        let ok = json.replace("-1", "1");
+        assert_eq!(read_text("f", &ok).unwrap().lines, [3, 5]);
+    }
+
+    #[test]
+    fn test_names_are_never_empty_nor_span_lines() {
+        let err = |text: &str| read_text("f", text).err().unwrap().to_string();
+        let h = "device_index,device_name,test,ms_median,status\n";
+        assert!(err(&format!("{h}0,GPU,,0.5,ok\n")).contains("line 2: empty `test` cell"));
+        let e = err(&format!("{h}0,GPU,\"A\nB\",0.5,ok\n"));
+        assert!(
+            e.contains("line 2: the test name \"A\\nB\" holds a control character"),
+            "{e}"
+        );
+        assert!(err("[{\"test\": \"A\"}]").contains("a JSON array"));
     }
 
     #[test]

@@ -14,7 +14,8 @@ pub struct Read {
     /// Files that could not be read (a named file that is no result, a damaged one), and
     /// folders that hold no result.
     pub unreadable: Vec<Passed>,
-    /// Every file read, those found in folders included (an output may be none of them).
+    /// Every input file, those found in folders included, but for those passed over (an
+    /// output may be none of them).
     pub files: Vec<PathBuf>,
 }
 
@@ -25,10 +26,17 @@ fn result_name(path: &Path) -> bool {
     name.ends_with(".csv") || name.ends_with(".json")
 }
 
-/// Every result file under `dir`, in name order. A folder is searched once however many
-/// links lead to it (`visited`: the canonical paths of those searched), so a link back up
-/// the tree (`n1/up -> ..`) is no loop and a linked folder's runs are not read twice.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, visited: &mut Vec<PathBuf>) -> Result<()> {
+/// Every result file under `dir`, in name order; a result's name on what is no regular
+/// file (a FIFO, whose open would wait for a writer; a device; a socket) goes to `odd`. A
+/// folder is searched once however many links lead to it (`visited`: the canonical paths of
+/// those searched), so a link back up the tree (`n1/up -> ..`) is no loop and a linked
+/// folder's runs are not read twice.
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    odd: &mut Vec<PathBuf>,
+    visited: &mut Vec<PathBuf>,
+) -> Result<()> {
     let cannot =
         |e: std::io::Error| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display());
     let canonical = std::fs::canonicalize(dir).map_err(cannot)?;
@@ -44,9 +52,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, visited: &mut Vec<PathBuf>) -> Resul
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            walk(&path, out, visited)?;
+            walk(&path, out, odd, visited)?;
         } else if result_name(&path) {
-            out.push(path);
+            match std::fs::metadata(&path) {
+                Ok(m) if !m.is_file() => odd.push(path),
+                _ => out.push(path),
+            }
         }
     }
     Ok(())
@@ -61,36 +72,51 @@ pub fn read_paths(paths: &[PathBuf]) -> Read {
     let mut read = Read::default();
     for path in paths {
         let (files, in_folder) = if path.is_dir() {
-            let mut files = Vec::new();
-            if let Err(e) = walk(path, &mut files, &mut Vec::new()) {
+            let (mut files, mut odd) = (Vec::new(), Vec::new());
+            if let Err(e) = walk(path, &mut files, &mut odd, &mut Vec::new()) {
                 read.unreadable.push(Passed {
                     file: path.display().to_string(),
                     why: format!("{e:#}"),
                 });
             }
+            read.skipped.extend(odd.into_iter().map(|f| {
+                Passed {
+                    file: f.display().to_string(),
+                    why: "not a regular file (a FIFO, a device or a socket): a folder's results \
+                      are read from its regular files only"
+                        .into(),
+                }
+            }));
             (files, true)
         } else {
             (vec![path.clone()], false)
         };
         let gpus_before = read.gpus.len();
-        for file in &files {
-            match read::read_path(file) {
-                Ok(table) => read.gpus.extend(gpus(&table)),
+        let found = files.len();
+        for file in files {
+            match read::read_path(&file) {
+                Ok(table) => {
+                    read.gpus.extend(gpus(&table));
+                    read.files.push(file);
+                }
                 Err(e) => {
                     let passed = Passed {
                         file: file.display().to_string(),
                         why: format!("{e:#}"),
                     };
+                    // Passed over, a file is no input: an output may replace it (the
+                    // verdict of `fleet runs/ --json runs/verdict.json`, written again).
                     if in_folder && e.downcast_ref::<NotAResult>().is_some() {
                         read.skipped.push(passed);
                     } else {
                         read.unreadable.push(passed);
+                        read.files.push(file);
                     }
                 }
             }
         }
         if in_folder && read.gpus.len() == gpus_before {
-            let why = if files.is_empty() {
+            let why = if found == 0 {
                 "the folder holds no result file (no `.csv` or `.json`, gzipped or not, in it \
                  or in its folders)"
                     .to_string()
@@ -98,7 +124,7 @@ pub fn read_paths(paths: &[PathBuf]) -> Read {
                 format!(
                     "the folder holds no perftest result ({} `.csv`/`.json` file(s), none of \
                      them one)",
-                    files.len()
+                    found
                 )
             };
             read.unreadable.push(Passed {
@@ -106,7 +132,6 @@ pub fn read_paths(paths: &[PathBuf]) -> Read {
                 why,
             });
         }
-        read.files.extend(files);
     }
     read
 }

@@ -61,7 +61,14 @@ impl Axis {
         values: impl IntoIterator<Item = f64>,
         label: fn(f64) -> String,
     ) -> Option<Axis> {
-        let usable = |v: &f64| v.is_finite() && (scale == Scale::Linear || *v > 0.0);
+        // Within ±1e200 (and above 1e-200 on a log axis): a damaged or hand-edited cell of
+        // 1e308 or 5e-324 would overflow the axis' padding to infinity or zero; it lies off
+        // the axis, undrawn, and the rest of the figure stands.
+        let usable = |v: &f64| {
+            v.is_finite()
+                && v.abs() <= AXIS_LIMIT
+                && (scale == Scale::Linear || *v >= 1.0 / AXIS_LIMIT)
+        };
         let (mut min, mut max) = values
             .into_iter()
             .filter(usable)
@@ -123,6 +130,9 @@ impl Axis {
     }
 }
 
+/// The largest magnitude an axis spans (and on a log axis its reciprocal the smallest).
+const AXIS_LIMIT: f64 = 1e200;
+
 /// Ticks of a log axis: powers of two for a range of more than 2^12 bytes-like spans would
 /// crowd, so decades (1, 2, 5 within each when the range is short) or every 4th power of 2.
 fn log_ticks(min: f64, max: f64) -> Vec<f64> {
@@ -135,19 +145,24 @@ fn log_ticks(min: f64, max: f64) -> Vec<f64> {
         &[1.0]
     };
     let mut out = Vec::new();
-    let mut p = 10f64.powf(min.log10().floor());
-    while p <= max {
+    // Decades counted, not multiplied up to `max`: a bounded loop whatever the range.
+    let (first, last) = (min.log10().floor(), max.log10().ceil());
+    if !(first.is_finite() && last.is_finite()) {
+        return out;
+    }
+    for e in (first as i32)..=(last as i32) {
+        let p = 10f64.powi(e);
         for s in steps {
             let t = p * s;
             if t >= min && t <= max {
                 out.push(t);
             }
         }
-        p *= 10.0;
     }
     // A decade per tick but for a very long range: every other decade.
     if out.len() > 12 {
-        out = out.into_iter().step_by(2).collect();
+        let every = out.len().div_ceil(12);
+        out = out.into_iter().step_by(every).collect();
     }
     out
 }
@@ -158,7 +173,7 @@ pub fn byte_ticks(axis: &mut Axis) {
     let step = if axis.max / axis.min > 64.0 { 4.0 } else { 2.0 };
     let mut t = 1024.0f64;
     axis.ticks.clear();
-    while t <= axis.max {
+    while t <= axis.max.min(AXIS_LIMIT) {
         if t >= axis.min {
             axis.ticks.push((t, bytes(t)));
         }
@@ -360,5 +375,27 @@ mod tests {
         assert!(l.min == 0.0 && l.max > 256.0 && l.max < 270.0);
         assert!(Axis::fit("t", Scale::Log, [0.0, -1.0, f64::NAN], num).is_none());
         assert!((a.frac(a.min)).abs() < 1e-12 && (a.frac(a.max) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_damaged_extreme_value_is_left_off_the_axis_in_bounded_time() {
+        // 5e-324 padded by 1.15 is 0, 1.8e308 padded is infinity: the tick loops once
+        // never ended (or filled memory). Such a value lies off the axis; the rest stands.
+        for extreme in [5e-324, f64::MAX, 1e-300, 1e300] {
+            let a = Axis::fit("t", Scale::Log, [3.0, 700.0, extreme], num).unwrap();
+            assert!(
+                a.min < 3.0 && a.max > 700.0 && a.max < 1e4,
+                "{extreme}: {a:?}"
+            );
+            assert!(!a.shows(extreme), "{extreme}");
+            let mut b = Axis::fit("t", Scale::Log, [4096.0, 1e9, extreme], bytes).unwrap();
+            byte_ticks(&mut b);
+            assert!(b.ticks.len() <= 16, "{extreme}: {b:?}");
+        }
+        let l = Axis::fit("t", Scale::Linear, [0.0, 256.0, -f64::MAX], num).unwrap();
+        assert!(l.ticks.len() <= 12, "{l:?}");
+        // A range of hundreds of decades, still a dozen ticks at most.
+        let wide = Axis::fit("t", Scale::Log, [1e-150, 1e150], num).unwrap();
+        assert!(wide.ticks.len() <= 12, "{}", wide.ticks.len());
     }
 }
