@@ -40,7 +40,17 @@ outdir=${1:-$root/target/reproduce/$rel}
 case $outdir in /*) ;; *) outdir=$here/$outdir ;; esac
 B=${PERFTEST:-target/release/perftest}
 case $B in /* | target/release/perftest) ;; */*) B=$here/$B ;; esac
-read -r -a X <<< "${PERFTEST_ARGS:-}"
+# Words as a shell groups them (quotes, backslashes), nothing in them run or expanded: as the
+# Slurm scripts read theirs.
+X=()
+if [ -n "${PERFTEST_ARGS:-}" ]; then
+  words=$(printf '%s\n' "$PERFTEST_ARGS" | xargs -r printf '%s\n') ||
+    { echo "reproduce: PERFTEST_ARGS: not words (an unmatched quote?): $PERFTEST_ARGS" >&2; exit 2; }
+  [ -z "$words" ] || mapfile -t X <<< "$words"
+fi
+# BIN is a command file's own per-run choice of build (`BIN=$OLD timed …`), never the
+# environment's.
+unset BIN
 
 step() {
   local name=$1 t0; shift
@@ -85,6 +95,15 @@ EOF
   printf '#!/usr/bin/env bash\n. %q\n%s\n' "$scratch/words" \
     'if [ "$2" = bash ]; then words timeout "$@"; exit 0; fi; shift; exec "$@"' > "$scratch/bin/timeout"
   B=$scratch/bin/perftest
+  # Another build a command file runs, named in the environment (OLD, BEFORE): a stub too,
+  # printed as `perftest-old …`, never run.
+  for v in OLD BEFORE; do
+    if [ -n "${!v:-}" ]; then
+      stub "perftest-${v,,}"
+      printf -v "$v" '%s' "$scratch/bin/perftest-${v,,}"
+      export "${v?}"
+    fi
+  done
   PATH=$scratch/bin:$PATH
   # Show the steps a command file runs only where the validation layers are installed.
   export VK_LAYER_PATH=${VK_LAYER_PATH:-/usr/share/vulkan/explicit_layer.d}
@@ -94,9 +113,14 @@ EOF
   # file that does not parse, or records no perftest run, fails the dry run.
   (. "$command_file" "$@") > /dev/null 2>&1
   exec 3>&-
-  sed -e "s|$scratch/out|$outdir|g" -e "s|$scratch/bin/perftest|perftest|g" \
-    -e "s|$scratch/bin/||g" "$scratch/log"
-  grep -q '^perftest ' "$scratch/log" || { echo "reproduce: $rel records no perftest run" >&2; exit 1; }
+  # Each line with the scratch paths named as the reader knows them (replaced as text: an
+  # OUTDIR holding `|` or `&` is printed as it is).
+  while IFS= read -r line; do
+    line=${line//"$scratch/out"/"$outdir"}
+    line=${line//"$scratch/bin/"/}
+    printf '%s\n' "$line"
+  done < "$scratch/log"
+  grep -qE '^perftest(-old|-before)? ' "$scratch/log" || { echo "reproduce: $rel records no perftest run" >&2; exit 1; }
   exit 0
 fi
 
@@ -115,6 +139,6 @@ if ! ldconfig -p 2> /dev/null | grep 'libvulkan\.so\.1 ' > /dev/null && ls .gl/*
 fi
 [ -x "$B" ] || { echo "reproduce: no $B (cargo build --release first)" >&2; exit 2; }
 out=$outdir
-mkdir -p "$out"
+mkdir -p -- "$out" || { echo "reproduce: cannot make the folder $out" >&2; exit 2; }
 echo "reproduce: $rel → $out ($("$B" --version 2>&1 | head -1))" >&2
 . "$command_file" "$@"

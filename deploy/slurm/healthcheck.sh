@@ -48,6 +48,12 @@ if [ -f "$conf" ]; then
       die "$conf: read as shell by root, so it must be owned by root and writable by root alone (owner uid $owner, mode $mode)"
     fi
   fi
+  # Read in a subshell first: a file that fails as shell (an unset variable, a command that
+  # fails, an unquoted word run as a command) is a configuration error, exit 2, not a verdict.
+  # shellcheck source=/dev/null
+  if ! err=$( (. "$conf") 2>&1 >/dev/null); then
+    die "$conf: does not read as shell assignments: ${err:-a line in it failed}"
+  fi
   # shellcheck source=/dev/null
   . "$conf"
 elif [ -n "${PERFTEST_HEALTH_CONF:-}" ]; then
@@ -55,6 +61,8 @@ elif [ -n "${PERFTEST_HEALTH_CONF:-}" ]; then
 fi
 PERFTEST=${PERFTEST:-perftest}
 PERFTEST_ARGS=${PERFTEST_ARGS:---suite health --device all}
+# Only blanks is no profile: the default.
+[ -n "${PERFTEST_ARGS//[[:space:]]/}" ] || PERFTEST_ARGS="--suite health --device all"
 PERFTEST_HEALTH_DIR=${PERFTEST_HEALTH_DIR:-/var/tmp/perftest-health}
 [ -n "${PERFTEST_HISTORY:-}" ] || die "PERFTEST_HISTORY is not set: the fleet's earlier results to judge this node with (in $conf)"
 IFS=: read -ra history <<<"$PERFTEST_HISTORY"
@@ -67,15 +75,74 @@ words fleet_args "${PERFTEST_FLEET_ARGS:-}" || die "PERFTEST_FLEET_ARGS: not wor
 
 # The node's name as Slurm knows it (a Prolog and HealthCheckProgram have SLURMD_NODENAME).
 host=${SLURMD_NODENAME:-$(hostname -s)}
-out="$PERFTEST_HEALTH_DIR/$host"
-mkdir -p "$out"
-rm -f "$out/perftest.csv" "$out/confirm.csv" "$out/retest.txt" "$out/verdict-first.json" "$out/verdict.json" "$out/verdict.txt" "$out/history.txt"
+# A folder's name, and nothing else (`../x` would write outside PERFTEST_HEALTH_DIR).
+case $host in
+  '' | . | .. | *[!A-Za-z0-9._-]*) die "the node's name '$host' is no folder name (letters, digits, . _ -)" ;;
+esac
+# The folder this check writes into as root: its own, writable by it alone, never a link.
+# One another user made (in /var/tmp anyone may) could hold links to system files that the
+# check's writes would follow, or result files the verdict would read.
+base=$PERFTEST_HEALTH_DIR
+mkdir -p -m 0755 -- "$base" 2>/dev/null || die "PERFTEST_HEALTH_DIR: cannot make the folder $base"
+[ -d "$base" ] && [ ! -L "$base" ] || die "PERFTEST_HEALTH_DIR: $base is no folder (a link or a file); give the folder itself"
+read -r owner mode < <(stat -c '%u %a' -- "$base")
+if [ "$owner" != "$(id -u)" ] || [ $((8#$mode & 8#022)) != 0 ]; then
+  die "PERFTEST_HEALTH_DIR: $base must be this check's own and writable by it alone (owner uid $owner, mode $mode; the check runs as uid $(id -u)): remove it, or give another folder"
+fi
+# One check a node at a time (a Prolog beside HealthCheckProgram): the second waits for the
+# first, which would else find its files removed and its GPUs timed by the other.
+command -v flock >/dev/null || die "flock (util-linux) is missing: it keeps two checks of a node apart"
+exec 9>>"$base/$host.lock"
+flock -w 600 9 || die "$host: another health check has held $base/$host.lock for 10 minutes"
+out="$base/$host"
+# This node's latest run only: the folder made afresh, so the verdict reads no file but this
+# run's.
+rm -rf -- "$out"
+mkdir -m 0755 -- "$out" || die "cannot make the folder $out"
+
+# A signal to the check (a Prolog's time limit, an operator) stops the run it waits for
+# too, rather than leaving perftest to time the GPUs of the job that follows.
+# (Its line goes to the check's own stderr, fd 8: the trap runs inside the redirections of
+# the command it interrupted.)
+exec 8>&2
+child=
+stop() {
+  # (`|| true`: the run it stops exits non-zero, which `set -e` would end the check on.)
+  [ -z "$child" ] || { kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null || true; }
+  echo "perftest-health: $host: stopped by SIG$1 before a verdict" >&8
+  exit "$2"
+}
+trap 'stop TERM 143' TERM
+trap 'stop INT 130' INT
+trap 'stop HUP 129' HUP
+# Runs perftest in the background and waits for it (a trap runs while `wait` waits).
+perftest() {
+  "$PERFTEST" "$@" &
+  child=$!
+  local rc=0
+  wait "$child" || rc=$?
+  child=
+  return "$rc"
+}
+# What a perftest run's exit code `$1` says of its rows in `$2` (log `$3`): 0, rows to
+# judge; 1 with a test that failed (a Vulkan error, a wrong result: `error` or `mismatch`
+# rows), this node's GPU failed it: exit 1; any other (a crash, a signal, an output that
+# failed), the run did not finish and its rows are not judged: exit 2.
+finished() {
+  local rc=$1 csv=$2 log=$3 failed
+  [ -s "$csv" ] || die "$host: the run wrote no rows (perftest exited $rc; $log)"
+  [ "$rc" -eq 0 ] && return 0
+  failed=$(grep -cE ',(error|mismatch),' "$csv" || true)
+  if [ "$rc" -eq 1 ] && [ "$failed" -gt 0 ]; then
+    echo "perftest-health: $host: $failed test(s) of the profile failed on this node's GPUs (a Vulkan error or a wrong result; $log)"
+    exit 1
+  fi
+  die "$host: the run did not finish (perftest exited $rc; $log): its rows are not judged"
+}
 
 rc=0
-"$PERFTEST" "${args[@]}" --host "$host" --csv "$out/perftest.csv" >"$out/perftest.log" 2>&1 || rc=$?
-if [ ! -s "$out/perftest.csv" ]; then
-  die "$host: the profile wrote no rows (perftest exited $rc; $out/perftest.log)"
-fi
+perftest "${args[@]}" --host "$host" --csv "$out/perftest.csv" >"$out/perftest.log" 2>&1 || rc=$?
+finished "$rc" "$out/perftest.csv" "$out/perftest.log"
 "$PERFTEST" fleet --help >/dev/null 2>&1 ||
   die "$PERFTEST has no \`fleet\` command (a perftest from before the fleet verdict): not judged"
 
@@ -98,8 +165,8 @@ if [ "$verdict" -eq 3 ]; then
   done <"$out/retest.txt"
   if [ "${#filters[@]}" -gt 0 ]; then
     again=0
-    "$PERFTEST" "${args[@]}" "${filters[@]}" --host "$host" --csv "$out/confirm.csv" >"$out/confirm.log" 2>&1 || again=$?
-    [ -s "$out/confirm.csv" ] || die "$host: the re-measure wrote no rows (perftest exited $again; $out/confirm.log)"
+    perftest "${args[@]}" "${filters[@]}" --host "$host" --csv "$out/confirm.csv" >"$out/confirm.log" 2>&1 || again=$?
+    finished "$again" "$out/confirm.csv" "$out/confirm.log"
     # The first verdict's files out of the folder the second one reads.
     mv "$out/verdict.json" "$out/verdict-first.json"
     rm -f "$out/retest.txt"

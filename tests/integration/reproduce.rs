@@ -103,3 +103,43 @@ fn a_folder_without_a_command_file_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no command.sh"));
 }
+
+#[test]
+fn a_dry_run_runs_no_build_the_environment_names_and_prints_any_outdir() {
+    // results/h100/clock's `old` step runs $OLD, an earlier build: a dry run prints it as
+    // `perftest-old …` and runs nothing. An OUTDIR with `|` and `&` is printed as it is; the
+    // words of PERFTEST_ARGS are grouped as a shell's are.
+    let dir = crate::common::tempdir("reproduce-old");
+    let marker = dir.join("ran");
+    let old = dir.join("old.sh");
+    std::fs::write(&old, format!("#!/bin/sh\ntouch {}\n", marker.display())).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let o = Command::new("bash")
+        .arg(root().join("scripts/reproduce.sh"))
+        .args(["--dry-run", "results/h100/clock", "/O|U&T", "old"])
+        .current_dir(root())
+        .env("OLD", &old)
+        .env("PERFTEST_ARGS", "--filter \"cbuffer{float4} load uniform\"")
+        .output()
+        .expect("bash runs");
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{err}");
+    assert!(!marker.exists(), "the dry run ran $OLD");
+    let runs: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("perftest-old "))
+        .collect();
+    assert_eq!(runs.len(), 5, "{out}");
+    assert!(
+        runs[0].starts_with("perftest-old --filter 'cbuffer{float4} load uniform' --csv /O|U&T/"),
+        "{}",
+        runs[0]
+    );
+}

@@ -943,3 +943,144 @@ fn damaged_counts_and_cut_gzip_are_named() {
         stderr(&o)
     );
 }
+
+/// Runs deploy/slurm/healthcheck.sh as node `node` with the configuration `conf`.
+fn health_check(conf: &Path, node: &str, cwd: &Path) -> std::process::Child {
+    std::process::Command::new(root().join("deploy/slurm/healthcheck.sh"))
+        .env("PERFTEST_HEALTH_CONF", conf)
+        .env("SLURMD_NODENAME", node)
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir("safety-health-run");
+    arithmetic_fleet(&dir);
+    // A perftest whose run writes the slow node's rows, then does what `mode` says: exits
+    // as a crash, marks a row `error` and exits 1, or sleeps 3 s (and then says it slept).
+    let fake = dir.join("perftest");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/usr/bin/env bash\n\
+             if [ \"$1\" = fleet ]; then exec {real} \"$@\"; fi\n\
+             mode=$(cat {dir}/mode 2>/dev/null)\n\
+             while [ $# -gt 0 ]; do [ \"$1\" = --csv ] && csv=$2; shift; done\n\
+             case \"$csv\" in *confirm.csv) cp {dir}/slow-again.csv \"$csv\" ;; *) cp {dir}/slow.csv \"$csv\" ;; esac\n\
+             case \"$mode\" in\n\
+               crash) exit 139 ;;\n\
+               error) sed -i '2s/,ok,/,error,/' \"$csv\"; exit 1 ;;\n\
+               sleep) sleep 3; echo slept >>{dir}/slept ;;\n\
+             esac\n",
+            real = env!("CARGO_BIN_EXE_perftest"),
+            dir = dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let conf_with = |name: &str, base: &Path, extra: &str| {
+        let conf = dir.join(name);
+        std::fs::write(
+            &conf,
+            format!(
+                "PERFTEST={}\nPERFTEST_ARGS='--suite health'\nPERFTEST_HISTORY={}/hist\n\
+                 PERFTEST_HEALTH_DIR={}\n{extra}",
+                fake.display(),
+                dir.display(),
+                base.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&conf, std::fs::Permissions::from_mode(0o644)).unwrap();
+        conf
+    };
+    let conf = conf_with("health.conf", &dir.join("health"), "");
+    let mode = |m: &str| std::fs::write(dir.join("mode"), m).unwrap();
+    let finish = |child: std::process::Child| {
+        let o = child.wait_with_output().unwrap();
+        (o.status.code(), stdout(&o) + &stderr(&o))
+    };
+    // The slow rows of a run that ended well: degraded (exit 1).
+    mode("");
+    let (code, said) = finish(health_check(&conf, "node4", &dir));
+    assert_eq!(code, Some(1), "{said}");
+    // The same rows from a run that crashed: not judged (exit 2), never a verdict.
+    mode("crash");
+    let (code, said) = finish(health_check(&conf, "node4", &dir));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("did not finish (perftest exited 139"),
+        "{said}"
+    );
+    // A test that failed on the node's GPU (a Vulkan error): exit 1, said so.
+    mode("error");
+    let (code, said) = finish(health_check(&conf, "node4", &dir));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("1 test(s) of the profile failed"), "{said}");
+    // Two checks of one node at once: the second waits for the first; both judge their own
+    // run (exit 1 each), neither finds its files gone.
+    mode("sleep");
+    let first = health_check(&conf, "node4", &dir);
+    std::thread::sleep(Duration::from_millis(500));
+    let second = health_check(&conf, "node4", &dir);
+    let (a, b) = (finish(first), finish(second));
+    assert_eq!((a.0, b.0), (Some(1), Some(1)), "{}\n{}", a.1, b.1);
+    // A check stopped (SIGTERM) stops the run it waits for: it never goes on timing GPUs.
+    let _ = std::fs::remove_file(dir.join("slept"));
+    let child = health_check(&conf, "node4", &dir);
+    std::thread::sleep(Duration::from_millis(1000));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (code, said) = finish(child);
+    assert_eq!(code, Some(143), "{said}");
+    assert!(said.contains("stopped by SIGTERM"), "{said}");
+    std::thread::sleep(Duration::from_millis(3000));
+    assert!(
+        !dir.join("slept").exists(),
+        "the profile run went on after the check stopped"
+    );
+    mode("");
+    // A node's name that is no folder name, and a configuration that fails as shell: exit 2.
+    let (code, said) = finish(health_check(&conf, "../escape", &dir));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("is no folder name"), "{said}");
+    assert!(!dir.join("escape").exists());
+    for (name, line) in [
+        ("false.conf", "false\n"),
+        ("unset.conf", "X=$NO_SUCH_VARIABLE\n"),
+    ] {
+        let bad = conf_with(name, &dir.join("health"), line);
+        let (code, said) = finish(health_check(&bad, "node4", &dir));
+        assert_eq!(code, Some(2), "{name}: {said}");
+        assert!(
+            said.contains("does not read as shell assignments"),
+            "{said}"
+        );
+    }
+    // A folder others may write into (or another user's, where links to system files could
+    // wait): refused before anything is written.
+    let open = dir.join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "kept").unwrap();
+    std::fs::create_dir(open.join("node4")).unwrap();
+    std::os::unix::fs::symlink(&victim, open.join("node4/perftest.log")).unwrap();
+    let (code, said) = finish(health_check(
+        &conf_with("open.conf", &open, ""),
+        "node4",
+        &dir,
+    ));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("writable by it alone"), "{said}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "kept");
+}
