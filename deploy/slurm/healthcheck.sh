@@ -3,8 +3,9 @@
 # wrapper of the site's): runs the profile on this node's GPUs, judges it with the fleet's
 # earlier results, prints one line per degraded item of this node's GPUs (each naming its
 # GPU and its subsystem: `L2: bandwidth`, `arithmetic: fp32 fma`) and exits with the
-# verdict's code: 0 healthy, 1 degraded, 2 could not judge (no fleet history, a history that
-# is degraded itself, no rows, a perftest without the fleet verdict). It drains nothing
+# verdict's code: 0 healthy, 1 degraded (or a test that failed on a GPU, or fewer GPUs than
+# the node had in the history), 2 could not judge (no fleet history, a history that is
+# degraded itself, no rows, a run that did not finish, a perftest without the fleet verdict). It drains nothing
 # itself: a Prolog's non-zero exit makes slurmd drain the node; see docs/fleet-slurm.md for
 # both set-ups.
 #
@@ -180,6 +181,36 @@ if [ "$verdict" -eq 3 ] &&
     mine && /^    suspect: / { found = 1 } END { exit !found }' "$out/verdict.txt"; then
   verdict=0
 fi
+# Fewer GPUs in this run than this host had in a run of the fleet's history (one fallen off
+# the bus, or hidden from Vulkan) is a fault whatever the verdict on the others: a line
+# saying so, and one per GPU of the history this run did not see; exit 1. Counted, not
+# matched by UUID alone: a GPU replaced since is no GPU missing. Read from verdict.json's
+# GPUs (each `label` (its file), `host`, `uuid`, `device`, one per line at one depth; the
+# text lists only the GPUs it has something to say of).
+missing=$(awk -v host="$host" -v run="$out/" '
+  function value(line) { sub(/^ *"[a-z_]+": "?/, "", line); sub(/"?,?$/, "", line); return line }
+  # A file of several devices labels each `FILE (device N)`: counted per file.
+  /^          "label": / { file = value($0); sub(/ \(device [0-9]+\)$/, "", file) }
+  /^          "host": / { h = value($0) }
+  /^          "uuid": / { u = value($0) }
+  /^          "device": / && h == host {
+    if (index(file, run) == 1) { if (!(u in seen)) { seen[u] = 1; now++ } }
+    else {
+      if (!((file, u) in counted)) { counted[file, u] = 1; per[file]++ }
+      if (per[file] > most) { most = per[file]; from = file }
+      if (!(u in had)) { had[u] = value($0); order[++n] = u }
+    }
+  }
+  END {
+    if (now >= most) exit
+    printf "perftest-health: %s: %d GPU(s) in this run, %d in the history (%s)\n", host, now, most, from
+    for (i = 1; i <= n; i++) if (!(order[i] in seen))
+      printf "perftest-health: %s, %s, %s: missing: in the history, not in this run\n", host, order[i], had[order[i]]
+  }' "$out/verdict.json" 2>/dev/null || true)
+if [ -n "$missing" ]; then
+  echo "$missing"
+  verdict=1
+fi
 case "$verdict" in
   0) ;;
   1)
@@ -196,7 +227,7 @@ case "$verdict" in
     ' "$out/verdict.txt" 2>/dev/null)
     if [ -n "$lines" ]; then
       echo "$lines"
-    else
+    elif [ -z "$missing" ]; then
       # Degraded, but not in an item of this host's GPUs (the history's): the whole verdict.
       cat "$out/verdict.txt"
     fi

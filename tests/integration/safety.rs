@@ -974,6 +974,7 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
              while [ $# -gt 0 ]; do [ \"$1\" = --csv ] && csv=$2; shift; done\n\
              case \"$csv\" in *confirm.csv) cp {dir}/slow-again.csv \"$csv\" ;; *) cp {dir}/slow.csv \"$csv\" ;; esac\n\
              case \"$mode\" in\n\
+               one-gpu | swapped) cp {dir}/$mode.csv \"$csv\" ;;\n\
                crash) exit 139 ;;\n\
                error) sed -i '2s/,ok,/,error,/' \"$csv\"; exit 1 ;;\n\
                sleep) sleep 3; echo slept >>{dir}/slept ;;\n\
@@ -1049,6 +1050,37 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
         "the profile run went on after the check stopped"
     );
     mode("");
+    // A GPU fewer than the node had in the history (one fell off the bus): exit 1, naming
+    // the GPU not seen; the same count with a GPU replaced since is healthy.
+    node_rows(
+        &dir,
+        "hist/node5.csv",
+        &[(0, "uuid-5", 1.001), (1, "uuid-6", 1.003)],
+    );
+    node_rows(&dir, "one-gpu.csv", &[(0, "uuid-5", 1.002)]);
+    node_rows(
+        &dir,
+        "swapped.csv",
+        &[(0, "uuid-5", 1.002), (1, "uuid-7", 1.004)],
+    );
+    mode("one-gpu");
+    let (code, said) = finish(health_check(&conf, "node5", &dir));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("perftest-health: node5: 1 GPU(s) in this run, 2 in the history"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "perftest-health: node5, uuid-6, NVIDIA H100 80GB HBM3: missing: in the history, \
+             not in this run"
+        ),
+        "{said}"
+    );
+    mode("swapped");
+    let (code, said) = finish(health_check(&conf, "node5", &dir));
+    assert_eq!(code, Some(0), "{said}");
+    mode("");
     // A node's name that is no folder name, and a configuration that fails as shell: exit 2.
     let (code, said) = finish(health_check(&conf, "../escape", &dir));
     assert_eq!(code, Some(2), "{said}");
@@ -1083,4 +1115,29 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("writable by it alone"), "{said}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "kept");
+}
+
+/// Writes `name` in `dir`: node1's rows of the history (`hist/node1.csv`) as host `node5`,
+/// once per `(device index, uuid, time factor)`.
+fn node_rows(dir: &Path, name: &str, gpus: &[(u32, &str, f64)]) {
+    let mut reader = csv::Reader::from_path(dir.join("hist/node1.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |c: &str| header.iter().position(|h| h == c).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let mut writer = csv::Writer::from_path(dir.join(name)).unwrap();
+    writer.write_record(&header).unwrap();
+    for (index, uuid, k) in gpus {
+        for r in &rows {
+            let mut cells: Vec<String> = r.iter().map(str::to_string).collect();
+            cells[col("device_index")] = index.to_string();
+            cells[col("host")] = "node5".into();
+            cells[col("device_uuid")] = uuid.to_string();
+            for c in ["ms_median", "ms_min", "ms_mean"] {
+                let v: f64 = cells[col(c)].parse().unwrap();
+                cells[col(c)] = format!("{:.6}", v * k);
+            }
+            writer.write_record(&cells).unwrap();
+        }
+    }
+    writer.flush().unwrap();
 }
