@@ -88,6 +88,16 @@ pub fn stderr(o: &Output) -> String {
 /// one time and 30 s another, as the flips fell.
 pub const LAVAPIPE_DRIFT_LIMIT: &str = "400";
 
+/// The cheapest run: one test, one group, one sample.
+pub const ONE_TEST: [&str; 6] = [
+    "--filter",
+    "cbuffer{float4} load uniform",
+    "--groups",
+    "1",
+    "--samples",
+    "1",
+];
+
 /// Index of Mesa's lavapipe (the CPU device every test runs on), as a string.
 pub fn lavapipe() -> &'static str {
     static INDEX: OnceLock<String> = OnceLock::new();

@@ -6,16 +6,6 @@ use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The cheapest run: one test, one group, one sample.
-const ONE_TEST: [&str; 6] = [
-    "--filter",
-    "cbuffer{float4} load uniform",
-    "--groups",
-    "1",
-    "--samples",
-    "1",
-];
-
 fn run_one(extra: &[&str]) -> std::process::Output {
     let mut args = vec!["--device", lavapipe()];
     args.extend(ONE_TEST);

@@ -495,27 +495,7 @@ fn the_health_check_runs_nothing_in_its_words_and_names_each_degraded_item() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempdir("safety-health");
     arithmetic_fleet(&dir);
-    // A perftest whose run writes the slow node's rows and keeps its arguments; its
-    // `fleet` is the real one.
-    let fake = dir.join("perftest");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/usr/bin/env bash\n\
-             if [ \"$1\" = fleet ]; then exec {real} \"$@\"; fi\n\
-             printf '%s\\n' \"$@\" >{dir}/args\n\
-             while [ $# -gt 0 ]; do\n\
-               if [ \"$1\" = --csv ]; then\n\
-                 case \"$2\" in *confirm.csv) cp {dir}/slow-again.csv \"$2\" ;; *) cp {dir}/slow.csv \"$2\" ;; esac\n\
-               fi\n\
-               shift\n\
-             done\n",
-            real = env!("CARGO_BIN_EXE_perftest"),
-            dir = dir.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake_perftest(&dir);
     let ran = dir.join("ran");
     let conf = dir.join("health.conf");
     std::fs::write(
@@ -728,16 +708,6 @@ fn the_committed_folders_verdict_names_the_runs_the_manual_names() {
     }
 }
 
-/// The cheapest run on lavapipe: one test, one group, one sample.
-const ONE_TEST: [&str; 6] = [
-    "--filter",
-    "cbuffer{float4} load uniform",
-    "--groups",
-    "1",
-    "--samples",
-    "1",
-];
-
 #[cfg(unix)]
 #[test]
 fn a_refused_run_leaves_every_file_it_names_as_it_was() {
@@ -944,6 +914,39 @@ fn damaged_counts_and_cut_gzip_are_named() {
     );
 }
 
+/// A perftest for the health check's tests, in `dir` (made by [`arithmetic_fleet`]): its
+/// `fleet` is the real one; its run keeps its arguments (`dir/args`) and writes the slow
+/// node's rows (its re-measure's into `confirm.csv`), then does what `dir/mode` says: exits
+/// as a crash, marks a row `error` and exits 1, sleeps 3 s (then says it slept), or writes
+/// `dir/one-gpu.csv` or `dir/swapped.csv` instead.
+#[cfg(unix)]
+fn fake_perftest(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = dir.join("perftest");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/usr/bin/env bash\n\
+             if [ \"$1\" = fleet ]; then exec {real} \"$@\"; fi\n\
+             printf '%s\\n' \"$@\" >{dir}/args\n\
+             mode=$(cat {dir}/mode 2>/dev/null)\n\
+             while [ $# -gt 0 ]; do [ \"$1\" = --csv ] && csv=$2; shift; done\n\
+             case \"$csv\" in *confirm.csv) cp {dir}/slow-again.csv \"$csv\" ;; *) cp {dir}/slow.csv \"$csv\" ;; esac\n\
+             case \"$mode\" in\n\
+               one-gpu | swapped) cp {dir}/$mode.csv \"$csv\" ;;\n\
+               crash) exit 139 ;;\n\
+               error) sed -i '2s/,ok,/,error,/' \"$csv\"; exit 1 ;;\n\
+               sleep) sleep 3; echo slept >>{dir}/slept ;;\n\
+             esac\n",
+            real = env!("CARGO_BIN_EXE_perftest"),
+            dir = dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    fake
+}
+
 /// Runs deploy/slurm/healthcheck.sh as node `node` with the configuration `conf`.
 fn health_check(conf: &Path, node: &str, cwd: &Path) -> std::process::Child {
     std::process::Command::new(root().join("deploy/slurm/healthcheck.sh"))
@@ -962,29 +965,7 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempdir("safety-health-run");
     arithmetic_fleet(&dir);
-    // A perftest whose run writes the slow node's rows, then does what `mode` says: exits
-    // as a crash, marks a row `error` and exits 1, or sleeps 3 s (and then says it slept).
-    let fake = dir.join("perftest");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/usr/bin/env bash\n\
-             if [ \"$1\" = fleet ]; then exec {real} \"$@\"; fi\n\
-             mode=$(cat {dir}/mode 2>/dev/null)\n\
-             while [ $# -gt 0 ]; do [ \"$1\" = --csv ] && csv=$2; shift; done\n\
-             case \"$csv\" in *confirm.csv) cp {dir}/slow-again.csv \"$csv\" ;; *) cp {dir}/slow.csv \"$csv\" ;; esac\n\
-             case \"$mode\" in\n\
-               one-gpu | swapped) cp {dir}/$mode.csv \"$csv\" ;;\n\
-               crash) exit 139 ;;\n\
-               error) sed -i '2s/,ok,/,error,/' \"$csv\"; exit 1 ;;\n\
-               sleep) sleep 3; echo slept >>{dir}/slept ;;\n\
-             esac\n",
-            real = env!("CARGO_BIN_EXE_perftest"),
-            dir = dir.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake_perftest(&dir);
     let conf_with = |name: &str, base: &Path, extra: &str| {
         let conf = dir.join(name);
         std::fs::write(
