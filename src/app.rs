@@ -171,7 +171,14 @@ fn run_command(command: Command) -> Result<i32> {
             json,
             retest,
             threshold,
-        } => crate::fleet::run(&paths, json.as_deref(), retest.as_deref(), threshold),
+            this_run,
+        } => crate::fleet::run(
+            &paths,
+            json.as_deref(),
+            retest.as_deref(),
+            threshold,
+            this_run.as_deref(),
+        ),
     }
 }
 

@@ -353,6 +353,11 @@ pub enum Command {
         /// line each, the GPU's host, a tab, the test (what the Slurm health check reads).
         #[arg(long, value_name = "FILE")]
         retest: Option<PathBuf>,
+        /// The folder of the run being checked (among PATHs; every other file is history): a
+        /// host with fewer GPUs in it than in one run of the history lacks the GPUs not seen,
+        /// each named `missing` (exit 1). GPUs are counted: one replaced since is none.
+        #[arg(long, value_name = "DIR")]
+        this_run: Option<PathBuf>,
         /// The smallest slowdown ever called degraded, % (default 5: more than whole runs of
         /// one H100 differ by; see docs/fleet.md).
         #[arg(long, value_name = "PCT", value_parser = parse_threshold,

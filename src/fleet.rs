@@ -9,14 +9,23 @@ use std::path::{Path, PathBuf};
 
 /// Reads `paths`, judges every GPU in them (`threshold`: the floor, %), prints the verdict
 /// and writes it to `json`, and the tests of its suspect items to `retest`; returns the
-/// verdict's exit code (0 healthy, 1 degraded, 3 suspect, 2 not judged). An unwritable
-/// `--json` or `--retest` is a usage error (exit 2), said before any file is read.
+/// verdict's exit code (0 healthy, 1 degraded, 3 suspect, 2 not judged); `this_run`: the
+/// folder of the run checked, whose hosts' missing GPUs are named. An unwritable `--json`
+/// or `--retest` is a usage error (exit 2), said before any file is read.
 pub fn run(
     paths: &[PathBuf],
     json: Option<&Path>,
     retest: Option<&Path>,
     threshold: f64,
+    this_run: Option<&Path>,
 ) -> Result<i32> {
+    if let Some(dir) = this_run.filter(|d| !d.is_dir()) {
+        return Err(Failure::Usage(format!(
+            "--this-run {} is no folder: give the folder of the run checked",
+            dir.display()
+        ))
+        .into());
+    }
     let out = match json {
         Some(path) => {
             crate::cli::check_json_out(path, false)?;
@@ -46,7 +55,20 @@ pub fn run(
     for out in out.iter().chain(&retest) {
         out.refuse_inputs(&read.files)?;
     }
-    let verdict = fleet::verdict(read, &crate::catalog::names(), threshold);
+    // A run folder nothing was read from would check no host: said, not passed silently.
+    if let Some(dir) = this_run {
+        let dir_c = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let under = |f: &Path| std::fs::canonicalize(f).is_ok_and(|f| f.starts_with(&dir_c));
+        if !read.gpus.iter().any(|g| under(&g.file)) {
+            return Err(Failure::Usage(format!(
+                "--this-run {}: no GPU of the paths was read from it (give it, or the folder \
+                 holding it, among the paths)",
+                dir.display()
+            ))
+            .into());
+        }
+    }
+    let verdict = fleet::verdict(read, &crate::catalog::names(), threshold, this_run);
     if let Some(out) = out {
         let text = fleet::json(&verdict).context("the verdict as JSON")?;
         out.write((text + "\n").as_bytes())

@@ -155,7 +155,11 @@ if [ "$before" -eq 1 ]; then
   exit 2
 fi
 verdict=0
-"$PERFTEST" fleet "${history[@]}" "$out" "${fleet_args[@]}" --json "$out/verdict.json" --retest "$out/retest.txt" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
+# The run checked (`--this-run`, where this perftest has it): a GPU the node had in the
+# history and lacks now is named and is a fault.
+this_run=()
+case $("$PERFTEST" fleet --help 2>&1 || true) in *--this-run*) this_run=(--this-run "$out") ;; esac
+"$PERFTEST" fleet "${history[@]}" "$out" "${this_run[@]}" "${fleet_args[@]}" --json "$out/verdict.json" --retest "$out/retest.txt" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
 # Confirm before calling (docs/fleet.md): a suspect item of this host's GPUs (slower than the
 # fleet in this run only) is re-measured — its tests again, into confirm.csv beside the run —
 # and the node judged again with both runs: degraded only if the re-measure is as slow.
@@ -172,7 +176,7 @@ if [ "$verdict" -eq 3 ]; then
     mv "$out/verdict.json" "$out/verdict-first.json"
     rm -f "$out/retest.txt"
     verdict=0
-    "$PERFTEST" fleet "${history[@]}" "$out" "${fleet_args[@]}" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
+    "$PERFTEST" fleet "${history[@]}" "$out" "${this_run[@]}" "${fleet_args[@]}" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
   fi
 fi
 # Still suspect: where none of it is this host's GPUs' (the history's), this host is healthy.
@@ -180,36 +184,6 @@ if [ "$verdict" -eq 3 ] &&
   ! awk -v host="$host" '/^  [^ ]/ { mine = index($0, "  " host ", ") == 1; next }
     mine && /^    suspect: / { found = 1 } END { exit !found }' "$out/verdict.txt"; then
   verdict=0
-fi
-# Fewer GPUs in this run than this host had in a run of the fleet's history (one fallen off
-# the bus, or hidden from Vulkan) is a fault whatever the verdict on the others: a line
-# saying so, and one per GPU of the history this run did not see; exit 1. Counted, not
-# matched by UUID alone: a GPU replaced since is no GPU missing. Read from verdict.json's
-# GPUs (each `label` (its file), `host`, `uuid`, `device`, one per line at one depth; the
-# text lists only the GPUs it has something to say of).
-missing=$(awk -v host="$host" -v run="$out/" '
-  function value(line) { sub(/^ *"[a-z_]+": "?/, "", line); sub(/"?,?$/, "", line); return line }
-  # A file of several devices labels each `FILE (device N)`: counted per file.
-  /^          "label": / { file = value($0); sub(/ \(device [0-9]+\)$/, "", file) }
-  /^          "host": / { h = value($0) }
-  /^          "uuid": / { u = value($0) }
-  /^          "device": / && h == host {
-    if (index(file, run) == 1) { if (!(u in seen)) { seen[u] = 1; now++ } }
-    else {
-      if (!((file, u) in counted)) { counted[file, u] = 1; per[file]++ }
-      if (per[file] > most) { most = per[file]; from = file }
-      if (!(u in had)) { had[u] = value($0); order[++n] = u }
-    }
-  }
-  END {
-    if (now >= most) exit
-    printf "perftest-health: %s: %d GPU(s) in this run, %d in the history (%s)\n", host, now, most, from
-    for (i = 1; i <= n; i++) if (!(order[i] in seen))
-      printf "perftest-health: %s, %s, %s: missing: in the history, not in this run\n", host, order[i], had[order[i]]
-  }' "$out/verdict.json" 2>/dev/null || true)
-if [ -n "$missing" ]; then
-  echo "$missing"
-  verdict=1
 fi
 case "$verdict" in
   0) ;;
@@ -225,9 +199,14 @@ case "$verdict" in
       }
       mine && /^    degraded: / { print "perftest-health: " gpu ": " substr($0, 5) }
     ' "$out/verdict.txt" 2>/dev/null)
+    # And one per GPU it had in the history and lacks in this run (`--this-run`: fewer GPUs
+    # than in a run of the history; one fallen off the bus, or hidden from Vulkan).
+    missing=$(awk -v host="$host" 'index($0, "  " host ", ") == 1 && / missing: / {
+      print "perftest-health: " substr($0, 3) }' "$out/verdict.txt" 2>/dev/null)
+    [ -z "$missing" ] || lines="${lines:+$lines$'\n'}$missing"
     if [ -n "$lines" ]; then
       echo "$lines"
-    elif [ -z "$missing" ]; then
+    else
       # Degraded, but not in an item of this host's GPUs (the history's): the whole verdict.
       cat "$out/verdict.txt"
     fi

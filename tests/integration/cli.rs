@@ -353,14 +353,7 @@ fn a_wrong_reference_is_detected() {
 
 #[test]
 fn default_device_choice_is_explained() {
-    let o = run(&[
-        "--filter",
-        "cbuffer{float4} load uniform",
-        "--groups",
-        "1",
-        "--samples",
-        "1",
-    ]);
+    let o = run(&ONE_TEST);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("perftest: using device"),

@@ -1048,16 +1048,13 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
     let (code, said) = finish(health_check(&conf, "node5", &dir));
     assert_eq!(code, Some(1), "{said}");
     assert!(
-        said.contains("perftest-health: node5: 1 GPU(s) in this run, 2 in the history"),
-        "{said}"
-    );
-    assert!(
         said.contains(
-            "perftest-health: node5, uuid-6, NVIDIA H100 80GB HBM3: missing: in the history, \
-             not in this run"
+            "perftest-health: node5, uuid-6, NVIDIA H100 80GB HBM3: missing: 1 GPU(s) in this \
+             run, 2 in the history ("
         ),
         "{said}"
     );
+    assert_eq!(said.matches(" missing: ").count(), 1, "{said}");
     mode("swapped");
     let (code, said) = finish(health_check(&conf, "node5", &dir));
     assert_eq!(code, Some(0), "{said}");
@@ -1121,4 +1118,23 @@ fn node_rows(dir: &Path, name: &str, gpus: &[(u32, &str, f64)]) {
         }
     }
     writer.flush().unwrap();
+}
+
+#[test]
+fn a_this_run_that_checks_nothing_is_refused() {
+    let dir = tempdir("safety-this-run");
+    let file = fixture();
+    // No folder, and a folder none of the paths' GPUs was read from: usage errors (exit 2),
+    // not a verdict that checked no host.
+    for (this_run, why) in [
+        (file.clone(), "is no folder"),
+        (
+            dir.to_str().unwrap().to_string(),
+            "no GPU of the paths was read from it",
+        ),
+    ] {
+        let o = run(&["fleet", &file, "--this-run", &this_run]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
 }

@@ -13,6 +13,8 @@ for node in newnode vm; do
   PERFTEST_HEALTH_CONF=$out/health.conf SLURMD_NODENAME=$node deploy/slurm/healthcheck.sh > "$out/check-$node.txt" 2>&1
   echo "exit $?" >> "$out/check-$node.txt"
 done
-# Seen (a fresh H200, the build of 874eabd's tree): `newnode` exit 0, its GPU healthy among the
-# history's 14 (the profile 9.0 s); `vm` exit 1: "vm: 1 GPU(s) in this run, 2 in the history",
-# then each of the history's two UUIDs `missing: in the history, not in this run` (7.4 s).
+# Seen (a fresh H200, the build with `perftest fleet --this-run`, which the check now passes):
+# `newnode` exit 0, its GPU healthy among the history's 14 (the profile 9.6 s); `vm` exit 1,
+# each of the history's two UUIDs "missing: 1 GPU(s) in this run, 2 in the history
+# (…/new-all-1.csv.gz)" (7.6 s). (The session's first run of it, with the count read by awk
+# from verdict.json, gave the same codes: 9.0 and 7.4 s.)

@@ -1,5 +1,6 @@
 //! `perftest fleet` and the report's Fleet section: a verdict per GPU, each judged per subsystem against the GPUs of its model and driver and the published figures, by the rules of docs/fleet.md.
 
+mod missing;
 pub mod read;
 #[cfg(test)]
 mod tests;
@@ -13,6 +14,7 @@ use crate::{median, Catalog};
 use serde::Serialize;
 use std::collections::HashMap;
 
+pub use missing::{missing_gpus, Missing};
 pub use read::read_paths;
 pub use text::text;
 
@@ -46,6 +48,8 @@ pub struct Gpu {
     pub device: String,
     pub driver: String,
     pub rows: Vec<Row>,
+    /// The file it was read from (empty for a report's run).
+    pub file: std::path::PathBuf,
 }
 
 /// How a GPU came out.
@@ -259,6 +263,9 @@ pub struct Verdict {
     pub skipped: Vec<Passed>,
     /// Files that could not be read: the verdict is then incomplete (exit 2).
     pub unreadable: Vec<Passed>,
+    /// GPUs a host had in a run of the history and not in the run checked (`--this-run`):
+    /// a fault whatever the verdict on the others (exit 1).
+    pub missing: Vec<Missing>,
     /// 0: every GPU healthy; 1: some degraded (confirmed); 3: none degraded, some suspect (worse
     /// in their only run: re-measure to confirm); 2: something could not be judged.
     pub exit_code: i32,
@@ -730,7 +737,7 @@ fn machines(verdict: &mut Verdict) {
 /// 1 where a GPU is degraded (an operator must act), else 2 where anything could not be
 /// judged (a GPU, an unreadable file, no GPU at all), else 0.
 fn exit_code(v: &Verdict) -> i32 {
-    if v.gpus().any(|g| g.status == Status::Degraded) {
+    if v.gpus().any(|g| g.status == Status::Degraded) || !v.missing.is_empty() {
         1
     } else if v.gpus().any(|g| g.status == Status::Suspect) {
         3
@@ -745,9 +752,17 @@ fn exit_code(v: &Verdict) -> i32 {
 }
 
 /// The verdict over what [`read_paths`] read: [`judge`], with the files passed over or
-/// unreadable named (an unreadable one makes the verdict incomplete: exit 2).
-pub fn verdict(read: read::Read, catalog: &Catalog, floor_pct: f64) -> Verdict {
+/// unreadable named (an unreadable one makes the verdict incomplete: exit 2), and, where
+/// `this_run` names the folder of the run checked, the GPUs its hosts had in the history
+/// and lack in it ([`missing_gpus`]).
+pub fn verdict(
+    read: read::Read,
+    catalog: &Catalog,
+    floor_pct: f64,
+    this_run: Option<&std::path::Path>,
+) -> Verdict {
     let mut v = judge(&read.gpus, catalog, floor_pct);
+    v.missing = this_run.map_or_else(Vec::new, |dir| missing_gpus(&read.gpus, dir));
     v.skipped = read.skipped;
     v.unreadable = read.unreadable;
     v.exit_code = exit_code(&v);

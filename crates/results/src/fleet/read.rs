@@ -96,7 +96,10 @@ pub fn read_paths(paths: &[PathBuf]) -> Read {
         for file in files {
             match read::read_path(&file) {
                 Ok(table) => {
-                    read.gpus.extend(gpus(&table));
+                    read.gpus.extend(gpus(&table).into_iter().map(|g| Gpu {
+                        file: file.clone(),
+                        ..g
+                    }));
                     read.files.push(file);
                 }
                 Err(e) => {

@@ -197,6 +197,16 @@ pub fn text(v: &Verdict) -> String {
             );
         }
     }
+    if !v.missing.is_empty() {
+        out += "\nGPUs missing from the run checked (fewer than its host had in the history):\n";
+        for m in &v.missing {
+            let _ = writeln!(
+                out,
+                "  {}, {}, {}: missing: {} GPU(s) in this run, {} in the history ({})",
+                m.host, m.uuid, m.device, m.run_gpus, m.history_gpus, m.history_file
+            );
+        }
+    }
     for (title, list) in [
         ("the same run read twice, left out", &v.duplicates),
         ("passed over (not perftest results)", &v.skipped),

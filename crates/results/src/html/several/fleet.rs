@@ -69,6 +69,7 @@ pub fn gpus(runs: &[Run]) -> Vec<Gpu> {
                     .first()
                     .map_or_else(String::new, |row| row.driver.clone()),
                 rows: r.rows.clone(),
+                file: Default::default(),
             }
         })
         .collect()
