@@ -172,12 +172,18 @@ fn run_command(command: Command) -> Result<i32> {
             retest,
             threshold,
             this_run,
+            host,
+            text,
         } => crate::fleet::run(
             &paths,
-            json.as_deref(),
-            retest.as_deref(),
-            threshold,
-            this_run.as_deref(),
+            &crate::fleet::Options {
+                json: json.as_deref(),
+                retest: retest.as_deref(),
+                text: text.as_deref(),
+                this_run: this_run.as_deref(),
+                host: host.as_deref(),
+                threshold,
+            },
         ),
     }
 }

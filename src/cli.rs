@@ -358,6 +358,15 @@ pub enum Command {
         /// each named `missing` (exit 1). GPUs are counted: one replaced since is none.
         #[arg(long, value_name = "DIR")]
         this_run: Option<PathBuf>,
+        /// The node being checked: stdout is its part of the verdict (a line per degraded
+        /// item of its GPUs, GPU missing, suspect item or GPU not judged; one line where it
+        /// is healthy), and the exit code is its own: a suspect or unjudged GPU of another
+        /// host does not fail it. What the Slurm health check prints and exits with.
+        #[arg(long, value_name = "NAME")]
+        host: Option<String>,
+        /// Also write the whole verdict as text to FILE (what stdout carries without --host).
+        #[arg(long, value_name = "FILE")]
+        text: Option<PathBuf>,
         /// The smallest slowdown ever called degraded, % (default 5: more than whole runs of
         /// one H100 differ by; see docs/fleet.md).
         #[arg(long, value_name = "PCT", value_parser = parse_threshold,

@@ -7,56 +7,79 @@ use perftest_results::output::OutFile;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Reads `paths`, judges every GPU in them (`threshold`: the floor, %), prints the verdict
-/// and writes it to `json`, and the tests of its suspect items to `retest`; returns the
-/// verdict's exit code (0 healthy, 1 degraded, 3 suspect, 2 not judged); `this_run`: the
-/// folder of the run checked, whose hosts' missing GPUs are named. An unwritable `--json`
-/// or `--retest` is a usage error (exit 2), said before any file is read.
-pub fn run(
-    paths: &[PathBuf],
-    json: Option<&Path>,
-    retest: Option<&Path>,
-    threshold: f64,
-    this_run: Option<&Path>,
-) -> Result<i32> {
-    if let Some(dir) = this_run.filter(|d| !d.is_dir()) {
+/// What `perftest fleet` writes besides its stdout, and what it judges.
+pub struct Options<'a> {
+    /// The verdict as JSON.
+    pub json: Option<&'a Path>,
+    /// The tests of its suspect items, a line each: host, tab, test.
+    pub retest: Option<&'a Path>,
+    /// The whole verdict as text (what stdout carries without `host`).
+    pub text: Option<&'a Path>,
+    /// The folder of the run checked, whose hosts' missing GPUs are named.
+    pub this_run: Option<&'a Path>,
+    /// The node checked: stdout and the exit code are its verdict ([`fleet::host_verdict`]).
+    pub host: Option<&'a str>,
+    /// The floor, %.
+    pub threshold: f64,
+}
+
+/// Reads `paths`, judges every GPU in them, prints the verdict (or `host`'s part of it) and
+/// writes the outputs `o` names; returns the verdict's exit code (0 healthy, 1 degraded, 3
+/// suspect, 2 not judged), or `host`'s. An unwritable output, or two outputs naming one
+/// file, is a usage error (exit 2), said before any file is read.
+pub fn run(paths: &[PathBuf], o: &Options) -> Result<i32> {
+    if let Some(dir) = o.this_run.filter(|d| !d.is_dir()) {
         return Err(Failure::Usage(format!(
             "--this-run {} is no folder: give the folder of the run checked",
             dir.display()
         ))
         .into());
     }
-    let out = match json {
-        Some(path) => {
-            crate::cli::check_json_out(path, false)?;
-            Some(OutFile::open("--json", path, paths)?)
-        }
-        None => None,
-    };
-    let retest = match retest {
-        Some(path) => {
-            crate::cli::check_out("--retest", path, false)?;
-            Some(OutFile::open("--retest", path, paths)?)
-        }
-        None => None,
-    };
-    if let (Some(json), Some(retest)) = (&out, &retest) {
-        if perftest_results::path::same_file(json.path(), retest.path()) {
+    if let Some(host) = o.host {
+        // The rows' `host` column is checked the same way (a word, no spaces).
+        if host.is_empty() || host.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(Failure::Usage(format!(
-                "--json {} and --retest {} are the same file; give each output its own path",
-                json.path().display(),
-                retest.path().display()
+                "--host {host:?}: give the node's name as its rows' `host` column spells it"
             ))
             .into());
         }
     }
+    let open = |option: &'static str, path: Option<&Path>| -> Result<Option<OutFile>> {
+        let Some(path) = path else { return Ok(None) };
+        if option == "--json" {
+            crate::cli::check_json_out(path, false)?;
+        } else {
+            crate::cli::check_out(option, path, false)?;
+        }
+        Ok(Some(OutFile::open(option, path, paths)?))
+    };
+    let outs = [
+        ("--json", open("--json", o.json)?),
+        ("--retest", open("--retest", o.retest)?),
+        ("--text", open("--text", o.text)?),
+    ];
+    for (i, (a, x)) in outs.iter().enumerate() {
+        for (b, y) in &outs[i + 1..] {
+            if let (Some(x), Some(y)) = (x, y) {
+                if perftest_results::path::same_file(x.path(), y.path()) {
+                    return Err(Failure::Usage(format!(
+                        "{a} {} and {b} {} are the same file; give each output its own path",
+                        x.path().display(),
+                        y.path().display()
+                    ))
+                    .into());
+                }
+            }
+        }
+    }
+    let [(_, out), (_, retest), (_, text_out)] = outs;
     let read = fleet::read_paths(paths);
     // A file found in a folder given as input (`fleet runs/ --json runs/n1.csv`).
-    for out in out.iter().chain(&retest) {
+    for out in out.iter().chain(&retest).chain(&text_out) {
         out.refuse_inputs(&read.files)?;
     }
     // A run folder nothing was read from would check no host: said, not passed silently.
-    if let Some(dir) = this_run {
+    if let Some(dir) = o.this_run {
         let dir_c = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let under = |f: &Path| std::fs::canonicalize(f).is_ok_and(|f| f.starts_with(&dir_c));
         if !read.gpus.iter().any(|g| under(&g.file)) {
@@ -68,7 +91,7 @@ pub fn run(
             .into());
         }
     }
-    let verdict = fleet::verdict(read, &crate::catalog::names(), threshold, this_run);
+    let verdict = fleet::verdict(read, &crate::catalog::names(), o.threshold, o.this_run);
     if let Some(out) = out {
         let text = fleet::json(&verdict).context("the verdict as JSON")?;
         out.write((text + "\n").as_bytes())
@@ -91,10 +114,21 @@ pub fn run(
             .write(lines.as_bytes())
             .map_err(|e| Failure::Usage(format!("{e:#}")))?;
     }
+    let whole = fleet::text(&verdict);
+    if let Some(text_out) = text_out {
+        text_out
+            .write(whole.as_bytes())
+            .map_err(|e| Failure::Usage(format!("{e:#}")))?;
+    }
+    let (said, code) = match o.host {
+        Some(host) => {
+            let h = fleet::host_verdict(&verdict, host);
+            (fleet::host_text(&h), h.exit_code)
+        }
+        None => (whole, verdict.exit_code),
+    };
     // A reader that went away (`perftest fleet DIR | head`) leaves the exit code as it is.
     let mut out = std::io::stdout().lock();
-    let _ = out
-        .write_all(fleet::text(&verdict).as_bytes())
-        .and_then(|_| out.flush());
-    Ok(verdict.exit_code)
+    let _ = out.write_all(said.as_bytes()).and_then(|_| out.flush());
+    Ok(code)
 }

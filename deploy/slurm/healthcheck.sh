@@ -144,8 +144,11 @@ finished() {
 rc=0
 perftest "${args[@]}" --host "$host" --csv "$out/perftest.csv" >"$out/perftest.log" 2>&1 || rc=$?
 finished "$rc" "$out/perftest.csv" "$out/perftest.log"
-"$PERFTEST" fleet --help >/dev/null 2>&1 ||
-  die "$PERFTEST has no \`fleet\` command (a perftest from before the fleet verdict): not judged"
+case $("$PERFTEST" fleet --help 2>&1 || true) in
+  *--host*) ;;
+  *"Usage: perftest fleet"*) die "$PERFTEST's \`fleet\` has no --host (a perftest older than this check): not judged" ;;
+  *) die "$PERFTEST has no \`fleet\` command (a perftest from before the fleet verdict): not judged" ;;
+esac
 
 # The history alone first: a degraded GPU in it would make every node's verdict degraded.
 before=0
@@ -154,13 +157,16 @@ if [ "$before" -eq 1 ]; then
   echo "perftest-health: $host: not judged: the history is degraded itself ($out/history.txt)"
   exit 2
 fi
-verdict=0
-# The run checked (`--this-run`, where this perftest has it): a GPU the node had in the
-# history and lacks now is named and is a fault.
-this_run=()
-case $("$PERFTEST" fleet --help 2>&1 || true) in *--this-run*) this_run=(--this-run "$out") ;; esac
-"$PERFTEST" fleet "${history[@]}" "$out" "${this_run[@]}" "${fleet_args[@]}" --json "$out/verdict.json" --retest "$out/retest.txt" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
-# Confirm before calling (docs/fleet.md): a suspect item of this host's GPUs (slower than the
+# This node's verdict (`--host`): its code, and on stdout a line per degraded item of its
+# GPUs, GPU missing (`--this-run`: one the node had in the history and lacks now), suspect
+# item or GPU not judged; the whole verdict in verdict.txt and verdict.json.
+judge() {
+  verdict=0
+  "$PERFTEST" fleet "${history[@]}" "$out" --this-run "$out" --host "$host" "${fleet_args[@]}" \
+    --text "$out/verdict.txt" --json "$out/verdict.json" "$@" >"$out/node.txt" 2>"$out/verdict.log" || verdict=$?
+}
+judge --retest "$out/retest.txt"
+# Confirm before calling (docs/fleet.md): a suspect item of this node's GPUs (slower than the
 # fleet in this run only) is re-measured — its tests again, into confirm.csv beside the run —
 # and the node judged again with both runs: degraded only if the re-measure is as slow.
 if [ "$verdict" -eq 3 ]; then
@@ -174,53 +180,23 @@ if [ "$verdict" -eq 3 ]; then
     finished "$again" "$out/confirm.csv" "$out/confirm.log"
     # The first verdict's files out of the folder the second one reads.
     mv "$out/verdict.json" "$out/verdict-first.json"
+    mv "$out/verdict.txt" "$out/verdict-first.txt"
+    mv "$out/node.txt" "$out/node-first.txt"
     rm -f "$out/retest.txt"
-    verdict=0
-    "$PERFTEST" fleet "${history[@]}" "$out" "${this_run[@]}" "${fleet_args[@]}" --json "$out/verdict.json" >"$out/verdict.txt" 2>"$out/verdict.log" || verdict=$?
+    judge
   fi
-fi
-# Still suspect: where none of it is this host's GPUs' (the history's), this host is healthy.
-if [ "$verdict" -eq 3 ] &&
-  ! awk -v host="$host" '/^  [^ ]/ { mine = index($0, "  " host ", ") == 1; next }
-    mine && /^    suspect: / { found = 1 } END { exit !found }' "$out/verdict.txt"; then
-  verdict=0
 fi
 case "$verdict" in
   0) ;;
-  1)
-    # One line per degraded item of this host's GPUs: the `degraded:` lines under each of
-    # its GPUs' headings (`  host, uuid, device: degraded (file)`), each with its GPU.
-    lines=$(awk -v host="$host" '
-      /^[^ ]/ { mine = 0; next }
-      /^  [^ ]/ {
-        # The lines of the profile run; its re-measure (confirm.csv) shows the same items.
-        mine = index($0, "  " host ", ") == 1 && $0 !~ /confirm\.csv\)$/
-        gpu = substr($0, 3); sub(/: degraded \(.*$/, "", gpu); next
-      }
-      mine && /^    degraded: / { print "perftest-health: " gpu ": " substr($0, 5) }
-    ' "$out/verdict.txt" 2>/dev/null)
-    # And one per GPU it had in the history and lacks in this run (`--this-run`: fewer GPUs
-    # than in a run of the history; one fallen off the bus, or hidden from Vulkan).
-    missing=$(awk -v host="$host" 'index($0, "  " host ", ") == 1 && / missing: / {
-      print "perftest-health: " substr($0, 3) }' "$out/verdict.txt" 2>/dev/null)
-    [ -z "$missing" ] || lines="${lines:+$lines$'\n'}$missing"
-    if [ -n "$lines" ]; then
-      echo "$lines"
-    else
-      # Degraded, but not in an item of this host's GPUs (the history's): the whole verdict.
-      cat "$out/verdict.txt"
-    fi
-    ;;
+  1) sed 's/^/perftest-health: /' "$out/node.txt" ;;
   *)
-    # Why: the verdict's lines about this host's GPUs and their reasons, else its error.
-    why=$(awk -v host="$host" '
-      /^  [^ ]/ { mine = index($0, "  " host ", ") == 1; if (mine) print substr($0, 3); next }
-      mine && /^    not judged: / { print "  " substr($0, 5) }
-    ' "$out/verdict.txt" 2>/dev/null)
-    [ -n "$why" ] || why=$(tail -n 1 "$out/verdict.log" 2>/dev/null)
-    [ -n "$why" ] || why=$(tail -n 1 "$out/verdict.txt" 2>/dev/null)
+    # Still suspect after the re-measure, or not judged: why, else the fleet's error.
     echo "perftest-health: $host: not judged (fleet exited $verdict; $out/verdict.txt):"
-    echo "$why"
+    if [ -s "$out/node.txt" ]; then
+      sed 's/^/  /' "$out/node.txt"
+    else
+      tail -n 1 "$out/verdict.log" 2>/dev/null || true
+    fi
     verdict=2
     ;;
 esac

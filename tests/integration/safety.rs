@@ -552,6 +552,13 @@ fn the_health_check_runs_nothing_in_its_words_and_names_each_degraded_item() {
             "{line}"
         );
     }
+    // The whole verdict is kept beside the run: every GPU of the fleet, and its count.
+    let whole = std::fs::read_to_string(dir.join("health/node4/verdict.txt")).unwrap();
+    assert!(
+        whole.contains("  node4, uuid-4, NVIDIA H100 80GB HBM3: degraded (")
+            && whole.contains(" degraded, 0 suspect, "),
+        "{whole}"
+    );
     // A configuration others could change is not run as root.
     let is_root = std::process::Command::new("id")
         .arg("-u")
@@ -829,17 +836,34 @@ fn a_dash_is_stdout_where_taken_and_refused_where_not() {
 fn fleets_two_outputs_in_one_file_are_refused() {
     let dir = tempdir("safety-fleet-outputs");
     let out = dir.join("out.json");
-    let o = run(&[
-        "fleet",
-        &fixture(),
-        "--json",
-        out.to_str().unwrap(),
-        "--retest",
-        dir.join(".").join("out.json").to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("are the same file"), "{}", stderr(&o));
-    assert!(!out.exists());
+    let again = dir.join(".").join("out.json");
+    for (a, b) in [
+        ("--json", "--retest"),
+        ("--json", "--text"),
+        ("--retest", "--text"),
+    ] {
+        let o = run(&[
+            "fleet",
+            &fixture(),
+            a,
+            out.to_str().unwrap(),
+            b,
+            again.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{a} {b}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{a} {} and {b} ", out.display())),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!out.exists());
+    }
+    // A node's name that no row's `host` column can spell.
+    for host in ["", "two words"] {
+        let o = run(&["fleet", &fixture(), "--host", host]);
+        assert_eq!(o.status.code(), Some(2), "{host:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--host"), "{}", stderr(&o));
+    }
 }
 
 #[cfg(unix)]

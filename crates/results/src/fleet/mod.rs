@@ -1,5 +1,6 @@
 //! `perftest fleet` and the report's Fleet section: a verdict per GPU, each judged per subsystem against the GPUs of its model and driver and the published figures, by the rules of docs/fleet.md.
 
+pub mod host;
 mod missing;
 pub mod read;
 #[cfg(test)]
@@ -14,9 +15,10 @@ use crate::{median, Catalog};
 use serde::Serialize;
 use std::collections::HashMap;
 
+pub use host::{host_verdict, HostVerdict};
 pub use missing::{missing_gpus, Missing};
 pub use read::read_paths;
-pub use text::text;
+pub use text::{host_text, text};
 
 /// GPUs of one model and driver needed to judge any of them: with two, neither can be told
 /// to be the odd one.

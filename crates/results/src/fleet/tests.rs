@@ -206,3 +206,90 @@ fn a_gpu_is_degraded_only_where_another_run_of_it_confirms_it() {
         .iter()
         .any(|f| f.subsystem == Subsystem::HostSubmit && f.call == Call::Host));
 }
+
+/// `run_of` on `host`.
+fn on(host: &str, uuid: &str, label: &str, us: f64) -> Gpu {
+    Gpu {
+        host: host.into(),
+        ..run_of(uuid, label, us)
+    }
+}
+
+#[test]
+fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
+    let fleet = || {
+        vec![
+            on("n1", "a", "a", 40.0),
+            on("n1", "b", "b", 40.5),
+            on("n2", "c", "c", 39.5),
+            on("n2", "d", "d", 40.2),
+        ]
+    };
+    let reasons = |h: &HostVerdict| {
+        h.reasons
+            .iter()
+            .map(|r| format!("{r:?}"))
+            .collect::<Vec<_>>()
+    };
+    // n3's GPU slower twice (its run and its re-measure): n3 degraded, one line for the item
+    // though both runs name it; n1 and n2 healthy although the fleet's verdict is 1.
+    let mut gpus = fleet();
+    gpus.push(on("n3", "e", "run/n3/perftest.csv", 60.0));
+    gpus.push(on("n3", "e", "run/n3/confirm.csv", 61.0));
+    let v = judge(&gpus, &catalog(), FLOOR_PCT);
+    assert_eq!(v.exit_code, 1, "{}", text(&v));
+    let n3 = host_verdict(&v, "n3");
+    assert_eq!(n3.exit_code, 1, "{:?}", reasons(&n3));
+    assert_eq!(n3.reasons.len(), 1, "{:?}", reasons(&n3));
+    let said = host_text(&n3);
+    assert!(
+        said.starts_with("n3, e, GPU: degraded: dispatch: back to back +48.7 %")
+            && said.contains("; confirmed in run/n3/"),
+        "{said}"
+    );
+    assert_eq!((n3.gpu_runs, n3.fleet_gpu_runs), (2, 6));
+    // A node other than n3: the fleet's verdict is degraded since its run (the history alone
+    // was not), so it is 1, naming n3's GPU.
+    let n1 = host_verdict(&v, "n1");
+    assert_eq!(n1.exit_code, 1);
+    assert!(
+        host_text(&n1).contains("another host's GPU n3, e, GPU is degraded"),
+        "{}",
+        host_text(&n1)
+    );
+    // n3 slower in its only run: n3 suspect (3), every other node healthy (0).
+    let mut gpus = fleet();
+    gpus.push(on("n3", "e", "run/n3/perftest.csv", 60.0));
+    let v = judge(&gpus, &catalog(), FLOOR_PCT);
+    assert_eq!(v.exit_code, 3, "{}", text(&v));
+    assert_eq!(host_verdict(&v, "n3").exit_code, 3);
+    assert!(host_text(&host_verdict(&v, "n3")).contains("n3, e, GPU: suspect: dispatch"));
+    let n2 = host_verdict(&v, "n2");
+    assert_eq!(n2.exit_code, 0, "{:?}", reasons(&n2));
+    assert_eq!(
+        host_text(&n2),
+        "n2: healthy (2 GPU-run(s) of it among 5 judged)\n"
+    );
+    // Another host's GPU-run not judged (a --verify run: no timed row): the fleet is 2, n2
+    // is 0; n4 itself is 2, saying why; a host not read is 2.
+    let mut gpus = fleet();
+    gpus.push(on("n3", "e", "e", 40.1));
+    let mut verify = on("n4", "f", "f", 41.3);
+    verify
+        .rows
+        .iter_mut()
+        .for_each(|r| r.mode = Some(crate::Mode::Verify));
+    gpus.push(verify);
+    let v = judge(&gpus, &catalog(), FLOOR_PCT);
+    assert_eq!(v.exit_code, 2, "{}", text(&v));
+    assert_eq!(host_verdict(&v, "n2").exit_code, 0);
+    let n4 = host_verdict(&v, "n4");
+    assert_eq!(n4.exit_code, 2);
+    assert!(
+        host_text(&n4).starts_with("n4, f, GPU: not judged (f): no timed row"),
+        "{}",
+        host_text(&n4)
+    );
+    assert_eq!(host_verdict(&v, "n9").exit_code, 2);
+    assert!(host_text(&host_verdict(&v, "n9")).starts_with("n9: no GPU of this host"));
+}

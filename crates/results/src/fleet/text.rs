@@ -1,6 +1,7 @@
 //! The verdict as text: one line per GPU, one per degraded item under it, then the machines' shared differences and what could not be judged.
 
-use super::{Call, Finding, GpuVerdict, Status, Verdict, MAD_TO_SIGMA, SIGMAS};
+use super::host::{GpuName, HostVerdict, Reason};
+use super::{Call, Finding, GpuVerdict, Missing, Status, Verdict, MAD_TO_SIGMA, SIGMAS};
 use crate::summary::Subsystem;
 use std::fmt::Write as _;
 
@@ -200,11 +201,7 @@ pub fn text(v: &Verdict) -> String {
     if !v.missing.is_empty() {
         out += "\nGPUs missing from the run checked (fewer than its host had in the history):\n";
         for m in &v.missing {
-            let _ = writeln!(
-                out,
-                "  {}, {}, {}: missing: {} GPU(s) in this run, {} in the history ({})",
-                m.host, m.uuid, m.device, m.run_gpus, m.history_gpus, m.history_file
-            );
+            let _ = writeln!(out, "  {}", missing_line(m));
         }
     }
     for (title, list) in [
@@ -245,4 +242,72 @@ fn confirmations(f: &super::Finding) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `node4, uuid-6, NVIDIA H100 80GB HBM3: missing: 1 GPU(s) in this run, 2 in the history (…)`.
+fn missing_line(m: &Missing) -> String {
+    format!(
+        "{}, {}, {}: missing: {} GPU(s) in this run, {} in the history ({})",
+        m.host, m.uuid, m.device, m.run_gpus, m.history_gpus, m.history_file
+    )
+}
+
+/// `node4, uuid-4, NVIDIA H100 80GB HBM3`.
+fn gpu_name(g: &GpuName) -> String {
+    format!("{}, {}, {}", g.host, g.uuid, g.device)
+}
+
+/// One host's verdict as `perftest fleet --host NAME` prints it: a line per reason, each
+/// naming its GPU, or one line where the host is healthy.
+pub fn host_text(h: &HostVerdict) -> String {
+    let mut out = String::new();
+    if h.reasons.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}: healthy ({} GPU-run(s) of it among {} judged)",
+            h.host, h.gpu_runs, h.fleet_gpu_runs
+        );
+    }
+    for r in &h.reasons {
+        let _ = match r {
+            Reason::Degraded { gpu, finding } => writeln!(
+                out,
+                "{}: degraded: {}; confirmed {}",
+                gpu_name(gpu),
+                finding_line(finding),
+                confirmations(finding)
+            ),
+            Reason::Missing(m) => writeln!(out, "{}", missing_line(m)),
+            Reason::Suspect { gpu, finding } => writeln!(
+                out,
+                "{}: suspect: {} (in {} only: re-measure its tests to confirm)",
+                gpu_name(gpu),
+                finding_line(finding),
+                gpu.label
+            ),
+            Reason::NotJudged { gpu, why } => {
+                writeln!(out, "{}: not judged ({}): {why}", gpu_name(gpu), gpu.label)
+            }
+            Reason::DegradedElsewhere { gpu } => writeln!(
+                out,
+                "{}: no item of its GPUs is degraded, but the fleet's verdict is, since this \
+                 run: another host's GPU {} is degraded ({})",
+                h.host,
+                gpu_name(gpu),
+                gpu.label
+            ),
+            Reason::MissingElsewhere(m) => {
+                writeln!(out, "{}: another host's GPU: {}", h.host, missing_line(m))
+            }
+            Reason::Unreadable(p) => {
+                writeln!(out, "{}: a file unreadable: {}: {}", h.host, p.file, p.why)
+            }
+            Reason::NoGpu => writeln!(
+                out,
+                "{}: no GPU of this host was read (its rows' `host` column names another)",
+                h.host
+            ),
+        };
+    }
+    out
 }
