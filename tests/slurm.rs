@@ -401,6 +401,46 @@ fn lines_naming<'a>(verdict: &'a str, node: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// The node that lost a GPU since the history, and the UUID of the GPU it lost.
+const LOST: &str = "n2";
+const LOST_UUID: &str = "00000000-0000-0000-0000-00000000105e";
+
+/// Copies the run `from` to `to` with a second GPU (`uuid`, device index 1) beside its one:
+/// its rows again, each 1 % slower (the same rows would be the same run read twice).
+fn with_a_second_gpu(from: &Path, to: &Path, uuid: &str) {
+    let mut reader = csv::Reader::from_path(from).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let at = |column: &str| {
+        header
+            .iter()
+            .position(|h| h == column)
+            .unwrap_or_else(|| panic!("{}: no column {column}", from.display()))
+    };
+    let (index, id, ms) = (at("device_index"), at("device_uuid"), at("ms_median"));
+    let mut writer = csv::Writer::from_path(to).unwrap();
+    writer.write_record(&header).unwrap();
+    for r in &records {
+        writer.write_record(r).unwrap();
+    }
+    for r in &records {
+        let second: csv::StringRecord = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match i {
+                _ if i == index => "1".to_string(),
+                _ if i == id => uuid.to_string(),
+                _ if i == ms => c
+                    .parse::<f64>()
+                    .map_or(c.to_string(), |v| (v * 1.01).to_string()),
+                _ => c.to_string(),
+            })
+            .collect();
+        writer.write_record(&second).unwrap();
+    }
+    writer.flush().unwrap();
+}
+
 fn is_root() -> bool {
     let o = Command::new("id").arg("-u").output().unwrap();
     text(&o.stdout).trim() == "0"
@@ -528,6 +568,47 @@ fn the_job_runs_every_node_and_the_verdict_names_the_slow_one() {
         "slurm: the degraded job done at {:.1} s",
         started.elapsed().as_secs_f64()
     );
+
+    // 2b. A node that lost a GPU: the history (the healthy job's rows) has LOST's node with a
+    // second GPU, the job sees one. The fleet job (`--this-run`, its history given) names the
+    // GPU missing and exits 1, whatever the verdict on the GPUs it has.
+    if contract.fleet {
+        let history = dir.join("lost-history");
+        for node in NODES {
+            let to = history.join(node);
+            std::fs::create_dir_all(&to).unwrap();
+            let from = healthy.join(node).join("perftest.csv");
+            if node == LOST {
+                with_a_second_gpu(&from, &to.join("perftest.csv"), LOST_UUID);
+            } else {
+                std::fs::copy(&from, to.join("perftest.csv")).unwrap();
+            }
+        }
+        let lost = dir.join("lost-job");
+        let mut env = common(&lost);
+        env.push(("PERFTEST_HISTORY", history.display().to_string()));
+        let (code, output) = submit(&cluster, &dir.join("lost.out"), &env);
+        check_node_folders(&lost, &output, &tests, &contract);
+        let verdict = read(&lost.join("verdict.txt"));
+        assert_eq!(code, 1, "{LOST} lacks a GPU: exit 1\n{output}\n{verdict}");
+        let missing: Vec<&str> = verdict
+            .lines()
+            .filter(|l| l.contains(": missing: "))
+            .collect();
+        assert_eq!(missing.len(), 1, "{verdict}");
+        assert!(
+            missing[0].starts_with(&format!("  {LOST}, {LOST_UUID}, "))
+                && missing[0].contains(": missing: 1 GPU(s) in this run, 2 in the history ("),
+            "{verdict}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&read(&lost.join("verdict.json"))).unwrap();
+        assert_eq!(json["missing"][0]["uuid"], LOST_UUID, "{json}");
+        eprintln!(
+            "slurm: the job of a node that lost a GPU done at {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
 
     // 3. healthcheck.sh as the Prolog, judging with the healthy job: its lines and code on
     // each node, and slurmd drains the node it fails, the others not.
