@@ -1083,6 +1083,27 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
     let (code, said) = finish(health_check(&conf, "node5", &dir));
     assert_eq!(code, Some(0), "{said}");
     mode("");
+    // A perftest older than the check (its `fleet` has no `--host`): not judged, said so.
+    let older = dir.join("perftest-older");
+    std::fs::write(
+        &older,
+        format!(
+            "#!/usr/bin/env bash
+             if [ \"$1 $2\" = 'fleet --help' ]; then echo 'Usage: perftest fleet [OPTIONS] <PATH>...'; exit 0; fi
+             exec {} \"$@\"\n",
+            fake.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&older, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let with_older = conf_with(
+        "older.conf",
+        &dir.join("health"),
+        &format!("PERFTEST={}\n", older.display()),
+    );
+    let (code, said) = finish(health_check(&with_older, "node4", &dir));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("`fleet` has no --host"), "{said}");
     // A node's name that is no folder name, and a configuration that fails as shell: exit 2.
     let (code, said) = finish(health_check(&conf, "../escape", &dir));
     assert_eq!(code, Some(2), "{said}");
