@@ -37,11 +37,10 @@ pub enum Reason {
     Suspect { gpu: GpuName, finding: Finding },
     /// One of its GPU-runs could not be judged, and why.
     NotJudged { gpu: GpuName, why: String },
-    /// Another host's GPU degraded, which makes the fleet's verdict (and so this node's)
-    /// degraded: the health check judges the history alone first, so this run changed it.
+    /// Another host's GPU degraded in the fleet this node is judged against: a reference
+    /// with a fault in it judges nothing (the health check refuses a degraded history the
+    /// same way), and the fault is not this node's.
     DegradedElsewhere { gpu: GpuName },
-    /// Another host's GPU missing from the run checked.
-    MissingElsewhere(Missing),
     /// A file that could not be read: the verdict is incomplete.
     Unreadable(Passed),
     /// No GPU of the host was read: nothing of it to judge.
@@ -52,10 +51,9 @@ pub enum Reason {
 #[derive(Clone, Debug, Serialize)]
 pub struct HostVerdict {
     pub host: String,
-    /// 0 healthy; 1 degraded (an item of its GPUs, one of them missing, or the fleet's
-    /// verdict degraded by this run); 3 suspect (an item of its GPUs slower in this run
-    /// only); 2 not judged (none of its GPUs read, one of its GPU-runs not judged, a file
-    /// unreadable: the verdict incomplete).
+    /// 0 healthy; 1 degraded (an item of its GPUs, or one of them missing); 3 suspect (an
+    /// item of its GPUs slower in this run only); 2 not judged (none of its GPUs read, one of
+    /// its GPU-runs not judged, a file unreadable, another host's GPU degraded).
     pub exit_code: i32,
     /// Its GPU-runs in the verdict (every file's).
     pub gpu_runs: usize,
@@ -64,8 +62,9 @@ pub struct HostVerdict {
     pub reasons: Vec<Reason>,
 }
 
-/// The verdict for `host`: its GPUs' degraded items and missing GPUs first, then a verdict
-/// degraded elsewhere, then its suspect items, then anything not judged.
+/// The verdict for `host`: its GPUs' degraded items and missing GPUs first, then its
+/// suspect items, then what leaves it not judged; another host's suspect or unjudged GPU
+/// says nothing of it.
 pub fn host_verdict(v: &Verdict, host: &str) -> HostVerdict {
     let mine: Vec<&GpuVerdict> = v.gpus().filter(|g| g.host == host).collect();
     let gpu_runs = mine.len();
@@ -112,21 +111,18 @@ pub fn host_verdict(v: &Verdict, host: &str) -> HostVerdict {
             })
             .chain(v.unreadable.iter().cloned().map(Reason::Unreadable))
             .collect();
+        let elsewhere: Vec<Reason> = others()
+            .filter(|g| g.status == Status::Degraded)
+            .map(|g| Reason::DegradedElsewhere {
+                gpu: GpuName::of(g),
+            })
+            .collect();
         if !degraded.is_empty() {
             (1, degraded)
-        } else if v.exit_code == 1 {
-            let elsewhere = others()
-                .filter(|g| g.status == Status::Degraded)
-                .map(|g| Reason::DegradedElsewhere {
-                    gpu: GpuName::of(g),
-                })
-                .chain(v.missing.iter().cloned().map(Reason::MissingElsewhere))
-                .collect();
-            (1, elsewhere)
         } else if !suspect.is_empty() {
             (3, suspect)
-        } else if !not_judged.is_empty() {
-            (2, not_judged)
+        } else if !not_judged.is_empty() || !elsewhere.is_empty() {
+            (2, not_judged.into_iter().chain(elsewhere).collect())
         } else {
             (0, Vec::new())
         }

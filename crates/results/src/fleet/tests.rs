@@ -248,12 +248,15 @@ fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
         "{said}"
     );
     assert_eq!((n3.gpu_runs, n3.fleet_gpu_runs), (2, 6));
-    // A node other than n3: the fleet's verdict is degraded since its run (the history alone
-    // was not), so it is 1, naming n3's GPU.
+    // A node judged against a fleet with n3's degraded GPU in it: not judged (2), naming
+    // n3's GPU; the fault is not n1's.
     let n1 = host_verdict(&v, "n1");
-    assert_eq!(n1.exit_code, 1);
+    assert_eq!(n1.exit_code, 2);
     assert!(
-        host_text(&n1).contains("another host's GPU n3, e, GPU is degraded"),
+        host_text(&n1).starts_with(
+            "n1: not judged: the fleet it is judged against has a degraded GPU, another \
+             host's: n3, e, GPU (run/n3/"
+        ),
         "{}",
         host_text(&n1)
     );

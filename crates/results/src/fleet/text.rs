@@ -290,15 +290,12 @@ pub fn host_text(h: &HostVerdict) -> String {
             }
             Reason::DegradedElsewhere { gpu } => writeln!(
                 out,
-                "{}: no item of its GPUs is degraded, but the fleet's verdict is, since this \
-                 run: another host's GPU {} is degraded ({})",
+                "{}: not judged: the fleet it is judged against has a degraded GPU, another \
+                 host's: {} ({})",
                 h.host,
                 gpu_name(gpu),
                 gpu.label
             ),
-            Reason::MissingElsewhere(m) => {
-                writeln!(out, "{}: another host's GPU: {}", h.host, missing_line(m))
-            }
             Reason::Unreadable(p) => {
                 writeln!(out, "{}: a file unreadable: {}: {}", h.host, p.file, p.why)
             }
