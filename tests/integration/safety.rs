@@ -812,9 +812,9 @@ fn a_dash_is_stdout_where_taken_and_refused_where_not() {
         &page[..page.len().min(200)]
     );
     assert!(page.trim_end().ends_with("</html>"));
-    // `fleet --json -` and `--retest -`: stdout has the verdict's text; refused, and no
-    // file named `-` is made.
-    for flag in ["--json", "--retest"] {
+    // `fleet --json -`, `--retest -` and `--text -`: stdout has the verdict's text; refused,
+    // and no file named `-` is made.
+    for flag in ["--json", "--retest", "--text"] {
         let o = perftest()
             .args(["fleet", &fixture(), flag, "-"])
             .current_dir(dir.path())
