@@ -359,9 +359,11 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         this_run: Option<PathBuf>,
         /// The node being checked: stdout is its part of the verdict (a line per degraded
-        /// item of its GPUs, GPU missing, suspect item or GPU not judged; one line where it
-        /// is healthy), and the exit code is its own: a suspect or unjudged GPU of another
-        /// host does not fail it. What the Slurm health check prints and exits with.
+        /// item of its GPUs, GPU missing, suspect item or reason it is not judged; one line
+        /// where it is healthy), and the exit code is its own: 1 degraded, 3 suspect, 2 not
+        /// judged (also where another host's GPU is degraded: no reference), else 0; another
+        /// host's suspect or unjudged GPU does not fail it. What the Slurm health check
+        /// prints and exits with.
         #[arg(long, value_name = "NAME")]
         host: Option<String>,
         /// Also write the whole verdict as text to FILE (what stdout carries without --host).

@@ -35,11 +35,13 @@ pub fn run(paths: &[PathBuf], o: &Options) -> Result<i32> {
         ))
         .into());
     }
-    if let Some(host) = o.host {
-        // The rows' `host` column is checked the same way (a word, no spaces).
+    // As the run's `--host` reads it (trimmed, one word), so that both name one node.
+    let host = o.host.map(str::trim);
+    if let Some(host) = host {
         if host.is_empty() || host.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(Failure::Usage(format!(
-                "--host {host:?}: give the node's name as its rows' `host` column spells it"
+                "--host {:?}: give the node's name as its rows' `host` column spells it",
+                o.host.unwrap_or_default()
             ))
             .into());
         }
@@ -120,15 +122,20 @@ pub fn run(paths: &[PathBuf], o: &Options) -> Result<i32> {
             .write(whole.as_bytes())
             .map_err(|e| Failure::Usage(format!("{e:#}")))?;
     }
-    let (said, code) = match o.host {
+    let (said, code) = match host {
         Some(host) => {
-            let h = fleet::host_verdict(&verdict, host);
+            let h = fleet::host_verdict(&verdict, host, o.this_run);
             (fleet::host_text(&h), h.exit_code)
         }
         None => (whole, verdict.exit_code),
     };
-    // A reader that went away (`perftest fleet DIR | head`) leaves the exit code as it is.
+    // A reader that went away (`perftest fleet DIR | head`) leaves the exit code as it is;
+    // a stdout that takes no bytes (a full disk) loses the verdict: said, exit 2.
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(said.as_bytes()).and_then(|_| out.flush());
-    Ok(code)
+    match out.write_all(said.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Usage(format!("stdout: the verdict could not be written: {e}")).into())
+        }
+        _ => Ok(code),
+    }
 }

@@ -5,7 +5,8 @@
 # GPU and its subsystem: `L2: bandwidth`, `arithmetic: fp32 fma`) and exits with the
 # verdict's code: 0 healthy, 1 degraded (or a test that failed on a GPU, or fewer GPUs than
 # the node had in the history), 2 could not judge (no fleet history, a history that is
-# degraded itself, no rows, a run that did not finish, a perftest without the fleet verdict). It drains nothing
+# degraded itself, no rows, a run that did not finish, a perftest without the fleet verdict
+# or without its `fleet --host`). It drains nothing
 # itself: a Prolog's non-zero exit makes slurmd drain the node; see docs/fleet-slurm.md for
 # both set-ups.
 #
@@ -146,7 +147,8 @@ perftest "${args[@]}" --host "$host" --csv "$out/perftest.csv" >"$out/perftest.l
 finished "$rc" "$out/perftest.csv" "$out/perftest.log"
 case $("$PERFTEST" fleet --help 2>&1 || true) in
   *--host*) ;;
-  *"Usage: perftest fleet"*) die "$PERFTEST's \`fleet\` has no --host (a perftest older than this check): not judged" ;;
+  # clap's usage line names the binary as it was called (a link: `Usage: pt-old fleet …`).
+  *" fleet [OPTIONS]"*) die "$PERFTEST's \`fleet\` has no --host (a perftest older than this check): not judged" ;;
   *) die "$PERFTEST has no \`fleet\` command (a perftest from before the fleet verdict): not judged" ;;
 esac
 
@@ -186,16 +188,26 @@ if [ "$verdict" -eq 3 ]; then
     judge
   fi
 fi
+said() { [ -s "$out/node.txt" ] && grep -q . "$out/node.txt"; }
 case "$verdict" in
   0) ;;
-  1) sed 's/^/perftest-health: /' "$out/node.txt" ;;
+  1)
+    if said; then
+      sed 's/^/perftest-health: /' "$out/node.txt"
+    else
+      # Degraded and nothing said (the verdict's stdout lost): the whole verdict, or its error.
+      echo "perftest-health: $host: degraded (fleet exited 1; $out):"
+      cat "$out/verdict.txt" "$out/verdict.log" 2>/dev/null || true
+    fi
+    ;;
   *)
-    # Still suspect after the re-measure, or not judged: why, else the fleet's error.
-    echo "perftest-health: $host: not judged (fleet exited $verdict; $out/verdict.txt):"
-    if [ -s "$out/node.txt" ]; then
+    # Still suspect after the re-measure, or not judged: why, else the fleet's own error
+    # (a usage error is its first lines: clap ends with a hint).
+    echo "perftest-health: $host: not judged (fleet exited $verdict; $out):"
+    if said; then
       sed 's/^/  /' "$out/node.txt"
     else
-      tail -n 1 "$out/verdict.log" 2>/dev/null || true
+      head -n 5 "$out/verdict.log" 2>/dev/null | sed 's/^/  /' || true
     fi
     verdict=2
     ;;

@@ -832,6 +832,32 @@ fn a_dash_is_stdout_where_taken_and_refused_where_not() {
     assert!(!dir.join("-").exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_verdict_stdout_cannot_take_is_an_error_not_silence() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let fixture = fixture();
+    for args in [
+        vec!["fleet", fixture.as_str()],
+        vec!["fleet", fixture.as_str(), "--host", "node4"],
+    ] {
+        let o = perftest()
+            .args(&args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("stdout: the verdict could not be written"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn fleets_two_outputs_in_one_file_are_refused() {
     let dir = tempdir("safety-fleet-outputs");
@@ -1089,7 +1115,7 @@ fn the_health_check_judges_no_unfinished_run_and_writes_only_its_own_folder() {
         &older,
         format!(
             "#!/usr/bin/env bash
-             if [ \"$1 $2\" = 'fleet --help' ]; then echo 'Usage: perftest fleet [OPTIONS] <PATH>...'; exit 0; fi
+             if [ \"$1 $2\" = 'fleet --help' ]; then echo 'Usage: pt-old fleet [OPTIONS] <PATH>...'; exit 0; fi
              exec {} \"$@\"\n",
             fake.display()
         ),

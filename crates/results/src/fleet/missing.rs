@@ -22,10 +22,7 @@ pub struct Missing {
 /// one of them; none where it has as many (a GPU replaced since: another UUID, the same
 /// count) or the history has no run of it.
 pub fn missing_gpus(gpus: &[Gpu], this_run: &Path) -> Vec<Missing> {
-    // However either is spelt (`./runs`, `runs/`, a link): compared as canonical paths.
-    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let this_run = canonical(this_run);
-    let in_run = |g: &Gpu| canonical(&g.file).starts_with(&this_run);
+    let in_run = |g: &Gpu| under(&g.file, this_run);
     let mut hosts: Vec<&str> = Vec::new();
     for g in gpus.iter().filter(|g| in_run(g)) {
         if !hosts.contains(&g.host.as_str()) {
@@ -83,6 +80,13 @@ pub fn missing_gpus(gpus: &[Gpu], this_run: &Path) -> Vec<Missing> {
         }
     }
     out
+}
+
+/// Whether `file` lies in the folder `dir`, however either is spelt (`./runs`, `runs/`, a
+/// link): compared as canonical paths.
+pub fn under(file: &Path, dir: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    canonical(file).starts_with(canonical(dir))
 }
 
 #[cfg(test)]

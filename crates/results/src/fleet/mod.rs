@@ -215,6 +215,9 @@ pub struct GpuVerdict {
     pub findings: Vec<Finding>,
     /// Rows not judged (flagged, not ok) or not compared (another kernel or dispatch).
     pub left_out: Vec<Left>,
+    /// The file it was read from (the label names it for people).
+    #[serde(skip)]
+    pub file: std::path::PathBuf,
 }
 
 impl GpuVerdict {
@@ -584,6 +587,7 @@ pub fn judge(gpus: &[Gpu], catalog: &Catalog, floor_pct: f64) -> Verdict {
                 why_not,
                 findings,
                 left_out: left,
+                file: gpu.file.clone(),
             });
         }
         // Confirm before calling: a finding worse beyond its threshold is the GPU's only where

@@ -207,10 +207,11 @@ fn a_gpu_is_degraded_only_where_another_run_of_it_confirms_it() {
         .any(|f| f.subsystem == Subsystem::HostSubmit && f.call == Call::Host));
 }
 
-/// `run_of` on `host`.
+/// `run_of` on `host`, read from the file `label`.
 fn on(host: &str, uuid: &str, label: &str, us: f64) -> Gpu {
     Gpu {
         host: host.into(),
+        file: label.into(),
         ..run_of(uuid, label, us)
     }
 }
@@ -238,19 +239,33 @@ fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
     gpus.push(on("n3", "e", "run/n3/confirm.csv", 61.0));
     let v = judge(&gpus, &catalog(), FLOOR_PCT);
     assert_eq!(v.exit_code, 1, "{}", text(&v));
-    let n3 = host_verdict(&v, "n3");
+    let n3 = host_verdict(&v, "n3", None);
     assert_eq!(n3.exit_code, 1, "{:?}", reasons(&n3));
     assert_eq!(n3.reasons.len(), 1, "{:?}", reasons(&n3));
     let said = host_text(&n3);
     assert!(
         said.starts_with("n3, e, GPU: degraded: dispatch: back to back +48.7 %")
-            && said.contains("; confirmed in run/n3/"),
+            && said.contains("; confirmed in run/n3/confirm.csv (+51.2 %)"),
+        "{said}"
+    );
+    // The re-measure the slower one: the line is still the smaller figure's, naming the other.
+    let mut gpus = fleet();
+    gpus.push(on("n3", "e", "run/n3/perftest.csv", 61.0));
+    gpus.push(on("n3", "e", "run/n3/confirm.csv", 60.0));
+    let said = host_text(&host_verdict(
+        &judge(&gpus, &catalog(), FLOOR_PCT),
+        "n3",
+        None,
+    ));
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains("+48.7 %") && said.contains("; confirmed in run/n3/perftest.csv (+51.2 %)"),
         "{said}"
     );
     assert_eq!((n3.gpu_runs, n3.fleet_gpu_runs), (2, 6));
     // A node judged against a fleet with n3's degraded GPU in it: not judged (2), naming
     // n3's GPU; the fault is not n1's.
-    let n1 = host_verdict(&v, "n1");
+    let n1 = host_verdict(&v, "n1", None);
     assert_eq!(n1.exit_code, 2);
     assert!(
         host_text(&n1).starts_with(
@@ -265,13 +280,13 @@ fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
     gpus.push(on("n3", "e", "run/n3/perftest.csv", 60.0));
     let v = judge(&gpus, &catalog(), FLOOR_PCT);
     assert_eq!(v.exit_code, 3, "{}", text(&v));
-    assert_eq!(host_verdict(&v, "n3").exit_code, 3);
-    assert!(host_text(&host_verdict(&v, "n3")).contains("n3, e, GPU: suspect: dispatch"));
-    let n2 = host_verdict(&v, "n2");
+    assert_eq!(host_verdict(&v, "n3", None).exit_code, 3);
+    assert!(host_text(&host_verdict(&v, "n3", None)).contains("n3, e, GPU: suspect: dispatch"));
+    let n2 = host_verdict(&v, "n2", None);
     assert_eq!(n2.exit_code, 0, "{:?}", reasons(&n2));
     assert_eq!(
         host_text(&n2),
-        "n2: healthy (2 GPU-run(s) of it among 5 judged)\n"
+        "n2: healthy (2 GPU-run(s) of it among 5 in the verdict)\n"
     );
     // Another host's GPU-run not judged (a --verify run: no timed row): the fleet is 2, n2
     // is 0; n4 itself is 2, saying why; a host not read is 2.
@@ -285,14 +300,39 @@ fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
     gpus.push(verify);
     let v = judge(&gpus, &catalog(), FLOOR_PCT);
     assert_eq!(v.exit_code, 2, "{}", text(&v));
-    assert_eq!(host_verdict(&v, "n2").exit_code, 0);
-    let n4 = host_verdict(&v, "n4");
+    assert_eq!(host_verdict(&v, "n2", None).exit_code, 0);
+    let n4 = host_verdict(&v, "n4", None);
     assert_eq!(n4.exit_code, 2);
     assert!(
         host_text(&n4).starts_with("n4, f, GPU: not judged (f): no timed row"),
         "{}",
         host_text(&n4)
     );
-    assert_eq!(host_verdict(&v, "n9").exit_code, 2);
-    assert!(host_text(&host_verdict(&v, "n9")).starts_with("n9: no GPU of this host"));
+    assert_eq!(host_verdict(&v, "n9", None).exit_code, 2);
+    // Checked with the folder of its run: n3 has a GPU in `e`'s file only, not under `run`.
+    let n3 = host_verdict(&v, "n3", Some(std::path::Path::new("run")));
+    assert_eq!(n3.exit_code, 2);
+    assert!(
+        host_text(&n3).starts_with("n3: not judged: none of its GPUs is in the run checked (run)"),
+        "{}",
+        host_text(&n3)
+    );
+    // Two GPUs without a UUID, both slower in their only run: a line each, never merged.
+    let mut gpus = fleet();
+    gpus.push(on("nx", "", "x-0", 60.0));
+    gpus.push(on("nx", "", "x-1", 61.0));
+    let said = host_text(&host_verdict(
+        &judge(&gpus, &catalog(), FLOOR_PCT),
+        "nx",
+        None,
+    ));
+    assert_eq!(said.lines().count(), 2, "{said}");
+    assert!(
+        said.starts_with("nx, no uuid (x-0), GPU: suspect: dispatch")
+            && said.contains("\nnx, no uuid (x-1), GPU: suspect: dispatch"),
+        "{said}"
+    );
+    assert!(
+        host_text(&host_verdict(&v, "n9", None)).starts_with("n9: not judged: no GPU of this host")
+    );
 }

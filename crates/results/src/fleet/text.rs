@@ -252,9 +252,13 @@ fn missing_line(m: &Missing) -> String {
     )
 }
 
-/// `node4, uuid-4, NVIDIA H100 80GB HBM3`.
+/// `node4, uuid-4, NVIDIA H100 80GB HBM3`; a GPU without a UUID by its file (and device).
 fn gpu_name(g: &GpuName) -> String {
-    format!("{}, {}, {}", g.host, g.uuid, g.device)
+    if g.uuid.is_empty() {
+        format!("{}, no uuid ({}), {}", g.host, g.label, g.device)
+    } else {
+        format!("{}, {}, {}", g.host, g.uuid, g.device)
+    }
 }
 
 /// One host's verdict as `perftest fleet --host NAME` prints it: a line per reason, each
@@ -264,7 +268,7 @@ pub fn host_text(h: &HostVerdict) -> String {
     if h.reasons.is_empty() {
         let _ = writeln!(
             out,
-            "{}: healthy ({} GPU-run(s) of it among {} judged)",
+            "{}: healthy ({} GPU-run(s) of it among {} in the verdict)",
             h.host, h.gpu_runs, h.fleet_gpu_runs
         );
     }
@@ -296,12 +300,16 @@ pub fn host_text(h: &HostVerdict) -> String {
                 gpu_name(gpu),
                 gpu.label
             ),
-            Reason::Unreadable(p) => {
-                writeln!(out, "{}: a file unreadable: {}: {}", h.host, p.file, p.why)
-            }
+            Reason::Unreadable { why } => writeln!(out, "{}: a file unreadable: {why}", h.host),
             Reason::NoGpu => writeln!(
                 out,
-                "{}: no GPU of this host was read (its rows' `host` column names another)",
+                "{}: not judged: no GPU of this host was read (no row's `host` column names it)",
+                h.host
+            ),
+            Reason::NoGpuInRun { run } => writeln!(
+                out,
+                "{}: not judged: none of its GPUs is in the run checked ({run}); only its history \
+                 was read",
                 h.host
             ),
         };
