@@ -21,3 +21,5 @@ for i in 1 2; do
 done
 "$B" fleet "$out/health-all-1.csv" "$out/health-all-2.csv" "$out/health-0-1.csv" "$out/health-0-2.csv" > "$out/verdict.txt" 2>&1
 echo "fleet exit $?" >> "$out/verdict.txt"
+# Run on two H200s with 81363c0 (2026-11-29) as results/h200x2/node6-1129 (1.13×, 1.12×);
+# on four GPUs not yet.
