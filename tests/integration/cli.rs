@@ -1100,16 +1100,8 @@ fn the_placement_pad_refuses_a_bad_size_and_runs_with_a_good_one() {
         );
     }
     let o = perftest()
-        .args([
-            "--device",
-            lavapipe(),
-            "--filter",
-            "cbuffer{float4} load uniform",
-            "--groups",
-            "1",
-            "--samples",
-            "1",
-        ])
+        .args(["--device", lavapipe()])
+        .args(ONE_TEST)
         .env("PERFTEST_PAD_MB", "8")
         .output()
         .unwrap();

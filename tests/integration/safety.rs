@@ -98,20 +98,11 @@ fn a_device_node_survives_every_output() {
         ("fleet --json", vec!["fleet", &fixture, "--json", n], 2),
         (
             "the run's --csv and --json",
-            vec![
-                "--device",
-                lavapipe(),
-                "--filter",
-                "cbuffer{float4} load uniform",
-                "--groups",
-                "1",
-                "--samples",
-                "1",
-                "--csv",
-                n,
-                "--json",
-                other.to_str().unwrap(),
-            ],
+            ["--device", lavapipe()]
+                .into_iter()
+                .chain(ONE_TEST)
+                .chain(["--csv", n, "--json", other.to_str().unwrap()])
+                .collect(),
             0,
         ),
     ];

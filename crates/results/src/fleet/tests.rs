@@ -216,6 +216,15 @@ fn on(host: &str, uuid: &str, label: &str, us: f64) -> Gpu {
     }
 }
 
+/// What `perftest fleet --host host` prints over `gpus`.
+fn node_says(gpus: &[Gpu], host: &str) -> String {
+    host_text(&host_verdict(
+        &judge(gpus, &catalog(), FLOOR_PCT),
+        host,
+        None,
+    ))
+}
+
 #[test]
 fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
     let fleet = || {
@@ -252,11 +261,7 @@ fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
     let mut gpus = fleet();
     gpus.push(on("n3", "e", "run/n3/perftest.csv", 61.0));
     gpus.push(on("n3", "e", "run/n3/confirm.csv", 60.0));
-    let said = host_text(&host_verdict(
-        &judge(&gpus, &catalog(), FLOOR_PCT),
-        "n3",
-        None,
-    ));
+    let said = node_says(&gpus, "n3");
     assert_eq!(said.lines().count(), 1, "{said}");
     assert!(
         said.contains("+48.7 %") && said.contains("; confirmed in run/n3/perftest.csv (+51.2 %)"),
@@ -321,11 +326,7 @@ fn a_nodes_verdict_is_its_own_gpus_not_the_fleets() {
     let mut gpus = fleet();
     gpus.push(on("nx", "", "x-0", 60.0));
     gpus.push(on("nx", "", "x-1", 61.0));
-    let said = host_text(&host_verdict(
-        &judge(&gpus, &catalog(), FLOOR_PCT),
-        "nx",
-        None,
-    ));
+    let said = node_says(&gpus, "nx");
     assert_eq!(said.lines().count(), 2, "{said}");
     assert!(
         said.starts_with("nx, no uuid (x-0), GPU: suspect: dispatch")
